@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# rocedp top-level build. Everything lands in $(OUT); nothing else is written
+# inside the tree. Component makefiles (*.mk) add their own targets.
+
+OUT ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+CLANG ?= clang
+CC ?= cc
+BPFTOOL ?= bpftool
+PY ?= /usr/bin/python3
+
+ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+
+PKGS := libbpf libxdp libmnl json-c
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wno-unused-parameter -Werror
+CFLAGS ?= -O2 -g
+override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace
+LDLIBS += $(PKG_LIBS) -lm
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) \
+	-Wno-unused-function -I bpf -I /usr/include/$(MULTIARCH)
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_HDRS := $(wildcard bpf/*.h)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+
+USER_SRCS := $(wildcard userspace/*.c)
+USER_OBJS := $(patsubst userspace/%.c,$(OUT)/user/%.o,$(USER_SRCS))
+USER_HDRS := $(wildcard userspace/*.h)
+ROCEDP := $(OUT)/rocedp
+
+.PHONY: all deps check format test demo bench fuzz install deb clean
+
+all: $(ROCEDP)
+
+deps:
+	@tools/install-deps.sh
+
+$(OUT) $(OUT)/user:
+	@mkdir -p $@
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
+
+$(OUT)/user/%.o: userspace/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(ROCEDP): $(USER_OBJS)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+-include $(wildcard */*.mk)
+
+format:
+	clang-format -i $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(FORMAT_EXTRA)
+
+clean:
+	rm -rf $(OUT)

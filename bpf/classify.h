@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * Classifier: parsed frame -> enum rocedp_class. CTS is no IBTA opcode, so
+ * it is recognised by operator rules (opcode set, QP range, size, prefixes);
+ * the first matching rule wins.
+ */
+#ifndef ROCEDP_CLASSIFY_H
+#define ROCEDP_CLASSIFY_H
+
+#include "parse.h"
+#include "maps.h"
+
+/* RC/UC/UD requests and RC read responses: the payload-carrying opcodes */
+static __always_inline int rd_opcode_is_data(__u8 op)
+{
+	__u8 fn = op & 0x1f;
+
+	switch (op >> 5) {
+	case 0: /* RC */
+		return fn <= 0x10 || fn == 0x13 || fn == 0x14 || fn == 0x16 ||
+		       fn == 0x17;
+	case 1: /* UC: sends and RDMA writes */
+		return fn <= 0x0b;
+	case 3: /* UD: send only (with immediate) */
+		return fn == 0x04 || fn == 0x05;
+	}
+	return 0;
+}
+
+static __always_inline int rd_word_match(__u32 a, __u32 pfx, __u32 plen,
+					 __u32 word)
+{
+	__u32 bits = plen > 32 * word ? plen - 32 * word : 0, mask;
+
+	if (!bits)
+		return 1;
+	mask = bits >= 32 ? 0xffffffff : ~(0xffffffffu >> bits);
+	return ((bpf_ntohl(a) ^ bpf_ntohl(pfx)) & mask) == 0;
+}
+
+/* Written out word by word: no loop for the verifier to unroll. */
+static __always_inline int rd_prefix_match(const __u32 *addr,
+					   const __u32 *pfx, __u8 plen,
+					   int words)
+{
+	if (!rd_word_match(addr[0], pfx[0], plen, 0))
+		return 0;
+	if (words == 1)
+		return 1;
+	return rd_word_match(addr[1], pfx[1], plen, 1) &&
+	       rd_word_match(addr[2], pfx[2], plen, 2) &&
+	       rd_word_match(addr[3], pfx[3], plen, 3);
+}
+
+static __always_inline int rd_cts_rule_match(const struct rocedp_cts_rule *r,
+					     const struct rd_flow *p)
+{
+	int words = p->family == 6 ? 4 : 1;
+	int want6 = !!(r->flags & ROCEDP_CTSF_IPV6);
+
+	if (!((r->opcode_bitmap[(p->opcode >> 6) & 3] >> (p->opcode & 63)) & 1))
+		return 0;
+	if (p->dest_qp < r->qp_min || p->dest_qp > r->qp_max)
+		return 0;
+	if (p->bth_payload > r->max_payload)
+		return 0;
+	if ((r->flags & (ROCEDP_CTSF_SRC_PREFIX | ROCEDP_CTSF_DST_PREFIX)) &&
+	    want6 != (p->family == 6))
+		return 0;
+	if ((r->flags & ROCEDP_CTSF_SRC_PREFIX) &&
+	    !rd_prefix_match(p->src, r->src_addr, r->src_plen, words))
+		return 0;
+	if ((r->flags & ROCEDP_CTSF_DST_PREFIX) &&
+	    !rd_prefix_match(p->dst, r->dst_addr, r->dst_plen, words))
+		return 0;
+	return 1;
+}
+
+/*
+ * Returns the first matching rule's index, or -1; counts the hit when
+ * count is set. Out of line: verified once, not once per parse path.
+ */
+__attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
+{
+	struct rocedp_cts_rule *r;
+	struct rocedp_config *cfg;
+	__u32 i, n, key, zero = 0;
+	__u64 *hits;
+
+	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	if (!p || !cfg)
+		return -1;
+	n = cfg->n_cts_rules;
+	if (n > ROCEDP_MAX_CTS_RULES)
+		n = ROCEDP_MAX_CTS_RULES;
+	for (i = 0; i < n; i++) {
+		/* a separate key: a counter that lives on the stack as a map
+		 * key loses its bounds and the verifier sees a loop */
+		key = i;
+		r = bpf_map_lookup_elem(&rd_cts_rules, &key);
+		if (!r || !rd_cts_rule_match(r, p))
+			continue;
+		hits = count ? bpf_map_lookup_elem(&rd_cts_stats, &key) : NULL;
+		if (hits)
+			*hits += 1;
+		return i;
+	}
+	return -1;
+}
+
+static __always_inline __u8 rd_classify_roce(struct rd_pkt *p, int count)
+{
+	int rule;
+
+	switch (p->fl.opcode) {
+	case ROCEDP_OP_CNP:
+		return ROCEDP_CLASS_CNP;
+	case ROCEDP_OP_RC_ACK:
+	case ROCEDP_OP_RC_ATOMIC_ACK:
+		if (p->aeth_kind == ROCEDP_AETH_ACK)
+			return ROCEDP_CLASS_ACK;
+		if (p->aeth_kind == ROCEDP_AETH_NAK ||
+		    p->aeth_kind == ROCEDP_AETH_RNR_NAK)
+			return ROCEDP_CLASS_NAK;
+		return ROCEDP_CLASS_ROCE_OTHER;
+	}
+	if (!rd_opcode_is_data(p->fl.opcode))
+		return ROCEDP_CLASS_ROCE_OTHER;
+	rule = rd_cts_match(&p->fl, count);
+	if (rule >= 0) {
+		p->cts_rule = rule;
+		return ROCEDP_CLASS_CTS;
+	}
+	return ROCEDP_CLASS_DATA;
+}
+
+/* count: bump the CTS rule counters (ingress only, not again on egress) */
+/* Sets p->fl.cls. */
+static __always_inline void rd_classify(struct rd_pkt *p, int count)
+{
+	p->cts_rule = 0xff;
+	if (p->malformed)
+		p->fl.cls = ROCEDP_CLASS_MALFORMED;
+	else if (!p->fl.family)
+		p->fl.cls = ROCEDP_CLASS_NON_IP;
+	else if (p->fl.is_roce)
+		p->fl.cls = rd_classify_roce(p, count);
+	else
+		p->fl.cls = ROCEDP_CLASS_IP;
+}
+
+#endif

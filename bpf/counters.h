@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/* Per-CPU counters: plain adds, no atomics, summed by userspace. */
+#ifndef ROCEDP_COUNTERS_H
+#define ROCEDP_COUNTERS_H
+
+#include "maps.h"
+
+static __always_inline void rd_count_n(__u32 idx, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&rd_stats, &idx);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline void rd_count(__u32 idx)
+{
+	rd_count_n(idx, 1);
+}
+
+static __always_inline struct rocedp_port_stats *rd_port_stats_get(__u32 ifindex)
+{
+	struct rocedp_port_stats *ps, zero = {};
+
+	ps = bpf_map_lookup_elem(&rd_port_stats, &ifindex);
+	if (ps)
+		return ps;
+	/* First frame on this port: a full table only costs us the stats. */
+	bpf_map_update_elem(&rd_port_stats, &ifindex, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&rd_port_stats, &ifindex);
+}
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * ECN marking on egress (DCQCN's switch half): a per-port virtual queue,
+ * drained at the port's configured rate, feeds RED: no mark below Kmin,
+ * probability rising linearly to Pmax at Kmax, always above Kmax.
+ * Thresholds come from the rocedp_ecn module's kfunc when the loader found
+ * the module (cfg_ecn_kfunc), else from rd_port_cfg.
+ */
+#ifndef ROCEDP_ECN_H
+#define ROCEDP_ECN_H
+
+#include "parse.h"
+#include "csum.h"
+#include "load.h"
+#include "counters.h"
+
+/* Set by the loader when /sys/kernel/btf/rocedp_ecn exists. */
+const volatile bool cfg_ecn_kfunc = false;
+
+extern __u64 rocedp_ecn_thresholds(__u32 profile) __ksym __weak;
+
+struct rd_red {
+	__u32 kmin;
+	__u32 kmax;
+	__u32 pmax; /* percent */
+};
+
+static __always_inline void rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
+					      struct rd_red *red)
+{
+	__u64 v;
+
+	if (cfg_ecn_kfunc) {
+		v = rocedp_ecn_thresholds(pc->ecn_profile);
+		if (ROCEDP_ECN_VALID(v)) {
+			red->kmin = ROCEDP_ECN_KMIN(v);
+			red->kmax = ROCEDP_ECN_KMAX(v);
+			red->pmax = ROCEDP_ECN_PMAX(v);
+			rd_count(ROCEDP_CTR_ECN_SRC_KFUNC);
+			return;
+		}
+	}
+	red->kmin = pc->kmin_bytes;
+	red->kmax = pc->kmax_bytes;
+	red->pmax = pc->pmax_percent;
+	rd_count(ROCEDP_CTR_ECN_SRC_MAP);
+}
+
+/* Queue estimate before this frame joins it; updates the virtual queue. */
+static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
+					   struct rocedp_port_state *st,
+					   __u32 len, __u64 now)
+{
+	__u64 q = st->vq_bytes, drained, dt_us;
+
+	if (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)
+		return q;
+	if (now > st->vq_last_ns && st->vq_last_ns) {
+		/* bytes = rate_bps / 8 * dt_ns / 1e9, without overflowing */
+		dt_us = (now - st->vq_last_ns) / 1000;
+		if (dt_us > 1000000) /* a second drains any real buffer */
+			dt_us = 1000000;
+		drained = (pc->rate_bps / 8) * dt_us / 1000000;
+		q = drained >= q ? 0 : q - drained;
+	}
+	st->vq_last_ns = now;
+	st->vq_bytes = q + len;
+	return q;
+}
+
+/* RED: 1 = mark. p = pmax * (q - kmin) / (kmax - kmin) between the bounds. */
+static __always_inline int rd_red_decide(const struct rd_red *red, __u64 q)
+{
+	__u64 span, p32;
+
+	if (q < red->kmin)
+		return 0;
+	if (q >= red->kmax)
+		return 1;
+	span = red->kmax - red->kmin;
+	/* probability scaled to 2^32 */
+	p32 = ((q - red->kmin) << 32) / span * red->pmax / 100;
+	return bpf_get_prandom_u32() < p32;
+}
+
+static __always_inline void rd_set_ce(struct rd_pkt *p)
+{
+	__u8 tos = p->tos | 3;
+	__be16 old, new;
+
+	if (p->ip4) {
+		old = *(__be16 *)p->ip4;
+		p->ip4->tos = tos;
+		new = *(__be16 *)p->ip4;
+		rd_csum_replace2(&p->ip4->check, old, new);
+	} else if (p->ip6) {
+		p->ip6->flow_lbl[0] = (p->ip6->flow_lbl[0] & 0x0f) | (tos << 4);
+	}
+	p->tos = tos;
+}
+
+/*
+ * Out of line: queue update, RED and counters. Returns 1 when the caller
+ * must set CE on an ECN-capable frame.
+ */
+__attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
+					    __u32 len, __u32 tos, __u64 now)
+{
+	struct rocedp_port_stats *ps;
+	struct rocedp_port_state *st;
+	struct rocedp_port_cfg *pc;
+	struct rocedp_config *cfg;
+	struct rd_red red;
+	__u32 zero = 0;
+	__u64 q;
+
+	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	if (!fl || !cfg)
+		return 0;
+	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);
+	if (!pc || !(pc->rate_bps || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)))
+		return 0;
+	st = rd_port_state_get(ifindex);
+	if (!st)
+		return 0;
+	q = rd_vq_enqueue(pc, st, len, now);
+	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
+		rd_count(ROCEDP_CTR_ECN_OPTOUT);
+		return 0;
+	}
+	rd_ecn_thresholds(pc, &red);
+	if (!rd_red_decide(&red, q))
+		return 0;
+	ps = rd_port_stats_get(ifindex);
+	switch (tos & 3) {
+	case 0: /* Not-ECT: never touched, counted */
+		rd_count(ROCEDP_CTR_ECN_WOULD_MARK);
+		if (ps)
+			ps->ecn_would_mark++;
+		return 0;
+	case 3:
+		rd_count(ROCEDP_CTR_ECN_ALREADY_CE);
+		return 0;
+	}
+	rd_count(ROCEDP_CTR_ECN_MARKED);
+	if (ps)
+		ps->ecn_marked++;
+	return 1;
+}
+
+static __always_inline void rd_ecn_egress(struct rd_pkt *p, __u32 ifindex,
+					  __u64 now)
+{
+	if (!p->fl.family || p->malformed)
+		return;
+	if (rd_ecn_decide(&p->fl, ifindex, p->frame_len, p->tos, now))
+		rd_set_ce(p);
+}
+
+#endif

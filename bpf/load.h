@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * Per-port load estimate, CONGA's discounting rate estimator (DRE): bytes
+ * sent, decayed by (7/8) every tau/8, i.e. an EWMA with time constant about
+ * tau. Decay is applied lazily from a table, so no timer is needed.
+ */
+#ifndef ROCEDP_LOAD_H
+#define ROCEDP_LOAD_H
+
+#include "maps.h"
+
+/* round(65536 * (7/8)^n) */
+static const __u32 rd_dre_decay[32] = {
+	65536, 57344, 50176, 43904, 38416, 33614, 29412, 25736,
+	22519, 19704, 17241, 15086, 13200, 11550, 10106, 8843,
+	7738,  6770,  5924,  5184,  4536,  3969,  3473,  3039,
+	2659,  2326,  2036,  1781,  1559,  1364,  1193,  1044,
+};
+
+static __always_inline __u64 rd_dre_decayed(__u64 bytes, __u64 last_ns,
+					    __u64 now, __u32 tau_us)
+{
+	__u64 step = (__u64)(tau_us ? tau_us : 1) * 1000 / 8;
+	__u64 n;
+
+	if (now <= last_ns)
+		return bytes;
+	n = (now - last_ns) / (step ? step : 1);
+	if (n >= 32)
+		return 0;
+	return (bytes * rd_dre_decay[n & 31]) >> 16;
+}
+
+static __always_inline struct rocedp_port_state *rd_port_state_get(__u32 ifindex)
+{
+	struct rocedp_port_state *st, zero = {};
+
+	st = bpf_map_lookup_elem(&rd_port_state, &ifindex);
+	if (st)
+		return st;
+	bpf_map_update_elem(&rd_port_state, &ifindex, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&rd_port_state, &ifindex);
+}
+
+/* Account a frame sent on ifindex. Races between CPUs only blur the estimate. */
+static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
+					__u32 tau_us)
+{
+	struct rocedp_port_state *st = rd_port_state_get(ifindex);
+	__u64 cur, step, n;
+
+	if (!st)
+		return;
+	step = (__u64)(tau_us ? tau_us : 1) * 1000 / 8;
+	cur = st->dre_bytes;
+	if (!st->dre_last_ns || now >= st->dre_last_ns + 32 * step) {
+		cur = st->dre_last_ns ? 0 : cur;
+		st->dre_last_ns = now;
+	} else if (now >= st->dre_last_ns + step) {
+		/* Advance by whole steps so frequent updates keep decaying. */
+		n = (now - st->dre_last_ns) / step;
+		cur = (cur * rd_dre_decay[n & 31]) >> 16;
+		st->dre_last_ns += n * step;
+	}
+	st->dre_bytes = cur + bytes;
+}
+
+static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now,
+					 __u32 tau_us)
+{
+	struct rocedp_port_state *st;
+
+	st = bpf_map_lookup_elem(&rd_port_state, &ifindex);
+	if (!st)
+		return 0;
+	return rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now, tau_us);
+}
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/* Map definitions; layouts and meaning are documented in docs/maps.md. */
+#ifndef ROCEDP_MAPS_H
+#define ROCEDP_MAPS_H
+
+#include <stdbool.h>
+#include "rocedp_abi.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rocedp_config);
+} rd_config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROCEDP_CTR_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} rd_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_MAX_CTS_RULES);
+	__type(key, __u32);
+	__type(value, struct rocedp_cts_rule);
+} rd_cts_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROCEDP_MAX_CTS_RULES);
+	__type(key, __u32);
+	__type(value, __u64);
+} rd_cts_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_CLASS_MAX);
+	__type(key, __u32);
+	__type(value, struct rocedp_qos);
+} rd_qos SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, ROCEDP_MAX_ROUTES4);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rocedp_route4_key);
+	__type(value, struct rocedp_route);
+} rd_routes4 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, ROCEDP_MAX_ROUTES6);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rocedp_route6_key);
+	__type(value, struct rocedp_route);
+} rd_routes6 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ROCEDP_MAX_GROUPS);
+	__type(key, __u32);
+	__type(value, struct rocedp_group);
+} rd_groups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} rd_tx_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROCEDP_MEMBER_STATS_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct rocedp_member_stats);
+} rd_mbr_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_port_cfg);
+} rd_port_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_port_state);
+} rd_port_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_port_stats);
+} rd_port_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ROCEDP_MAX_FLOWLETS);
+	__type(key, struct rocedp_flow_key);
+	__type(value, struct rocedp_flowlet);
+} rd_flowlets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ROCEDP_MAX_RTT_PENDING);
+	__type(key, struct rocedp_rtt_key);
+	__type(value, struct rocedp_rtt_pending);
+} rd_rtt_pend SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} rd_clock SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rocedp_trace);
+} rd_trace SEC(".maps");
+
+#endif

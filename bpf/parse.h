@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * Bounds-checked parser: Ethernet, up to two VLAN tags, IPv4/IPv6 (with
+ * extension headers), UDP, and on port 4791 the RoCEv2 BTH plus AETH/CNP.
+ * Every read is checked against data_end first, so a frame cut at any byte
+ * parses safely and ends up with a malformed reason.
+ */
+#ifndef ROCEDP_PARSE_H
+#define ROCEDP_PARSE_H
+
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/in.h>
+#include <bpf/bpf_endian.h>
+#include "rocedp_abi.h"
+
+struct rd_vlan_hdr {
+	__be16 tci;
+	__be16 encap_proto;
+};
+
+struct rd_bth {
+	__u8 opcode;
+	__u8 flags; /* SE:1 M:1 Pad:2 TVer:4 */
+	__be16 pkey;
+	__u8 rsvd; /* byte 4: masked by the ICRC */
+	__u8 dqp[3];
+	__u8 apsn; /* A:1 rsvd:7 */
+	__u8 psn[3];
+};
+_Static_assert(sizeof(struct rd_bth) == ROCEDP_BTH_LEN, "bth");
+
+struct rd_cursor {
+	void *pos;
+	void *end;
+};
+
+/*
+ * The scalar part of a parsed frame, handed to the out-of-line helpers
+ * (BPF global functions are verified once, on their own, which keeps the
+ * verifier's work linear instead of multiplying every parse path by every
+ * member-choice path).
+ */
+struct rd_flow {
+	__u32 src[4];
+	__u32 dst[4];
+	__u32 dest_qp;
+	__u32 psn;
+	__u32 bth_payload;
+	__u32 hash; /* out: the flow hash used for member choice */
+	__u16 sport;
+	__u16 dport;
+	__u8 family;
+	__u8 l4_proto;
+	__u8 is_roce;
+	__u8 opcode;
+	__u8 ack_req;
+	__u8 cls;
+	__u8 pad[2];
+};
+
+/* What the parser learnt; pointers stay valid until the frame changes. */
+struct rd_pkt {
+	void *end; /* data_end, for late bounds checks */
+	struct ethhdr *eth;
+	struct rd_vlan_hdr *vlan0; /* outermost in-packet tag, or NULL */
+	struct iphdr *ip4;
+	struct ipv6hdr *ip6;
+	void *l4; /* first byte after the IP headers */
+	struct rd_flow fl; /* addresses, ports, BTH fields, class */
+	__u32 frame_len;
+	__u16 l3_proto; /* host order ethertype after tags */
+	__u16 meta_tci;
+	__u8 vlan_tags; /* in packet + in skb metadata */
+	__u8 vlan_in_meta; /* tc: outer tag lives in skb metadata */
+	__u8 ttl;
+	__u8 tos; /* DSCP << 2 | ECN */
+	__u8 is_fragment;
+	__u8 has_options; /* IPv4 options or IPv6 hop-by-hop */
+	__u8 bth_flags;
+	__u8 aeth_kind;
+	__u8 aeth_code;
+	__u8 malformed; /* enum rocedp_malformed */
+	__u8 cts_rule;
+};
+
+#define RD_CURSOR_TAKE(c, type, var)                                     \
+	({                                                               \
+		int __ok = 0;                                            \
+		var = (type *)(c)->pos;                                  \
+		if ((void *)(var + 1) <= (c)->end) {                     \
+			(c)->pos = (void *)(var + 1);                    \
+			__ok = 1;                                        \
+		}                                                        \
+		__ok;                                                    \
+	})
+
+static __always_inline int rd_is_vlan(__u16 proto)
+{
+	return proto == ETH_P_8021Q || proto == ETH_P_8021AD;
+}
+
+static __always_inline __u32 rd_u24(const __u8 *p)
+{
+	return ((__u32)p[0] << 16) | ((__u32)p[1] << 8) | p[2];
+}
+
+/* Ethernet and up to ROCEDP_MAX_VLAN_TAGS tags; returns 0 or a reason. */
+static __always_inline int rd_parse_eth(struct rd_cursor *c, struct rd_pkt *p)
+{
+	struct rd_vlan_hdr *vh;
+	__u16 proto;
+	int i;
+
+	if (!RD_CURSOR_TAKE(c, struct ethhdr, p->eth))
+		return ROCEDP_MAL_TRUNC_ETH;
+	proto = bpf_ntohs(p->eth->h_proto);
+#pragma unroll
+	for (i = 0; i < ROCEDP_MAX_VLAN_TAGS; i++) {
+		if (!rd_is_vlan(proto))
+			break;
+		if (p->vlan_tags >= ROCEDP_MAX_VLAN_TAGS)
+			return ROCEDP_MAL_TOO_MANY_VLAN;
+		if (!RD_CURSOR_TAKE(c, struct rd_vlan_hdr, vh))
+			return ROCEDP_MAL_TRUNC_VLAN;
+		if (!p->vlan0)
+			p->vlan0 = vh;
+		p->vlan_tags++;
+		proto = bpf_ntohs(vh->encap_proto);
+	}
+	if (rd_is_vlan(proto))
+		return ROCEDP_MAL_TOO_MANY_VLAN;
+	p->l3_proto = proto;
+	return 0;
+}
+
+/* *l4_len gets the L4 bytes the IP header announces. */
+static __always_inline int rd_parse_ip4(struct rd_cursor *c, struct rd_pkt *p,
+					__u32 *l4_len)
+{
+	struct iphdr *ip;
+	__u32 hlen, tot;
+
+	if (!RD_CURSOR_TAKE(c, struct iphdr, ip))
+		return ROCEDP_MAL_TRUNC_IP4;
+	if (ip->version != 4)
+		return ROCEDP_MAL_BAD_IP_VERSION;
+	hlen = ip->ihl * 4;
+	if (hlen < sizeof(*ip))
+		return ROCEDP_MAL_BAD_IHL;
+	tot = bpf_ntohs(ip->tot_len) & 0xffff; /* keep the verifier's bound */
+	/* Ethernet padding may follow the datagram, a short frame may not. */
+	if (tot < hlen || (void *)ip + tot > c->end)
+		return ROCEDP_MAL_BAD_IP_LEN;
+	/* Options: step over them; the bounds were proven by tot above. */
+	if ((void *)ip + hlen > c->end)
+		return ROCEDP_MAL_BAD_IHL;
+	c->pos = (void *)ip + hlen;
+	p->ip4 = ip;
+	p->fl.family = 4;
+	p->fl.l4_proto = ip->protocol;
+	p->ttl = ip->ttl;
+	p->tos = ip->tos;
+	p->fl.src[0] = ip->saddr;
+	p->fl.dst[0] = ip->daddr;
+	p->has_options = hlen > sizeof(*ip);
+	p->is_fragment = (bpf_ntohs(ip->frag_off) & 0x3fff) != 0;
+	*l4_len = tot - hlen;
+	return 0;
+}
+
+struct rd_ipv6_opt_hdr {
+	__u8 nexthdr;
+	__u8 hdrlen;
+	__u8 data[6];
+};
+
+static __always_inline int rd_ipv6_is_ext(__u8 nh)
+{
+	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
+	       nh == IPPROTO_DSTOPTS || nh == IPPROTO_FRAGMENT;
+}
+
+static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
+					__u32 *l4_len)
+{
+	struct rd_ipv6_opt_hdr *oh;
+	struct ipv6hdr *ip6;
+	__u32 plen, len;
+	__u8 nh;
+	int i;
+
+	if (!RD_CURSOR_TAKE(c, struct ipv6hdr, ip6))
+		return ROCEDP_MAL_TRUNC_IP6;
+	if (ip6->version != 6)
+		return ROCEDP_MAL_BAD_IP_VERSION;
+	plen = bpf_ntohs(ip6->payload_len) & 0xffff;
+	if ((void *)(ip6 + 1) + plen > c->end)
+		return ROCEDP_MAL_BAD_IP_LEN;
+	p->ip6 = ip6;
+	p->fl.family = 6;
+	p->ttl = ip6->hop_limit;
+	p->tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
+	__builtin_memcpy(p->fl.src, &ip6->saddr, 16);
+	__builtin_memcpy(p->fl.dst, &ip6->daddr, 16);
+	nh = ip6->nexthdr;
+	p->has_options = nh == IPPROTO_HOPOPTS;
+#pragma unroll
+	for (i = 0; i < ROCEDP_MAX_IPV6_EXT; i++) {
+		if (!rd_ipv6_is_ext(nh))
+			break;
+		if (!RD_CURSOR_TAKE(c, struct rd_ipv6_opt_hdr, oh))
+			return ROCEDP_MAL_TRUNC_EXT;
+		if (nh == IPPROTO_FRAGMENT) {
+			/* Offset or more-fragments set: not a whole datagram */
+			p->is_fragment = 1;
+			len = 8;
+		} else {
+			len = (oh->hdrlen + 1) * 8;
+		}
+		if ((void *)oh + len > c->end)
+			return ROCEDP_MAL_TRUNC_EXT;
+		if (len > plen)
+			return ROCEDP_MAL_BAD_IP_LEN;
+		plen -= len;
+		c->pos = (void *)oh + len;
+		nh = oh->nexthdr;
+	}
+	if (rd_ipv6_is_ext(nh))
+		return ROCEDP_MAL_TOO_MANY_EXT;
+	p->fl.l4_proto = nh;
+	*l4_len = plen;
+	return 0;
+}
+
+/* BTH and what follows it; only reached for UDP port 4791. */
+static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
+					__u32 udp_payload)
+{
+	struct rd_bth *bth;
+	__u8 *aeth;
+	__u32 rest;
+
+	if (udp_payload < ROCEDP_BTH_LEN + ROCEDP_ICRC_LEN)
+		return ROCEDP_MAL_TRUNC_BTH;
+	if (!RD_CURSOR_TAKE(c, struct rd_bth, bth))
+		return ROCEDP_MAL_TRUNC_BTH;
+	p->fl.opcode = bth->opcode;
+	p->bth_flags = bth->flags;
+	p->fl.dest_qp = rd_u24(bth->dqp);
+	p->fl.psn = rd_u24(bth->psn);
+	p->fl.ack_req = bth->apsn >> 7;
+	rest = udp_payload - ROCEDP_BTH_LEN - ROCEDP_ICRC_LEN;
+	p->fl.bth_payload = rest;
+	if ((bth->flags & 0x0f) != 0)
+		return ROCEDP_MAL_BAD_BTH_VERSION;
+	p->fl.is_roce = 1;
+
+	switch (bth->opcode) {
+	case ROCEDP_OP_RC_ACK:
+	case ROCEDP_OP_RC_ATOMIC_ACK:
+		if (rest < ROCEDP_AETH_LEN)
+			return ROCEDP_MAL_TRUNC_AETH;
+		aeth = c->pos;
+		if ((void *)(aeth + 1) > c->end)
+			return ROCEDP_MAL_TRUNC_AETH;
+		switch ((aeth[0] >> 5) & 3) {
+		case 0:
+			p->aeth_kind = ROCEDP_AETH_ACK;
+			break;
+		case 1:
+			p->aeth_kind = ROCEDP_AETH_RNR_NAK;
+			break;
+		case 3:
+			p->aeth_kind = ROCEDP_AETH_NAK;
+			break;
+		default:
+			p->aeth_kind = ROCEDP_AETH_RESERVED;
+			break;
+		}
+		p->aeth_code = aeth[0] & 0x1f;
+		break;
+	case ROCEDP_OP_CNP:
+		if (rest < ROCEDP_CNP_PAYLOAD_LEN)
+			return ROCEDP_MAL_TRUNC_CNP;
+		break;
+	}
+	/* The ICRC must be inside the frame too. */
+	if (c->pos + rest + ROCEDP_ICRC_LEN > c->end)
+		return ROCEDP_MAL_TRUNC_BTH;
+	return 0;
+}
+
+static __always_inline int rd_parse_udp(struct rd_cursor *c, struct rd_pkt *p,
+					__u32 l4_len)
+{
+	struct udphdr *udp;
+	__u32 ulen;
+
+	if (l4_len < sizeof(*udp) || !RD_CURSOR_TAKE(c, struct udphdr, udp))
+		return ROCEDP_MAL_TRUNC_UDP;
+	p->fl.sport = bpf_ntohs(udp->source);
+	p->fl.dport = bpf_ntohs(udp->dest);
+	ulen = bpf_ntohs(udp->len) & 0xffff;
+	if (ulen < sizeof(*udp) || ulen > l4_len)
+		return ROCEDP_MAL_BAD_UDP_LEN;
+	if (p->fl.dport != ROCEDP_ROCEV2_PORT)
+		return 0;
+	return rd_parse_bth(c, p, ulen - sizeof(*udp));
+}
+
+/* Ports of other L4 protocols, for the 5-tuple hash. */
+static __always_inline void rd_parse_ports(struct rd_cursor *c,
+					   struct rd_pkt *p)
+{
+	__be16 *ports = c->pos;
+
+	if (p->fl.l4_proto != IPPROTO_TCP && p->fl.l4_proto != IPPROTO_SCTP)
+		return;
+	if ((void *)(ports + 2) > c->end)
+		return;
+	p->fl.sport = bpf_ntohs(ports[0]);
+	p->fl.dport = bpf_ntohs(ports[1]);
+}
+
+/*
+ * Parse the whole frame. p->malformed holds the first problem found;
+ * fields before it stay valid (e.g. the IP header of a truncated BTH).
+ */
+static __always_inline void rd_parse(void *data, void *data_end,
+				     struct rd_pkt *p)
+{
+	struct rd_cursor c = { .pos = data, .end = data_end };
+	__u32 l4_len = 0;
+	int err;
+
+	p->end = data_end;
+	p->frame_len = data_end - data;
+	err = rd_parse_eth(&c, p);
+	if (err)
+		goto out;
+	if (p->l3_proto == ETH_P_IP)
+		err = rd_parse_ip4(&c, p, &l4_len);
+	else if (p->l3_proto == ETH_P_IPV6)
+		err = rd_parse_ip6(&c, p, &l4_len);
+	else
+		goto out;
+	if (err || p->is_fragment)
+		goto out;
+	p->l4 = c.pos;
+	if (p->fl.l4_proto == IPPROTO_UDP)
+		err = rd_parse_udp(&c, p, l4_len);
+	else
+		rd_parse_ports(&c, p);
+out:
+	p->malformed = err;
+}
+
+#endif

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * rocedp ABI: every map key/value, enum and limit shared by the BPF programs
+ * and userspace. Both sides include this file and nothing else for layouts,
+ * so a size change here is caught at compile time on both sides.
+ *
+ * Limits are overridable at build time (-DROCEDP_MAX_GROUPS=...), as the
+ * defaults are sized for a ToR/leaf, not for a large router.
+ */
+#ifndef ROCEDP_ABI_H
+#define ROCEDP_ABI_H
+
+#include <linux/types.h>
+
+#ifndef __cplusplus
+#define ROCEDP_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#else
+#define ROCEDP_STATIC_ASSERT(c, m) static_assert(c, m)
+#endif
+
+/* ---------------------------------------------------------------- wire */
+
+#define ROCEDP_ROCEV2_PORT 4791
+#define ROCEDP_BTH_LEN 12
+#define ROCEDP_AETH_LEN 4
+#define ROCEDP_ICRC_LEN 4
+#define ROCEDP_CNP_PAYLOAD_LEN 16
+
+/* BTH opcodes the classifier names explicitly (IBTA vol 1, 9.2) */
+#define ROCEDP_OP_RC_ACK 0x11
+#define ROCEDP_OP_RC_ATOMIC_ACK 0x12
+#define ROCEDP_OP_CNP 0x81
+#define ROCEDP_OP_RC_READ_RESP_FIRST 0x0d
+#define ROCEDP_OP_RC_READ_RESP_MIDDLE 0x0e
+#define ROCEDP_OP_RC_READ_RESP_LAST 0x0f
+#define ROCEDP_OP_RC_READ_RESP_ONLY 0x10
+
+/* ---------------------------------------------------------------- limits */
+
+#ifndef ROCEDP_MAX_VLAN_TAGS
+#define ROCEDP_MAX_VLAN_TAGS 2
+#endif
+/* IPv6 extension headers walked before giving up (counted as malformed) */
+#ifndef ROCEDP_MAX_IPV6_EXT
+#define ROCEDP_MAX_IPV6_EXT 4
+#endif
+#ifndef ROCEDP_MAX_CTS_RULES
+#define ROCEDP_MAX_CTS_RULES 16
+#endif
+#ifndef ROCEDP_MAX_GROUPS
+#define ROCEDP_MAX_GROUPS 1024
+#endif
+#define ROCEDP_MAX_MEMBERS 64 /* per next-hop group, a hard ABI limit */
+#ifndef ROCEDP_MAX_ROUTES4
+#define ROCEDP_MAX_ROUTES4 131072
+#endif
+#ifndef ROCEDP_MAX_ROUTES6
+#define ROCEDP_MAX_ROUTES6 131072
+#endif
+#ifndef ROCEDP_MAX_PORTS
+#define ROCEDP_MAX_PORTS 512
+#endif
+#ifndef ROCEDP_MAX_FLOWLETS
+#define ROCEDP_MAX_FLOWLETS 65536
+#endif
+#ifndef ROCEDP_MAX_RTT_PENDING
+#define ROCEDP_MAX_RTT_PENDING 8192
+#endif
+#define ROCEDP_MEMBER_STATS_ENTRIES (ROCEDP_MAX_GROUPS * ROCEDP_MAX_MEMBERS)
+#define ROCEDP_NO_MEMBER 0xffff
+
+#define ROCEDP_PIN_DIR "/sys/fs/bpf/rocedp"
+
+/* ---------------------------------------------------------------- enums */
+
+/* Traffic classes: the classifier's output, the QoS profile's index. */
+enum rocedp_class {
+	ROCEDP_CLASS_DATA = 0, /* RC/UC/UD requests and read responses */
+	ROCEDP_CLASS_ACK, /* ACKNOWLEDGE / ATOMIC ACK with ACK syndrome */
+	ROCEDP_CLASS_NAK, /* NAK and RNR NAK */
+	ROCEDP_CLASS_CNP,
+	ROCEDP_CLASS_CTS, /* matched a CTS rule */
+	ROCEDP_CLASS_ROCE_OTHER, /* valid BTH, none of the above */
+	ROCEDP_CLASS_IP, /* IP, not RoCEv2 */
+	ROCEDP_CLASS_NON_IP,
+	ROCEDP_CLASS_MALFORMED,
+	ROCEDP_CLASS_MAX,
+};
+
+/* Why a frame was malformed; ROCEDP_MAL_NONE for a well-formed one. */
+enum rocedp_malformed {
+	ROCEDP_MAL_NONE = 0,
+	ROCEDP_MAL_TRUNC_ETH,
+	ROCEDP_MAL_TRUNC_VLAN,
+	ROCEDP_MAL_TOO_MANY_VLAN,
+	ROCEDP_MAL_TRUNC_IP4,
+	ROCEDP_MAL_BAD_IP_VERSION,
+	ROCEDP_MAL_BAD_IHL,
+	ROCEDP_MAL_BAD_IP_LEN, /* total/payload length vs frame */
+	ROCEDP_MAL_TRUNC_IP6,
+	ROCEDP_MAL_TRUNC_EXT,
+	ROCEDP_MAL_TOO_MANY_EXT,
+	ROCEDP_MAL_TRUNC_UDP,
+	ROCEDP_MAL_BAD_UDP_LEN,
+	ROCEDP_MAL_TRUNC_BTH,
+	ROCEDP_MAL_TRUNC_AETH,
+	ROCEDP_MAL_TRUNC_CNP,
+	ROCEDP_MAL_BAD_BTH_VERSION, /* TVer != 0 */
+	ROCEDP_MAL_MAX,
+};
+
+/* Why a well-formed frame was handed to the kernel instead of forwarded. */
+enum rocedp_pass_reason {
+	ROCEDP_PASS_NONE = 0,
+	ROCEDP_PASS_NO_FORWARD, /* forwarding feature off (remark-only) */
+	ROCEDP_PASS_NON_IP, /* ARP and other ethertypes */
+	ROCEDP_PASS_MALFORMED,
+	ROCEDP_PASS_VLAN, /* tagged frames are routed by the kernel */
+	ROCEDP_PASS_MCAST, /* multicast/broadcast destination */
+	ROCEDP_PASS_TTL, /* TTL / hop limit <= 1 */
+	ROCEDP_PASS_NO_ROUTE,
+	ROCEDP_PASS_LOCAL, /* route says local/kernel */
+	ROCEDP_PASS_IP_OPTIONS, /* IPv4 options */
+	ROCEDP_PASS_FRAGMENT,
+	ROCEDP_PASS_ND, /* ICMPv6 neighbour discovery, link-local */
+	ROCEDP_PASS_NO_MEMBER, /* group empty / all members down */
+	ROCEDP_PASS_NO_GROUP,
+	ROCEDP_PASS_REDIRECT_FAILED,
+	ROCEDP_PASS_MAX,
+};
+
+/* The dataplane's decision, independent of the hook. */
+enum rocedp_verdict {
+	ROCEDP_VERDICT_PASS = 0,
+	ROCEDP_VERDICT_DROP,
+	ROCEDP_VERDICT_TX,
+	ROCEDP_VERDICT_REDIRECT,
+	ROCEDP_VERDICT_ABORTED,
+	ROCEDP_VERDICT_MAX,
+};
+
+/* AETH syndrome decoded (bits 6:5 type, 4:0 value) */
+enum rocedp_aeth_kind {
+	ROCEDP_AETH_NONE = 0,
+	ROCEDP_AETH_ACK,
+	ROCEDP_AETH_RNR_NAK,
+	ROCEDP_AETH_NAK,
+	ROCEDP_AETH_RESERVED,
+};
+
+enum rocedp_nak_code {
+	ROCEDP_NAK_PSN_SEQ = 0,
+	ROCEDP_NAK_INVALID_REQ = 1,
+	ROCEDP_NAK_REMOTE_ACCESS = 2,
+	ROCEDP_NAK_REMOTE_OP = 3,
+	ROCEDP_NAK_INVALID_RD_REQ = 4,
+};
+
+enum rocedp_hash_mode {
+	ROCEDP_HASH_5TUPLE = 0, /* the Linux kernel's L4 policy */
+	ROCEDP_HASH_QP, /* 5-tuple + BTH destination QP */
+	ROCEDP_HASH_QP_ONLY, /* addresses + destination QP, no UDP sport */
+	ROCEDP_HASH_FLOWLET, /* qp-only key, member held per flowlet */
+	ROCEDP_HASH_SPRAY, /* per packet, for comparison only */
+	ROCEDP_HASH_MODE_MAX,
+};
+
+#define ROCEDP_HASHF_SYMMETRIC (1u << 0)
+
+/* Features, switchable at run time through rocedp_config.features */
+#define ROCEDP_F_FORWARD (1u << 0)
+#define ROCEDP_F_REMARK (1u << 1)
+#define ROCEDP_F_FLOWLET (1u << 2)
+#define ROCEDP_F_ECN (1u << 3)
+#define ROCEDP_F_ALL \
+	(ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_FLOWLET | ROCEDP_F_ECN)
+
+/* How a new flowlet picks its member */
+enum rocedp_flowlet_choice {
+	ROCEDP_FLOWLET_LEAST_LOADED = 0, /* CONGA-like, ties broken by hash */
+	ROCEDP_FLOWLET_RANDOM, /* LetFlow-like */
+	ROCEDP_FLOWLET_HASH, /* keep the qp-only hash member */
+};
+
+#define ROCEDP_FLOWLETF_AUTO_GAP (1u << 0) /* gap follows measured RTT/2 */
+
+/* ---------------------------------------------------------------- counters */
+
+/*
+ * One flat per-CPU array of counters. Sections are laid out by base offset
+ * so that userspace can name every slot from these enums alone.
+ */
+enum rocedp_counter_base {
+	ROCEDP_CTR_CLASS_BASE = 0,
+	ROCEDP_CTR_MAL_BASE = ROCEDP_CTR_CLASS_BASE + ROCEDP_CLASS_MAX,
+	ROCEDP_CTR_PASS_BASE = ROCEDP_CTR_MAL_BASE + ROCEDP_MAL_MAX,
+	ROCEDP_CTR_VERDICT_BASE = ROCEDP_CTR_PASS_BASE + ROCEDP_PASS_MAX,
+	ROCEDP_CTR_MISC_BASE = ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_MAX,
+};
+
+enum rocedp_counter_misc {
+	ROCEDP_CTR_RX_PKTS = ROCEDP_CTR_MISC_BASE,
+	ROCEDP_CTR_RX_BYTES,
+	ROCEDP_CTR_FWD_PKTS,
+	ROCEDP_CTR_FWD_BYTES,
+	ROCEDP_CTR_REMARKED, /* DSCP (or PCP) actually changed */
+	ROCEDP_CTR_REMARK_SAME, /* action set, value already right */
+	ROCEDP_CTR_FLOWLET_NEW, /* a flowlet started (new flow or gap) */
+	ROCEDP_CTR_FLOWLET_FLOW_NEW, /* first frame of a flow */
+	ROCEDP_CTR_FLOWLET_MOVE, /* a new flowlet took another member */
+	ROCEDP_CTR_FLOWLET_REORDER_RISK, /* moved within the gap: must stay 0 */
+	ROCEDP_CTR_FLOWLET_INSERT_FAIL,
+	ROCEDP_CTR_FLOWLET_MEMBER_GONE, /* held member left the group */
+	ROCEDP_CTR_RTT_SAMPLES,
+	ROCEDP_CTR_ECN_MARKED,
+	ROCEDP_CTR_ECN_WOULD_MARK, /* Not-ECT frames RED would have marked */
+	ROCEDP_CTR_ECN_ALREADY_CE,
+	ROCEDP_CTR_ECN_OPTOUT, /* class exempt from marking */
+	ROCEDP_CTR_ECN_SRC_KFUNC, /* thresholds came from the module */
+	ROCEDP_CTR_ECN_SRC_MAP, /* thresholds came from the map */
+	ROCEDP_CTR_SPRAY_PKTS,
+	ROCEDP_CTR_MAX,
+};
+
+/* ---------------------------------------------------------------- maps */
+
+/* rocedp_config: ARRAY[1]. Runtime switch-wide settings. */
+struct rocedp_config {
+	__u32 features; /* ROCEDP_F_* */
+	__u32 hash_mode; /* enum rocedp_hash_mode */
+	__u32 hash_seed; /* per switch, so tiers do not polarise */
+	__u32 hash_flags; /* ROCEDP_HASHF_* */
+	__u32 flowlet_rtt_us; /* default RTT; gap = rtt / 2 */
+	__u32 flowlet_gap_min_us;
+	__u32 flowlet_gap_max_us;
+	__u32 flowlet_flags; /* ROCEDP_FLOWLETF_* */
+	__u32 flowlet_choice; /* enum rocedp_flowlet_choice */
+	__u32 load_tau_us; /* DRE time constant */
+	__u32 rtt_ewma_shift; /* RTT EWMA weight 1/2^shift */
+	__u32 ecn_class_optout; /* bitmask of 1 << enum rocedp_class */
+	__u32 n_cts_rules; /* rules [0, n) in rocedp_cts_rules are live */
+	__u32 reserved[3];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
+
+#define ROCEDP_DEFAULT_RTT_US 22 /* Meta's unloaded fabric RTT */
+#define ROCEDP_DEFAULT_GAP_MIN_US 2
+#define ROCEDP_DEFAULT_GAP_MAX_US 2047 /* SONiC flowlet_idle_time max */
+#define ROCEDP_DEFAULT_LOAD_TAU_US 100
+#define ROCEDP_DEFAULT_RTT_EWMA_SHIFT 3
+
+/*
+ * rocedp_cts_rules: ARRAY[ROCEDP_MAX_CTS_RULES]. First match wins. CTS is no
+ * IBTA opcode: collective libraries send it as a small SEND or RDMA WRITE on
+ * known QPs, so a rule matches on opcode set, QP range, payload length and
+ * optional prefixes.
+ */
+#define ROCEDP_CTSF_SRC_PREFIX (1u << 0)
+#define ROCEDP_CTSF_DST_PREFIX (1u << 1)
+#define ROCEDP_CTSF_IPV6 (1u << 2) /* prefixes are IPv6 */
+
+struct rocedp_cts_rule {
+	__u64 opcode_bitmap[4]; /* bit n set: BTH opcode n matches */
+	__u32 qp_min; /* destination QP range, inclusive */
+	__u32 qp_max;
+	__u32 max_payload; /* BTH payload bytes (without ICRC) */
+	__u32 flags; /* ROCEDP_CTSF_* */
+	__u32 src_addr[4]; /* network order; IPv4 uses [0] */
+	__u32 dst_addr[4];
+	__u8 src_plen;
+	__u8 dst_plen;
+	__u8 pad[6];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_cts_rule) == 88, "cts rule");
+
+/* rocedp_qos: ARRAY[ROCEDP_CLASS_MAX]. Per-class remark action. */
+enum rocedp_qos_action {
+	ROCEDP_QOS_LEAVE = 0,
+	ROCEDP_QOS_SET_DSCP,
+};
+
+struct rocedp_qos {
+	__u8 action; /* enum rocedp_qos_action */
+	__u8 dscp; /* 0..63 */
+	__u8 set_pcp; /* also rewrite the outer 802.1p PCP if tagged */
+	__u8 pcp; /* 0..7 */
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_qos) == 4, "qos");
+
+/* rocedp_routes4 / rocedp_routes6: LPM_TRIE. */
+struct rocedp_route4_key {
+	__u32 prefixlen;
+	__u32 addr; /* network order */
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route4_key) == 8, "route4 key");
+
+struct rocedp_route6_key {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route6_key) == 20, "route6 key");
+
+#define ROCEDP_ROUTEF_LOCAL (1u << 0) /* deliver to the kernel */
+#define ROCEDP_ROUTEF_STATIC (1u << 1) /* from the config file */
+
+struct rocedp_route {
+	__u32 group_id; /* key into rocedp_groups */
+	__u32 flags; /* ROCEDP_ROUTEF_* */
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
+
+/*
+ * rocedp_groups: HASH u32 group id (< ROCEDP_MAX_GROUPS) -> group. A HASH
+ * map so that a whole group is replaced atomically: readers see the old or
+ * the new group, never a mix.
+ *
+ * members[] are stable slots (per-member counters are keyed by slot);
+ * active[0..n_active) lists the slots eligible now, with cumulative weights
+ * cum_weight[i] = sum of weights of active[0..i]. A member picks with
+ * x = (hash * total) >> 32 and the first i with cum_weight[i] > x, which
+ * honours weights exactly (WCMP), unlike a quantised slot table.
+ */
+#define ROCEDP_MEMBERF_UP (1u << 0) /* link up */
+#define ROCEDP_MEMBERF_RESOLVED (1u << 1) /* neighbour MAC known */
+#define ROCEDP_MEMBERF_STATIC (1u << 2)
+
+struct rocedp_member {
+	__u32 ifindex; /* egress */
+	__u8 smac[6];
+	__u8 dmac[6];
+	__u16 weight;
+	__u16 flags; /* ROCEDP_MEMBERF_* */
+	__u32 nh_addr[4]; /* gateway, network order; IPv4 uses [0] */
+	__u8 nh_family; /* AF_INET / AF_INET6 */
+	__u8 pad[3];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_member) == 40, "member");
+
+struct rocedp_group {
+	__u16 n_members; /* configured slots [0, n_members) */
+	__u16 n_active;
+	__u32 total_weight; /* of active members */
+	__u32 rtt_us; /* flowlet RTT override, 0 = config default */
+	__u32 flags;
+	__u32 cum_weight[ROCEDP_MAX_MEMBERS];
+	__u8 active[ROCEDP_MAX_MEMBERS]; /* slot indices */
+	struct rocedp_member members[ROCEDP_MAX_MEMBERS];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_group) ==
+			     16 + 4 * 64 + 64 + 40 * 64,
+		     "group");
+
+/* rocedp_member_stats: PERCPU_ARRAY[group * ROCEDP_MAX_MEMBERS + slot] */
+struct rocedp_member_stats {
+	__u64 pkts;
+	__u64 bytes;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_member_stats) == 16, "mstats");
+
+/* rocedp_cts_stats: PERCPU_ARRAY[ROCEDP_MAX_CTS_RULES] of __u64 hits */
+
+/*
+ * rocedp_port_cfg: HASH ifindex -> per egress port settings (userspace
+ * writes). ECN thresholds here are the map fallback used when the rocedp_ecn
+ * kernel module is not loaded.
+ */
+struct rocedp_port_cfg {
+	__u64 rate_bps; /* virtual queue drain rate; 0 = no virtual queue */
+	__u32 kmin_bytes;
+	__u32 kmax_bytes;
+	__u32 pmax_percent; /* 0..100 */
+	__u32 ecn_profile; /* module profile index */
+	__u32 flags;
+	__u32 pad;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
+
+/* Hold the queue estimate at rocedp_port_state.vq_bytes: a reference-model
+ * knob for "what does RED do at depth D", used by the marking tests. */
+#define ROCEDP_PORTF_HOLD_QUEUE (1u << 0)
+
+#define ROCEDP_DEFAULT_KMIN_BYTES (100 * 1024) /* HPCC-derived presets, 25G */
+#define ROCEDP_DEFAULT_KMAX_BYTES (400 * 1024)
+#define ROCEDP_DEFAULT_PMAX_PERCENT 20
+
+/* rocedp_port_state: HASH ifindex -> dataplane-owned per-port state. */
+struct rocedp_port_state {
+	__u64 vq_bytes; /* virtual queue occupancy */
+	__u64 vq_last_ns;
+	__u64 dre_bytes; /* discounted bytes sent (CONGA DRE) */
+	__u64 dre_last_ns;
+	__u64 rtt_ewma_ns; /* 0 = no sample yet */
+	__u64 rtt_samples;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 48, "port state");
+
+/* rocedp_port_stats: PERCPU_HASH ifindex -> counters */
+struct rocedp_port_stats {
+	__u64 rx_pkts;
+	__u64 rx_bytes;
+	__u64 tx_pkts;
+	__u64 tx_bytes;
+	__u64 ecn_marked;
+	__u64 ecn_would_mark;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) == 48, "port stats");
+
+/*
+ * rocedp_flowlets: LRU_HASH flow -> flowlet. RoCE flows are keyed on
+ * addresses + destination QP (the NIC-chosen UDP source port is ignored);
+ * other IP flows on their 5-tuple.
+ */
+struct rocedp_flow_key {
+	__u32 src[4];
+	__u32 dst[4];
+	__u32 l4; /* RoCE: destination QP; else sport << 16 | dport */
+	__u8 proto; /* IPPROTO_UDP etc., 0xff marks RoCE */
+	__u8 family;
+	__u16 pad;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flow_key) == 40, "flow key");
+#define ROCEDP_FLOW_PROTO_ROCE 0xff
+
+struct rocedp_flowlet {
+	__u64 last_ns; /* last frame seen */
+	__u64 flowlets; /* flowlets started */
+	__u64 pkts;
+	__u64 moves; /* flowlets that changed member */
+	__u32 group_id;
+	__u16 slot; /* current member slot */
+	__u16 pad;
+	__u64 first_ns;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet) == 48, "flowlet");
+
+/*
+ * rocedp_rtt_pending: LRU_HASH. A data frame that asks for an ACK is
+ * remembered by (requester, responder, PSN); the ACK on the reverse path
+ * with the same PSN closes the sample.
+ */
+struct rocedp_rtt_key {
+	__u32 requester[4];
+	__u32 responder[4];
+	__u32 psn;
+	__u32 family;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_rtt_key) == 40, "rtt key");
+
+struct rocedp_rtt_pending {
+	__u64 sent_ns;
+	__u32 ifindex; /* port the data frame arrived on */
+	__u32 pad;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_rtt_pending) == 16, "rtt pend");
+
+/* rocedp_clock: ARRAY[1] __u64 ns, read when cfg_clock_from_map is set. */
+
+/*
+ * rocedp_trace: ARRAY[1], written for every frame when cfg_trace is set
+ * (replay and tests only; the live loader never sets it).
+ */
+struct rocedp_trace {
+	__u32 verdict; /* enum rocedp_verdict */
+	__u32 cls; /* enum rocedp_class */
+	__u32 malformed; /* enum rocedp_malformed */
+	__u32 pass_reason; /* enum rocedp_pass_reason */
+	__u32 egress_ifindex; /* 0 = none */
+	__u32 group_id;
+	__u16 member; /* slot, ROCEDP_NO_MEMBER = none */
+	__u8 dscp_in;
+	__u8 dscp_out;
+	__u8 ecn_in;
+	__u8 ecn_out;
+	__u8 bth_opcode;
+	__u8 aeth_kind; /* enum rocedp_aeth_kind */
+	__u32 dest_qp;
+	__u32 psn;
+	__u32 hash;
+	__u8 aeth_code; /* syndrome low 5 bits */
+	__u8 cts_rule; /* 0xff = none */
+	__u8 is_roce;
+	__u8 ack_req;
+	__u32 vlan_tags;
+	__u64 now_ns;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_trace) == 64, "trace");
+
+/* ---------------------------------------------------------------- ECN kfunc */
+
+/*
+ * Thresholds handed out by the rocedp_ecn module's kfunc
+ * rocedp_ecn_thresholds(profile) packed in one u64 so that the kfunc takes
+ * and returns scalars only (works unchanged on 6.1):
+ *   bits 0..27 kmin bytes, 28..55 kmax bytes (so at most 256 MiB, more
+ *   than any switch buffer), 56..62 pmax percent, bit 63 valid.
+ *   0 means "no such profile".
+ */
+#define ROCEDP_ECN_PACK(kmin, kmax, pmax)                         \
+	((1ull << 63) | ((__u64)((pmax) & 0x7f) << 56) |                   \
+	 ((__u64)((kmax) & 0xfffffff) << 28) |                         \
+	 ((__u64)((kmin) & 0xfffffff)))
+#define ROCEDP_ECN_VALID(v) (((v) >> 63) & 1)
+#define ROCEDP_ECN_KMIN(v) ((__u32)((v) & 0xfffffff))
+#define ROCEDP_ECN_KMAX(v) ((__u32)(((v) >> 28) & 0xfffffff))
+#define ROCEDP_ECN_PMAX(v) ((__u32)(((v) >> 56) & 0x7f))
+#define ROCEDP_ECN_MAX_PROFILES 8
+#define ROCEDP_ECN_MAX_BYTES 0xfffffff
+
+#endif /* ROCEDP_ABI_H */

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for userspace/group.c: rd_group_build() (active list and
+ * cumulative weights) and the FIB model (dedup of identical hop sets, group
+ * id allocation, reference counts, diff commits). Pure userspace: the model
+ * runs with map fds of -1 (dry run), so no BPF and no root are needed.
+ *
+ * Build: cc -Ibpf -Iuserspace tests/unit_group.c userspace/group.c -lbpf
+ * Output: TAP ("ok N - name" / "not ok N - name"), exit status 1 on failure.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+
+#include "rocedp.h"
+#include "sync.h"
+
+/* group.c reports map errors through rd_err(); the CLI's lives in main.c */
+bool rd_json, rd_pretty;
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "# rocedp: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int n_test, n_fail;
+
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	n_test++;
+	if (!ok)
+		n_fail++;
+	printf("%sok %d - ", ok ? "" : "not ", n_test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+#define UPRES (ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED)
+
+/* A group from a table: weights[i], flags[i]. */
+static void mkgroup(struct rocedp_group *g, int n, const __u16 *weights,
+		    const __u16 *flags)
+{
+	int i;
+
+	memset(g, 0xa5, sizeof(*g)); /* garbage the builder must clear */
+	g->n_members = n;
+	for (i = 0; i < n && i < ROCEDP_MAX_MEMBERS; i++) {
+		g->members[i].weight = weights[i];
+		g->members[i].flags = flags[i];
+	}
+	rd_group_build(g);
+}
+
+static bool arr_eq32(const __u32 *a, const __u32 *b, int n)
+{
+	return !memcmp(a, b, n * sizeof(*a));
+}
+
+static bool tail_zero(const struct rocedp_group *g)
+{
+	int i;
+
+	for (i = g->n_active; i < ROCEDP_MAX_MEMBERS; i++)
+		if (g->active[i] || g->cum_weight[i])
+			return false;
+	return true;
+}
+
+/* The dataplane's pick, as documented in the ABI. */
+static int pick(const struct rocedp_group *g, __u32 hash)
+{
+	__u32 x = ((__u64)hash * g->total_weight) >> 32;
+	int i;
+
+	for (i = 0; i < g->n_active; i++)
+		if (g->cum_weight[i] > x)
+			return g->active[i];
+	return -1;
+}
+
+static void test_build(void)
+{
+	static struct rocedp_group g, g2;
+	static const __u16 w2[] = { 1, 3 }, f2[] = { UPRES, UPRES };
+	static const __u16 w3[] = { 2, 2, 1 };
+	static const __u16 f3_down[] = { UPRES, ROCEDP_MEMBERF_RESOLVED,
+					 UPRES };
+	static const __u16 w4[] = { 5, 0, 4, 6 };
+	static const __u16 f4[] = { ROCEDP_MEMBERF_UP, UPRES, UPRES,
+				    UPRES | ROCEDP_MEMBERF_STATIC };
+	static const __u16 f3_none[] = { 0, ROCEDP_MEMBERF_UP,
+					 ROCEDP_MEMBERF_RESOLVED };
+	__u16 w64[ROCEDP_MAX_MEMBERS], f64[ROCEDP_MAX_MEMBERS];
+	__u32 exp[ROCEDP_MAX_MEMBERS], counts[ROCEDP_MAX_MEMBERS] = { 0 };
+	bool ok;
+	int i;
+
+	mkgroup(&g, 2, w2, f2);
+	check(g.n_active == 2 && g.total_weight == 4 && g.active[0] == 0 &&
+		      g.active[1] == 1 &&
+		      arr_eq32(g.cum_weight, (__u32[]){ 1, 4 }, 2) &&
+		      tail_zero(&g),
+	      "build: weights 1,3 -> cum 1,4 total 4");
+
+	mkgroup(&g, 3, w3, f3_down);
+	check(g.n_active == 2 && g.active[0] == 0 && g.active[1] == 2 &&
+		      arr_eq32(g.cum_weight, (__u32[]){ 2, 3 }, 2) &&
+		      g.total_weight == 3 && tail_zero(&g),
+	      "build: link-down member (no UP) is left out, slots stay");
+
+	mkgroup(&g, 4, w4, f4);
+	check(g.n_active == 2 && g.active[0] == 2 && g.active[1] == 3 &&
+		      arr_eq32(g.cum_weight, (__u32[]){ 4, 10 }, 2) &&
+		      g.total_weight == 10,
+	      "build: unresolved and weight-0 members are left out");
+
+	mkgroup(&g, 3, w3, f3_none);
+	check(g.n_active == 0 && g.total_weight == 0 && tail_zero(&g),
+	      "build: no eligible member -> empty active list");
+
+	for (i = 0; i < ROCEDP_MAX_MEMBERS; i++) {
+		w64[i] = i + 1;
+		f64[i] = UPRES;
+		exp[i] = (i + 1) * (i + 2) / 2;
+	}
+	mkgroup(&g, ROCEDP_MAX_MEMBERS, w64, f64);
+	check(g.n_active == 64 && g.total_weight == 2080 &&
+		      arr_eq32(g.cum_weight, exp, 64) && g.active[63] == 63,
+	      "build: 64 members, weights 1..64 -> total 2080");
+
+	mkgroup(&g, ROCEDP_MAX_MEMBERS + 5, w64, f64);
+	check(g.n_members == ROCEDP_MAX_MEMBERS && g.n_active == 64,
+	      "build: n_members above 64 is clamped");
+
+	/* same state, built from a dirty and from a clean buffer: equal */
+	mkgroup(&g, 3, w3, f3_down);
+	memset(&g2, 0, sizeof(g2));
+	g2.n_members = 3;
+	for (i = 0; i < 3; i++) {
+		g2.members[i] = g.members[i];
+	}
+	memset(g.members + 3, 0, sizeof(g.members) - 3 * sizeof(g.members[0]));
+	g.rtt_us = g2.rtt_us = 0;
+	g.flags = g2.flags = 0;
+	rd_group_build(&g2);
+	check(!memcmp(g.cum_weight, g2.cum_weight, sizeof(g.cum_weight)) &&
+		      !memcmp(g.active, g2.active, sizeof(g.active)) &&
+		      g.n_active == g2.n_active,
+	      "build: deterministic (tail cleared), so diffs compare equal");
+
+	/* WCMP: evenly spaced hashes land in proportion to the weights */
+	mkgroup(&g, 3, (const __u16[]){ 1, 2, 5 },
+		(const __u16[]){ UPRES, UPRES, UPRES });
+	for (i = 0; i < 8 * 4096; i++)
+		counts[pick(&g, (__u32)i * (0x100000000ull / (8 * 4096)))]++;
+	ok = counts[0] == 4096 && counts[1] == 2 * 4096 &&
+	     counts[2] == 5 * 4096;
+	check(ok, "wcmp: weights 1,2,5 get exactly 1/8, 2/8, 5/8 (%u %u %u)",
+	      counts[0], counts[1], counts[2]);
+}
+
+static struct rd_hop hop4(uint32_t ifindex, const char *gw, uint16_t weight)
+{
+	struct rd_hop h = { .ifindex = ifindex,
+			    .weight = weight,
+			    .family = AF_INET };
+
+	inet_pton(AF_INET, gw, h.gw);
+	return h;
+}
+
+static struct rd_hop hop6(uint32_t ifindex, const char *gw, uint16_t weight)
+{
+	struct rd_hop h = { .ifindex = ifindex,
+			    .weight = weight,
+			    .family = AF_INET6 };
+
+	inet_pton(AF_INET6, gw, h.gw);
+	return h;
+}
+
+static uint32_t a4(const char *s)
+{
+	uint32_t a;
+
+	inet_pton(AF_INET, s, &a);
+	return a;
+}
+
+/* test fill: every member up and resolved, except ifindex down_if */
+static uint32_t down_if;
+
+static void fill(void *ctx __attribute__((unused)), struct rocedp_member *m)
+{
+	static const uint8_t smac[6] = { 2, 0, 0, 0, 0, 1 };
+	static const uint8_t dmac[6] = { 2, 0, 0, 0, 0, 2 };
+
+	memcpy(m->smac, smac, 6);
+	memcpy(m->dmac, dmac, 6);
+	m->flags = ROCEDP_MEMBERF_RESOLVED;
+	if (m->ifindex != down_if)
+		m->flags |= ROCEDP_MEMBERF_UP;
+}
+
+static uint64_t writes(const struct rd_fib_counts *c)
+{
+	return c->group_writes + c->group_deletes + c->route_writes +
+	       c->route_deletes;
+}
+
+static void test_fib(void)
+{
+	struct rd_hop ab[2] = { hop4(2, "10.0.1.2", 1),
+				hop4(3, "10.0.2.2", 3) };
+	struct rd_hop ba[2] = { hop4(3, "10.0.2.2", 3),
+				hop4(2, "10.0.1.2", 1) };
+	struct rd_hop ab_eq[2] = { hop4(2, "10.0.1.2", 1),
+				   hop4(3, "10.0.2.2", 1) };
+	struct rd_hop dup[3] = { hop4(2, "10.0.1.2", 1), hop4(3, "10.0.2.2", 1),
+				 hop4(2, "10.0.1.2", 2) };
+	struct rd_hop v6[2] = { hop6(2, "fe80::1", 1), hop6(3, "fe80::2", 1) };
+	struct rd_hop many[ROCEDP_MAX_MEMBERS + 1];
+	struct rd_fib_counts c = { 0 };
+	struct rocedp_route r1, r2, r3;
+	const struct rd_hop *hops;
+	static struct rocedp_group gv;
+	uint32_t p1 = a4("10.9.0.0"), p2 = a4("10.10.0.0"),
+		 p3 = a4("10.11.0.0");
+	uint32_t p1_host = a4("10.9.0.77"), id, id_eq;
+	uint8_t p6[16];
+	struct rd_fib *f = rd_fib_new();
+	int n, i, err;
+	bool ok;
+
+	if (!f) {
+		check(false, "fib: allocate");
+		return;
+	}
+	inet_pton(AF_INET6, "fd09::", p6);
+
+	rd_fib_route_set(f, AF_INET, 24, &p1, 0, ab, 2);
+	rd_fib_route_set(f, AF_INET, 16, &p2, 0, ba, 2);
+	rd_fib_route_get(f, AF_INET, 24, &p1, &r1);
+	rd_fib_route_get(f, AF_INET, 16, &p2, &r2);
+	check(r1.group_id == r2.group_id && r1.flags == 0 &&
+		      rd_fib_n_groups(f) == 1 &&
+		      rd_fib_group_refcnt(f, r1.group_id) == 2,
+	      "fib: same hop set in another order shares one group (refcnt 2)");
+	id = r1.group_id;
+	check(id > 0 && id < ROCEDP_MAX_GROUPS, "fib: group id %u within 1..%u",
+	      id, ROCEDP_MAX_GROUPS - 1);
+
+	n = rd_fib_group_hops(f, id, &hops);
+	check(n == 2 && hops[0].ifindex == 2 && hops[1].ifindex == 3 &&
+		      hops[1].weight == 3,
+	      "fib: members in canonical slot order with weights");
+
+	rd_fib_route_set(f, AF_INET, 16, &p3, 0, ab_eq, 2);
+	rd_fib_route_get(f, AF_INET, 16, &p3, &r3);
+	id_eq = r3.group_id;
+	check(id_eq != id && rd_fib_n_groups(f) == 2,
+	      "fib: different weights make a different group");
+
+	rd_fib_route_set(f, AF_INET, 16, &p3, 0, dup, 3);
+	rd_fib_route_get(f, AF_INET, 16, &p3, &r3);
+	n = rd_fib_group_hops(f, r3.group_id, &hops);
+	check(n == 2 && hops[0].ifindex == 2 && hops[0].weight == 3 &&
+		      rd_fib_group_refcnt(f, id_eq) == 0,
+	      "fib: repeated next hop merged (weights 1+2 -> 3), old group freed");
+
+	rd_fib_route_set(f, AF_INET, 24, &p1_host, 0, ab, 2);
+	check(rd_fib_n_routes(f) == 3,
+	      "fib: host bits masked (10.9.0.77/24 == 10.9.0.0/24)");
+
+	err = rd_fib_route_set(f, AF_INET6, 64, p6, 0, v6, 2);
+	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
+	check(!err && r1.group_id && !r1.flags, "fib: IPv6 route gets a group");
+
+	err = rd_fib_route_set(f, AF_INET6, 64, p6, ROCEDP_ROUTEF_LOCAL, v6, 2);
+	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
+	check(!err && r1.flags == ROCEDP_ROUTEF_LOCAL && r1.group_id == 0,
+	      "fib: LOCAL route carries no group");
+
+	for (i = 0; i <= ROCEDP_MAX_MEMBERS; i++)
+		many[i] = hop4(10 + i, "10.0.9.9", 1);
+	err = rd_fib_route_set(f, AF_INET6, 64, p6, 0, many,
+			       ROCEDP_MAX_MEMBERS + 1);
+	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
+	check(err == -E2BIG && r1.flags == ROCEDP_ROUTEF_LOCAL,
+	      "fib: 65 next hops -> -E2BIG, installed LOCAL (kernel forwards)");
+
+	err = rd_fib_route_set(f, AF_INET6, 64, p6, 0, many,
+			       ROCEDP_MAX_MEMBERS);
+	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
+	check(!err && !r1.flags &&
+		      rd_fib_group_hops(f, r1.group_id, &hops) == 64,
+	      "fib: 64 next hops fit one group");
+
+	/* diff commits against the mirror (dry run: fds are -1) */
+	rd_fib_commit(f, false, fill, NULL, &c);
+	check(c.route_writes == 4 && c.group_writes == 3 && !c.errors,
+	      "commit: first commit writes 4 routes, 3 groups (got %llu, %llu)",
+	      (unsigned long long)c.route_writes,
+	      (unsigned long long)c.group_writes);
+	memset(&c, 0, sizeof(c));
+	rd_fib_touch_ifindex(f, 0);
+	rd_fib_commit(f, false, fill, NULL, &c);
+	check(writes(&c) == 0, "commit: nothing changed -> no writes");
+	rd_fib_commit(f, true, fill, NULL, &c);
+	check(writes(&c) == 0,
+	      "commit: full diff of an equal state -> no writes");
+
+	down_if = 3;
+	rd_fib_touch_ifindex(f, 3);
+	rd_fib_commit(f, false, fill, NULL, &c);
+	rd_fib_group_value(f, id, fill, NULL, &gv);
+	check(c.group_writes == 2 && c.route_writes == 0 && gv.n_active == 1 &&
+		      gv.active[0] == 0 && gv.total_weight == 1,
+	      "commit: link down on ifindex 3 rewrites only its 2 groups");
+	down_if = 0;
+	rd_fib_touch_ifindex(f, 3);
+	rd_fib_commit(f, false, fill, NULL, &c); /* link back up */
+
+	memset(&c, 0, sizeof(c));
+	rd_fib_route_del(f, AF_INET, 24, &p1);
+	rd_fib_commit(f, false, fill, NULL, &c);
+	check(c.route_deletes == 1 && c.group_deletes == 0 &&
+		      rd_fib_group_refcnt(f, id) == 1,
+	      "commit: route removed, its shared group stays (refcnt 1)");
+	memset(&c, 0, sizeof(c));
+	rd_fib_route_del(f, AF_INET, 16, &p2);
+	rd_fib_commit(f, false, fill, NULL, &c);
+	check(c.route_deletes == 1 && c.group_deletes == 1 &&
+		      rd_fib_group_hops(f, id, &hops) == -ENOENT,
+	      "commit: last user gone -> group deleted");
+
+	/* mark and sweep keeps what comes back, drops the rest */
+	rd_fib_route_get(f, AF_INET, 16, &p3, &r3);
+	rd_fib_begin_full(f);
+	rd_fib_route_set(f, AF_INET, 16, &p3, 0, dup, 3);
+	rd_fib_end_full(f);
+	memset(&c, 0, sizeof(c));
+	rd_fib_commit(f, true, fill, NULL, &c);
+	rd_fib_route_get(f, AF_INET, 16, &p3, &r2);
+	ok = r2.group_id == r3.group_id && rd_fib_n_routes(f) == 1 &&
+	     c.route_deletes == 1 && c.route_writes == 0 &&
+	     c.group_deletes == 1 && c.group_writes == 0;
+	check(ok,
+	      "resync: unchanged route keeps its group id, vanished one removed");
+	rd_fib_free(f);
+}
+
+static void test_exhaustion(void)
+{
+	struct rd_fib *f = rd_fib_new();
+	struct rocedp_route r;
+	struct rd_hop h;
+	uint32_t p;
+	int i, err = 0, fails = 0;
+	bool unique = true;
+	static bool seen[ROCEDP_MAX_GROUPS];
+
+	for (i = 0; i < ROCEDP_MAX_GROUPS - 1; i++) {
+		h = hop4(2, "10.0.0.1",
+			 i + 1); /* distinct weights: distinct sets */
+		p = htonl(0x0a000000 | (i << 8));
+		err = rd_fib_route_set(f, AF_INET, 24, &p, 0, &h, 1);
+		rd_fib_route_get(f, AF_INET, 24, &p, &r);
+		if (err || r.flags || !r.group_id ||
+		    r.group_id >= ROCEDP_MAX_GROUPS)
+			fails++;
+		else if (seen[r.group_id])
+			unique = false;
+		else
+			seen[r.group_id] = true;
+	}
+	check(!fails && unique, "ids: %d groups get unique ids in 1..%d",
+	      ROCEDP_MAX_GROUPS - 1, ROCEDP_MAX_GROUPS - 1);
+	h = hop4(2, "10.0.0.1", 60000);
+	p = htonl(0x0b000000);
+	err = rd_fib_route_set(f, AF_INET, 24, &p, 0, &h, 1);
+	rd_fib_route_get(f, AF_INET, 24, &p, &r);
+	check(err == -ENOSPC && r.flags == ROCEDP_ROUTEF_LOCAL,
+	      "ids: one more -> -ENOSPC, route left to the kernel");
+	rd_fib_free(f);
+}
+
+int main(void)
+{
+	test_build();
+	test_fib();
+	test_exhaustion();
+	printf("1..%d\n", n_test);
+	return n_fail ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# rocegen: RoCEv2 traffic generator + NIC-like responder (tools/rocegen).
+# Links userspace/icrc.c, the same ICRC code the rocedp binary uses.
+
+ROCEGEN := $(OUT)/rocegen
+ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c) userspace/icrc.c
+ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/icrc.h
+ICRC_SO := $(OUT)/librd_icrc.so
+FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
+
+.PHONY: rocegen rocegen-test icrc-test
+
+all: $(ROCEGEN)
+rocegen: $(ROCEGEN)
+
+$(ROCEGEN): $(ROCEGEN_SRCS) $(ROCEGEN_HDRS) | $(OUT)
+	$(CC) $(CFLAGS) -Itools/rocegen $(ROCEGEN_SRCS) -o $@ -lm
+
+# The ICRC library as a shared object, for tests/icrc_scapy.py (ctypes).
+$(ICRC_SO): userspace/icrc.c userspace/icrc.h | $(OUT)
+	$(CC) $(CFLAGS) -fPIC -shared $< -o $@
+
+icrc-test: $(ICRC_SO)
+	$(PY) tests/icrc_scapy.py $(ICRC_SO)
+
+rocegen-test: $(ROCEGEN) icrc-test
+	selftests/rocegen_basic.sh $(ROCEGEN)

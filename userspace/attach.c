@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach / detach / status / selftest-load.
+ *
+ * Maps are pinned under ROCEDP_PIN_DIR and reused by every later load, so
+ * settings and counters survive upgrades and the sync daemon's restarts.
+ * XDP is attached through a pinned bpf_link (an upgrade is one
+ * bpf_link_update: atomic, no frame sees "no program"); tc through clsact +
+ * cls_bpf direct-action, upgraded with BPF_TC_F_REPLACE on the same
+ * handle. What rocedp created is recorded in ROCEDP_STATE_FILE, so detach
+ * removes exactly that.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+#include <linux/magic.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+#include "engine.h"
+#include "attach.h"
+#include "rocedp.skel.h"
+
+#define TC_HANDLE 0x52d /* "rd": our filter handle and priority */
+#define TC_PRIO 0x52d
+
+const char *rd_mode_name(enum rd_attach_mode m)
+{
+	switch (m) {
+	case RD_MODE_NATIVE:
+		return "native";
+	case RD_MODE_GENERIC:
+		return "generic";
+	case RD_MODE_TC:
+		return "tc";
+	}
+	return "unknown";
+}
+
+static int parse_mode(const char *s, enum rd_attach_mode *m)
+{
+	if (!strcmp(s, "native") || !strcmp(s, "drv"))
+		*m = RD_MODE_NATIVE;
+	else if (!strcmp(s, "generic") || !strcmp(s, "skb"))
+		*m = RD_MODE_GENERIC;
+	else if (!strcmp(s, "tc"))
+		*m = RD_MODE_TC;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int rd_parse_features(const char *s, __u32 *out)
+{
+	char buf[256], *tok, *save;
+	__u32 f = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "forward") || !strcmp(tok, "hash"))
+			f |= ROCEDP_F_FORWARD;
+		else if (!strcmp(tok, "remark"))
+			f |= ROCEDP_F_REMARK;
+		else if (!strcmp(tok, "flowlet"))
+			f |= ROCEDP_F_FLOWLET;
+		else if (!strcmp(tok, "ecn"))
+			f |= ROCEDP_F_ECN;
+		else if (!strcmp(tok, "all"))
+			f |= ROCEDP_F_ALL;
+		else if (!strcmp(tok, "none"))
+			;
+		else
+			return -EINVAL;
+	}
+	*out = f;
+	return 0;
+}
+
+/* bpffs at /sys/fs/bpf (mounted if needed), our directory root-only. */
+int rd_pin_dir_prepare(void)
+{
+	struct statfs st;
+
+	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC) {
+		mkdir("/sys/fs/bpf", 0755);
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
+			return -errno;
+	}
+	if (mkdir(ROCEDP_PIN_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	chmod(ROCEDP_PIN_DIR, 0700);
+	if (mkdir(ROCEDP_PIN_DIR "/links", 0700) && errno != EEXIST)
+		return -errno;
+	if (mkdir(ROCEDP_PIN_DIR "/progs", 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+bool rd_ecn_module_loaded(void)
+{
+	return access("/sys/kernel/btf/rocedp_ecn", F_OK) == 0;
+}
+
+static void set_pin_paths(struct rocedp *skel)
+{
+	struct bpf_map *map;
+	char path[256];
+
+	bpf_object__for_each_map(map, skel->obj) {
+		/* .rodata/.bss are private to each load */
+		if (strncmp(bpf_map__name(map), "rd_", 3))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", ROCEDP_PIN_DIR,
+			 bpf_map__name(map));
+		bpf_map__set_pin_path(map, path);
+	}
+}
+
+/*
+ * Open and load the object for live use: pinned maps reused (created and
+ * pinned the first time), kfunc flag from the module's presence.
+ */
+int rd_live_load(struct rocedp **out, bool pin)
+{
+	struct rocedp *skel;
+	int err;
+
+	skel = rocedp__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->cfg_ecn_kfunc = rd_ecn_module_loaded();
+	bpf_program__set_autoload(skel->progs.rocedp_egress_tr, false);
+	if (pin)
+		set_pin_paths(skel);
+	err = rocedp__load(skel);
+	if (err) {
+		rocedp__destroy(skel);
+		return err < 0 ? err : -EINVAL;
+	}
+	*out = skel;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- state */
+
+int rd_state_read(struct rd_attach_state *st)
+{
+	char name[IF_NAMESIZE + 1], mode[16];
+	unsigned int ifindex, created;
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	f = fopen(ROCEDP_STATE_FILE, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (st->n < RD_MAX_ATTACH &&
+	       fscanf(f, "%16s %u %15s %u", name, &ifindex, mode, &created) ==
+		       4) {
+		struct rd_attached *a = &st->ifs[st->n];
+
+		snprintf(a->name, sizeof(a->name), "%s", name);
+		a->ifindex = ifindex;
+		if (parse_mode(mode, &a->mode))
+			continue;
+		a->created_clsact = created;
+		st->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int state_write(const struct rd_attach_state *st)
+{
+	char tmp[] = ROCEDP_STATE_FILE ".tmp";
+	unsigned int i;
+	FILE *f;
+
+	mkdir(ROCEDP_RUN_DIR, 0700);
+	if (!st->n) {
+		unlink(ROCEDP_STATE_FILE);
+		return 0;
+	}
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	for (i = 0; i < st->n; i++)
+		fprintf(f, "%s %u %s %u\n", st->ifs[i].name, st->ifs[i].ifindex,
+			rd_mode_name(st->ifs[i].mode),
+			st->ifs[i].created_clsact);
+	if (fclose(f))
+		return -errno;
+	return rename(tmp, ROCEDP_STATE_FILE) ? -errno : 0;
+}
+
+static struct rd_attached *state_find(struct rd_attach_state *st,
+				      unsigned int ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->n; i++)
+		if (st->ifs[i].ifindex == ifindex)
+			return &st->ifs[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- XDP */
+
+static void xdp_link_path(char *buf, size_t len, unsigned int ifindex)
+{
+	snprintf(buf, len, "%s/links/xdp_%u", ROCEDP_PIN_DIR, ifindex);
+}
+
+static int attach_xdp(struct rocedp *skel, const struct rd_attached *a)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo);
+	int prog_fd = bpf_program__fd(skel->progs.rocedp_xdp);
+	char path[256];
+	int fd, err;
+
+	xdp_link_path(path, sizeof(path), a->ifindex);
+	fd = bpf_obj_get(path);
+	if (fd >= 0) {
+		/* upgrade in place: atomic for the frames in flight */
+		err = bpf_link_update(fd, prog_fd, NULL) ? -errno : 0;
+		close(fd);
+		return err;
+	}
+	lo.flags = a->mode == RD_MODE_NATIVE ? XDP_FLAGS_DRV_MODE :
+					       XDP_FLAGS_SKB_MODE;
+	fd = bpf_link_create(prog_fd, a->ifindex, BPF_XDP, &lo);
+	if (fd < 0)
+		return -errno;
+	err = bpf_obj_pin(fd, path) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+static int detach_xdp(const struct rd_attached *a)
+{
+	char path[256];
+	int fd, err = 0;
+
+	xdp_link_path(path, sizeof(path), a->ifindex);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	/* detach now even if someone else holds the link open */
+	if (bpf_link_detach(fd) && errno != ENOENT && errno != ENOLINK)
+		err = -errno;
+	close(fd);
+	if (unlink(path) && errno != ENOENT && !err)
+		err = -errno;
+	return err;
+}
+
+/* ---------------------------------------------------------------- tc */
+
+static int attach_tc_one(int prog_fd, unsigned int ifindex,
+			 enum bpf_tc_attach_point where, bool replace)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+		    .attach_point = where);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
+		    .priority = TC_PRIO, .prog_fd = prog_fd,
+		    .flags = replace ? BPF_TC_F_REPLACE : 0);
+
+	return bpf_tc_attach(&hook, &opts);
+}
+
+static int attach_tc(struct rocedp *skel, struct rd_attached *a)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = BPF_TC_INGRESS);
+	int err;
+
+	err = bpf_tc_hook_create(&hook);
+	if (!err)
+		a->created_clsact = 1;
+	else if (err != -EEXIST)
+		return err;
+	err = attach_tc_one(bpf_program__fd(skel->progs.rocedp_tc_ingress),
+			    a->ifindex, BPF_TC_INGRESS, true);
+	if (err)
+		return err;
+	return attach_tc_one(bpf_program__fd(skel->progs.rocedp_tc_egress),
+			     a->ifindex, BPF_TC_EGRESS, true);
+}
+
+static int detach_tc(const struct rd_attached *a)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
+		    .priority = TC_PRIO);
+	int err, err2;
+
+	err = bpf_tc_detach(&hook, &opts);
+	hook.attach_point = BPF_TC_EGRESS;
+	err2 = bpf_tc_detach(&hook, &opts);
+	if (err == -ENOENT || err == -ENODEV || err == -EINVAL)
+		err = 0;
+	if (!err && err2 != -ENOENT && err2 != -ENODEV && err2 != -EINVAL)
+		err = err2;
+	if (a->created_clsact) {
+		/* only the qdisc we added; ours is the clsact, both hooks */
+		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		err2 = bpf_tc_hook_destroy(&hook);
+		if (!err && err2 && err2 != -ENOENT && err2 != -ENODEV &&
+		    err2 != -EINVAL)
+			err = err2;
+	}
+	return err;
+}
+
+/* ---------------------------------------------------------------- pins */
+
+/* The XDP egress program is what config/sync put into devmap entries. */
+static int pin_egress_prog(struct rocedp *skel)
+{
+	int fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
+	char path[] = ROCEDP_PIN_DIR "/progs/xdp_egress";
+	char tmp[] = ROCEDP_PIN_DIR "/progs/xdp_egress.new";
+
+	unlink(tmp);
+	if (bpf_obj_pin(fd, tmp))
+		return -errno;
+	/* rename over the old pin: readers never see it missing */
+	return rename(tmp, path) ? -errno : 0;
+}
+
+int rd_egress_prog_fd_pinned(void)
+{
+	return bpf_obj_get(ROCEDP_PIN_DIR "/progs/xdp_egress");
+}
+
+/*
+ * Point every devmap entry at the new egress program (after an upgrade):
+ * one update per port, each atomic.
+ */
+static int refresh_devmap(struct rocedp *skel)
+{
+	int map_fd = bpf_map__fd(skel->maps.rd_tx_ports);
+	int prog_fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
+	struct bpf_devmap_val v;
+	__u32 key, next, *prev = NULL;
+	int err = 0;
+
+	while (!bpf_map_get_next_key(map_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(map_fd, &key, &v))
+			continue;
+		v.bpf_prog.fd = prog_fd;
+		if (bpf_map_update_elem(map_fd, &key, &v, 0))
+			err = -errno;
+	}
+	return err;
+}
+
+static bool config_exists(int fd)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	return !bpf_map_lookup_elem(fd, &zero, &c) && c.flowlet_gap_max_us;
+}
+
+/* ---------------------------------------------------------------- attach */
+
+int cmd_attach(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "features", required_argument, NULL, 'f' },
+		{}
+	};
+	enum rd_attach_mode mode = RD_MODE_NATIVE;
+	struct rd_attach_state st;
+	struct rd_attached *a;
+	struct rocedp *skel = NULL;
+	struct rd_maps maps;
+	struct rocedp_config cfg;
+	bool set_features = false;
+	__u32 features = 0, zero = 0;
+	unsigned int ifindex;
+	int c, i, err, ret = 1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:f:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (parse_mode(optarg, &mode)) {
+				rd_err("attach", "--mode: '%s' is not native, generic or tc",
+				       optarg);
+				return 2;
+			}
+			break;
+		case 'f':
+			if (rd_parse_features(optarg, &features)) {
+				rd_err("attach", "--features: '%s': expected a list of forward,remark,flowlet,ecn",
+				       optarg);
+				return 2;
+			}
+			set_features = true;
+			break;
+		default:
+			rd_err("attach", "bad arguments (see 'rocedp attach help')");
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		rd_err("attach", "no interface given");
+		return 2;
+	}
+	/* every name must resolve before anything changes */
+	for (i = optind; i < argc; i++) {
+		if (!if_nametoindex(argv[i])) {
+			rd_err("attach", "%s: no such interface", argv[i]);
+			return 1;
+		}
+	}
+	err = rd_state_read(&st);
+	if (err) {
+		rd_err("attach", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		return 1;
+	}
+	for (i = optind; i < argc; i++) {
+		a = state_find(&st, if_nametoindex(argv[i]));
+		if (a && a->mode != mode) {
+			rd_err("attach", "%s: attached in %s mode; detach first to change to %s",
+			       argv[i], rd_mode_name(a->mode),
+			       rd_mode_name(mode));
+			return 1;
+		}
+	}
+	err = rd_pin_dir_prepare();
+	if (err) {
+		rd_err("attach", "%s: %s", ROCEDP_PIN_DIR, strerror(-err));
+		return 1;
+	}
+	err = rd_live_load(&skel, true);
+	if (err) {
+		rd_err("attach", "loading the BPF programs: %s (ROCEDP_DEBUG=1 shows the verifier log)",
+		       strerror(-err));
+		return 1;
+	}
+	rd_maps_from_skel(&maps, skel);
+	if (!config_exists(maps.fd[RD_MAP_CONFIG])) {
+		err = rd_config_apply_defaults(&maps);
+		if (err) {
+			rd_err("attach", "writing default settings: %s",
+			       strerror(-err));
+			goto out;
+		}
+	}
+	if (set_features) {
+		if (bpf_map_lookup_elem(maps.fd[RD_MAP_CONFIG], &zero, &cfg) ||
+		    (cfg.features = features,
+		     bpf_map_update_elem(maps.fd[RD_MAP_CONFIG], &zero, &cfg,
+					 0))) {
+			rd_err("attach", "rd_config: %s", strerror(errno));
+			goto out;
+		}
+	}
+	err = pin_egress_prog(skel);
+	if (!err)
+		err = refresh_devmap(skel);
+	if (err) {
+		rd_err("attach", "egress program: %s", strerror(-err));
+		goto out;
+	}
+	for (i = optind; i < argc; i++) {
+		struct rd_attached new = {};
+
+		ifindex = if_nametoindex(argv[i]);
+		a = state_find(&st, ifindex);
+		if (!a) {
+			if (st.n >= RD_MAX_ATTACH) {
+				rd_err("attach", "%s: more than %d interfaces",
+				       argv[i], RD_MAX_ATTACH);
+				goto out;
+			}
+			snprintf(new.name, sizeof(new.name), "%s", argv[i]);
+			new.ifindex = ifindex;
+			new.mode = mode;
+			a = &new;
+		}
+		err = mode == RD_MODE_TC ? attach_tc(skel, a) :
+					   attach_xdp(skel, a);
+		if (err) {
+			rd_err("attach", "%s: %s mode: %s", argv[i],
+			       rd_mode_name(mode), strerror(-err));
+			goto out;
+		}
+		if (a == &new)
+			st.ifs[st.n++] = new;
+		err = state_write(&st);
+		if (err) {
+			rd_err("attach", "%s: %s", ROCEDP_STATE_FILE,
+			       strerror(-err));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	/* links and pins keep the programs alive after we exit */
+	rocedp__destroy(skel);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- detach */
+
+static int remove_pins(void)
+{
+	const char *sub[] = { "/links", "/progs", "" };
+	char path[512];
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < RD_MAP_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/%s", ROCEDP_PIN_DIR,
+			 rd_map_names[i]);
+		if (unlink(path) && errno != ENOENT)
+			err = -errno;
+	}
+	unlink(ROCEDP_PIN_DIR "/progs/xdp_egress");
+	unlink(ROCEDP_PIN_DIR "/progs/xdp_egress.new");
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s%s", ROCEDP_PIN_DIR, sub[i]);
+		if (rmdir(path) && errno != ENOENT && !err)
+			err = -errno;
+	}
+	return err;
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	struct rd_attach_state st, keep = {};
+	bool all = argc < 2, found;
+	unsigned int i, ifindex;
+	int j, err, ret = 0;
+
+	for (j = 1; j < argc; j++)
+		if (!strcmp(argv[j], "--all"))
+			all = true;
+	err = rd_state_read(&st);
+	if (err) {
+		rd_err("detach", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		return 1;
+	}
+	for (j = 1; j < argc && !all; j++) {
+		ifindex = if_nametoindex(argv[j]);
+		if (!ifindex || !state_find(&st, ifindex)) {
+			rd_err("detach", "%s: not attached by rocedp", argv[j]);
+			return 1;
+		}
+	}
+	for (i = 0; i < st.n; i++) {
+		found = all;
+		for (j = 1; j < argc && !found; j++)
+			found = if_nametoindex(argv[j]) == st.ifs[i].ifindex;
+		if (!found) {
+			keep.ifs[keep.n++] = st.ifs[i];
+			continue;
+		}
+		err = st.ifs[i].mode == RD_MODE_TC ? detach_tc(&st.ifs[i]) :
+						     detach_xdp(&st.ifs[i]);
+		if (err) {
+			rd_err("detach", "%s: %s", st.ifs[i].name,
+			       strerror(-err));
+			keep.ifs[keep.n++] = st.ifs[i];
+			ret = 1;
+		}
+	}
+	err = state_write(&keep);
+	if (err) {
+		rd_err("detach", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		ret = 1;
+	}
+	if (!keep.n) {
+		/* nothing attached any more: leave nothing behind */
+		err = remove_pins();
+		if (err) {
+			rd_err("detach", "%s: %s", ROCEDP_PIN_DIR,
+			       strerror(-err));
+			ret = 1;
+		}
+		rmdir(ROCEDP_RUN_DIR);
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------- status */
+
+static const char *xdp_prog_name(unsigned int ifindex, char *buf, size_t len)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p;
+
+	snprintf(buf, len, "-");
+	if (libxdp_get_error(mp))
+		return buf;
+	p = xdp_multiprog__main_prog(mp);
+	if (!p)
+		p = xdp_multiprog__next_prog(NULL, mp);
+	if (p)
+		snprintf(buf, len, "%s id %u", xdp_program__name(p),
+			 xdp_program__id(p));
+	xdp_multiprog__close(mp);
+	return buf;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct rd_attach_state st;
+	struct rocedp_config cfg = {};
+	struct rd_maps m;
+	char prog[64], feat[64];
+	bool pinned;
+	unsigned int i;
+	__u32 zero = 0;
+	int err;
+
+	if (argc > 1) {
+		rd_err("status", "unexpected argument '%s'", argv[1]);
+		return 2;
+	}
+	err = rd_state_read(&st);
+	if (err) {
+		rd_err("status", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		return 1;
+	}
+	rd_maps_init(&m);
+	pinned = !rd_maps_open_pinned(&m, ROCEDP_PIN_DIR);
+	if (pinned)
+		bpf_map_lookup_elem(m.fd[RD_MAP_CONFIG], &zero, &cfg);
+	snprintf(feat, sizeof(feat), "%s%s%s%s",
+		 cfg.features & ROCEDP_F_FORWARD ? "forward," : "",
+		 cfg.features & ROCEDP_F_REMARK ? "remark," : "",
+		 cfg.features & ROCEDP_F_FLOWLET ? "flowlet," : "",
+		 cfg.features & ROCEDP_F_ECN ? "ecn," : "");
+	if (feat[0])
+		feat[strlen(feat) - 1] = 0;
+	if (rd_json) {
+		printf("{\"version\":\"%s\",\"maps_pinned\":%s,\"pin_dir\":\"%s\","
+		       "\"features\":\"%s\",\"hash_mode\":\"%s\","
+		       "\"ecn_source\":\"%s\",\"interfaces\":[",
+		       ROCEDP_VERSION, pinned ? "true" : "false",
+		       ROCEDP_PIN_DIR, feat,
+		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
+		       rd_ecn_module_loaded() ? "module" : "map");
+		for (i = 0; i < st.n; i++)
+			printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
+			       i ? "," : "", st.ifs[i].name, st.ifs[i].ifindex,
+			       rd_mode_name(st.ifs[i].mode));
+		printf("]}\n");
+	} else {
+		printf("rocedp %s: %s\n", ROCEDP_VERSION,
+		       pinned ? "maps pinned under " ROCEDP_PIN_DIR :
+				"not loaded (no pinned maps)");
+		if (pinned)
+			printf("features: %s  hash: %s  ecn thresholds: %s\n",
+			       feat[0] ? feat : "none",
+			       rd_hash_mode_name(cfg.hash_mode),
+			       rd_ecn_module_loaded() ? "module" : "map");
+		for (i = 0; i < st.n; i++)
+			printf("  %-16s ifindex %-5u %-8s %s\n", st.ifs[i].name,
+			       st.ifs[i].ifindex, rd_mode_name(st.ifs[i].mode),
+			       st.ifs[i].mode == RD_MODE_TC ?
+				       "clsact ingress+egress" :
+				       xdp_prog_name(st.ifs[i].ifindex, prog,
+						     sizeof(prog)));
+		if (!st.n)
+			printf("  no interfaces attached\n");
+	}
+	rd_maps_close(&m);
+	return 0;
+}
+
+/* Load every program as the live loader would, attach nothing. */
+int cmd_selftest_load(int argc, char **argv)
+{
+	struct rocedp *skel;
+	struct bpf_program *p;
+	int err, n = 0;
+
+	err = rd_live_load(&skel, false);
+	if (err) {
+		rd_err("selftest-load", "loading the BPF programs: %s",
+		       strerror(-err));
+		return 1;
+	}
+	bpf_object__for_each_program(p, skel->obj) {
+		if (!bpf_program__autoload(p))
+			continue;
+		printf("loaded %s (fd %d)\n", bpf_program__name(p),
+		       bpf_program__fd(p));
+		n++;
+	}
+	printf("ecn kfunc: %s\n", skel->rodata->cfg_ecn_kfunc ? "used" :
+								 "not used");
+	rocedp__destroy(skel);
+	/* the test entry too, as replay loads it */
+	{
+		struct rd_engine *e;
+
+		err = rd_engine_open(&e, NULL);
+		if (err) {
+			rd_err("selftest-load", "loading the replay engine: %s",
+			       strerror(-err));
+			return 1;
+		}
+		rd_engine_close(e);
+		printf("loaded replay engine (rocedp_egress_tr)\n");
+	}
+	printf("%d programs loaded\n", n + 1);
+	return 0;
+}

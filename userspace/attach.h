@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Live loading and attachment state, shared by attach/status and tools. */
+#ifndef ROCEDP_ATTACH_H
+#define ROCEDP_ATTACH_H
+
+#include <net/if.h>
+#include "rocedp.h"
+
+#define ROCEDP_RUN_DIR "/run/rocedp"
+#define ROCEDP_STATE_FILE ROCEDP_RUN_DIR "/attached"
+#define RD_MAX_ATTACH 256
+
+enum rd_attach_mode {
+	RD_MODE_NATIVE,
+	RD_MODE_GENERIC,
+	RD_MODE_TC,
+};
+
+struct rd_attached {
+	char name[IF_NAMESIZE + 1];
+	unsigned int ifindex;
+	enum rd_attach_mode mode;
+	unsigned int created_clsact; /* detach removes the qdisc too */
+};
+
+struct rd_attach_state {
+	unsigned int n;
+	struct rd_attached ifs[RD_MAX_ATTACH];
+};
+
+struct rocedp;
+
+const char *rd_mode_name(enum rd_attach_mode m);
+int rd_parse_features(const char *s, __u32 *out);
+int rd_pin_dir_prepare(void);
+bool rd_ecn_module_loaded(void);
+int rd_live_load(struct rocedp **out, bool pin);
+int rd_state_read(struct rd_attach_state *st);
+/* fd of the pinned XDP egress (ECN) program for devmap values, or -errno */
+int rd_egress_prog_fd_pinned(void);
+void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel);
+
+#endif

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocedp ecn show|set: per-port RED settings in rd_port_cfg, and the
+ * rocedp_ecn module's profiles when it is loaded (then the dataplane reads
+ * its thresholds through the module's kfunc: the module is the live source).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "engine.h"
+#include "attach.h"
+#include "stats.h"
+
+#define ECN_SYSFS "/sys/kernel/rocedp_ecn"
+
+/* Thresholds of a module profile; -errno when unavailable. */
+static int module_profile(unsigned int profile, unsigned int *kmin,
+			  unsigned int *kmax, unsigned int *pmax)
+{
+	char path[128];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), ECN_SYSFS "/profile%u/thresholds",
+		 profile);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%u %u %u", kmin, kmax, pmax);
+	fclose(f);
+	return n == 3 ? 0 : -EPROTO;
+}
+
+static int module_profile_set(unsigned int profile, unsigned int kmin,
+			      unsigned int kmax, unsigned int pmax)
+{
+	char path[128];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), ECN_SYSFS "/profile%u/thresholds",
+		 profile);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u %u %u\n", kmin, kmax, pmax) < 0)
+		err = -EIO;
+	/* sysfs reports a refused write at close */
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+static const char *port_label(unsigned int ifindex, char *buf)
+{
+	if (!if_indextoname(ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
+	return buf;
+}
+
+static int ecn_show(const struct rd_maps *m)
+{
+	bool module = rd_ecn_module_loaded();
+	struct rocedp_port_cfg pc;
+	struct rocedp_port_state ps;
+	struct rocedp_port_stats st;
+	__u32 key, next, *prev = NULL;
+	unsigned int kmin, kmax, pmax, n = 0;
+	char name[IF_NAMESIZE];
+
+	if (rd_json)
+		printf("{\"source\":\"%s\",\"ports\":[", module ? "module" : "map");
+	else
+		printf("ECN thresholds source: %s\n",
+		       module ? "module (rocedp_ecn kfunc)" : "map (rd_port_cfg)");
+	while (!bpf_map_get_next_key(m->fd[RD_MAP_PORT_CFG], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG], &key, &pc))
+			continue;
+		memset(&ps, 0, sizeof(ps));
+		bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &key, &ps);
+		if (rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &key, (__u64 *)&st,
+				  sizeof(st) / 8))
+			memset(&st, 0, sizeof(st));
+		kmin = pc.kmin_bytes;
+		kmax = pc.kmax_bytes;
+		pmax = pc.pmax_percent;
+		if (module)
+			module_profile(pc.ecn_profile, &kmin, &kmax, &pmax);
+		if (rd_json)
+			printf("%s{\"port\":\"%s\",\"ifindex\":%u,\"rate_bps\":%llu,"
+			       "\"kmin_bytes\":%u,\"kmax_bytes\":%u,\"pmax_percent\":%u,"
+			       "\"profile\":%u,\"queue_bytes\":%llu,\"marked\":%llu,"
+			       "\"would_mark\":%llu}",
+			       n ? "," : "", port_label(key, name), key,
+			       (unsigned long long)pc.rate_bps, kmin, kmax, pmax,
+			       pc.ecn_profile, (unsigned long long)ps.vq_bytes,
+			       (unsigned long long)st.ecn_marked,
+			       (unsigned long long)st.ecn_would_mark);
+		else
+			printf("  %-16s rate %llu Mbit/s kmin %u kmax %u pmax %u%% profile %u queue %llu B marked %llu would-mark %llu\n",
+			       port_label(key, name),
+			       (unsigned long long)pc.rate_bps / 1000000, kmin,
+			       kmax, pmax, pc.ecn_profile,
+			       (unsigned long long)ps.vq_bytes,
+			       (unsigned long long)st.ecn_marked,
+			       (unsigned long long)st.ecn_would_mark);
+		n++;
+	}
+	if (rd_json) {
+		printf("],\"module_profiles\":[");
+		for (key = 0; module && key < ROCEDP_ECN_MAX_PROFILES; key++)
+			if (!module_profile(key, &kmin, &kmax, &pmax))
+				printf("%s{\"profile\":%u,\"kmin_bytes\":%u,"
+				       "\"kmax_bytes\":%u,\"pmax_percent\":%u}",
+				       key ? "," : "", key, kmin, kmax, pmax);
+		printf("]}\n");
+	} else if (!n) {
+		printf("  no port has ECN marking configured\n");
+	}
+	return 0;
+}
+
+static int parse_u(const char *what, const char *s, unsigned long long max,
+		   unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || *end || s[0] == '-' || *out > max) {
+		rd_err("ecn", "%s: '%s' is not a number in 0..%llu", what, s,
+		       max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * ecn set PORT [kmin B] [kmax B] [pmax P] [rate MBPS] [profile N]
+ * ecn set profile N kmin B kmax B pmax P   (module knobs)
+ */
+static int ecn_set(const struct rd_maps *m, int argc, char **argv)
+{
+	struct rocedp_port_cfg pc = {
+		.kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES,
+		.kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES,
+		.pmax_percent = ROCEDP_DEFAULT_PMAX_PERCENT,
+	};
+	unsigned long long v, prof = 0;
+	bool is_profile = false;
+	unsigned int ifindex = 0, kmin, kmax, pmax;
+	char *end;
+	int i, err;
+
+	if (argc < 2) {
+		rd_err("ecn", "set: expected PORT or 'profile N'");
+		return -EINVAL;
+	}
+	if (!strcmp(argv[1], "profile")) {
+		if (argc < 3 || parse_u("profile", argv[2],
+					ROCEDP_ECN_MAX_PROFILES - 1, &prof))
+			return -EINVAL;
+		if (!rd_ecn_module_loaded()) {
+			rd_err("ecn", "profile %llu: the rocedp_ecn module is not loaded",
+			       prof);
+			return -ENOENT;
+		}
+		is_profile = true;
+		err = module_profile(prof, &kmin, &kmax, &pmax);
+		if (err) {
+			rd_err("ecn", "profile %llu: %s", prof, strerror(-err));
+			return err;
+		}
+		pc.kmin_bytes = kmin;
+		pc.kmax_bytes = kmax;
+		pc.pmax_percent = pmax;
+		i = 3;
+	} else {
+		ifindex = if_nametoindex(argv[1]);
+		if (!ifindex) {
+			ifindex = strtoul(argv[1], &end, 10);
+			if (*end || !ifindex) {
+				rd_err("ecn", "%s: no such interface", argv[1]);
+				return -ENODEV;
+			}
+		}
+		/* start from what is set, so unnamed knobs stay */
+		bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG], &ifindex, &pc);
+		i = 2;
+	}
+	for (; i < argc; i += 2) {
+		if (i + 1 >= argc) {
+			rd_err("ecn", "%s: missing value", argv[i]);
+			return -EINVAL;
+		}
+		if (!strcmp(argv[i], "kmin")) {
+			if (parse_u("kmin", argv[i + 1], ROCEDP_ECN_MAX_BYTES, &v))
+				return -EINVAL;
+			pc.kmin_bytes = v;
+		} else if (!strcmp(argv[i], "kmax")) {
+			if (parse_u("kmax", argv[i + 1], ROCEDP_ECN_MAX_BYTES, &v))
+				return -EINVAL;
+			pc.kmax_bytes = v;
+		} else if (!strcmp(argv[i], "pmax")) {
+			if (parse_u("pmax", argv[i + 1], 100, &v))
+				return -EINVAL;
+			pc.pmax_percent = v;
+		} else if (!strcmp(argv[i], "rate") && !is_profile) {
+			if (parse_u("rate (Mbit/s)", argv[i + 1], 10000000, &v))
+				return -EINVAL;
+			pc.rate_bps = v * 1000000;
+		} else if (!strcmp(argv[i], "profile") && !is_profile) {
+			if (parse_u("profile", argv[i + 1],
+				    ROCEDP_ECN_MAX_PROFILES - 1, &v))
+				return -EINVAL;
+			pc.ecn_profile = v;
+		} else {
+			rd_err("ecn", "set: unknown knob '%s'", argv[i]);
+			return -EINVAL;
+		}
+	}
+	if (pc.kmin_bytes > pc.kmax_bytes) {
+		rd_err("ecn", "kmin %u is above kmax %u", pc.kmin_bytes,
+		       pc.kmax_bytes);
+		return -EINVAL;
+	}
+	if (is_profile) {
+		err = module_profile_set(prof, pc.kmin_bytes, pc.kmax_bytes,
+					 pc.pmax_percent);
+		if (err)
+			rd_err("ecn", "profile %llu: the module refused: %s",
+			       prof, strerror(-err));
+		return err;
+	}
+	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &ifindex, &pc, 0)) {
+		err = -errno;
+		rd_err("ecn", "%s: rd_port_cfg: %s", argv[1], strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+int cmd_ecn(int argc, char **argv)
+{
+	struct rd_maps m;
+	int err;
+
+	rd_maps_init(&m);
+	err = rd_maps_open_pinned(&m, ROCEDP_PIN_DIR);
+	if (err) {
+		rd_err("ecn", "%s: %s (is rocedp attached?)", ROCEDP_PIN_DIR,
+		       strerror(-err));
+		return 1;
+	}
+	if (argc < 2 || !strcmp(argv[1], "show"))
+		err = ecn_show(&m);
+	else if (!strcmp(argv[1], "set"))
+		err = ecn_set(&m, argc - 1, argv + 1);
+	else {
+		rd_err("ecn", "unknown command '%s' (show, set)", argv[1]);
+		err = -EINVAL;
+	}
+	rd_maps_close(&m);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offline engine: the embedded BPF object loaded with the trace and the
+ * map-driven clock switched on, driven frame by frame by BPF_PROG_TEST_RUN.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "engine.h"
+#include "attach.h"
+#include "rocedp.skel.h"
+
+struct rd_engine {
+	struct rocedp *skel;
+	struct rd_maps maps;
+	int prog_fd[RD_HOOK_MAX];
+};
+
+static int silent_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("ROCEDP_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
+{
+	struct bpf_map *maps[RD_MAP_MAX] = {
+		[RD_MAP_CONFIG] = skel->maps.rd_config,
+		[RD_MAP_STATS] = skel->maps.rd_stats,
+		[RD_MAP_CTS_RULES] = skel->maps.rd_cts_rules,
+		[RD_MAP_CTS_STATS] = skel->maps.rd_cts_stats,
+		[RD_MAP_QOS] = skel->maps.rd_qos,
+		[RD_MAP_ROUTES4] = skel->maps.rd_routes4,
+		[RD_MAP_ROUTES6] = skel->maps.rd_routes6,
+		[RD_MAP_GROUPS] = skel->maps.rd_groups,
+		[RD_MAP_TX_PORTS] = skel->maps.rd_tx_ports,
+		[RD_MAP_MEMBER_STATS] = skel->maps.rd_mbr_stats,
+		[RD_MAP_PORT_CFG] = skel->maps.rd_port_cfg,
+		[RD_MAP_PORT_STATE] = skel->maps.rd_port_state,
+		[RD_MAP_PORT_STATS] = skel->maps.rd_port_stats,
+		[RD_MAP_FLOWLETS] = skel->maps.rd_flowlets,
+		[RD_MAP_RTT_PEND] = skel->maps.rd_rtt_pend,
+		[RD_MAP_CLOCK] = skel->maps.rd_clock,
+		[RD_MAP_TRACE] = skel->maps.rd_trace,
+	};
+	int i;
+
+	for (i = 0; i < RD_MAP_MAX; i++)
+		m->fd[i] = bpf_map__fd(maps[i]);
+}
+
+int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
+{
+	struct rd_engine *e;
+	int err;
+
+	libbpf_set_print(silent_print);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->skel = rocedp__open();
+	if (!e->skel) {
+		err = -errno;
+		free(e);
+		return err;
+	}
+	e->skel->rodata->cfg_trace = o ? o->trace : true;
+	e->skel->rodata->cfg_clock_from_map = o ? o->map_clock : true;
+	e->skel->rodata->cfg_ecn_kfunc = o ? o->ecn_kfunc : false;
+	err = rocedp__load(e->skel);
+	if (err) {
+		rocedp__destroy(e->skel);
+		free(e);
+		return err < 0 ? err : -EINVAL;
+	}
+	rd_maps_from_skel(&e->maps, e->skel);
+	e->prog_fd[RD_HOOK_XDP] = bpf_program__fd(e->skel->progs.rocedp_xdp);
+	e->prog_fd[RD_HOOK_TC] =
+		bpf_program__fd(e->skel->progs.rocedp_tc_ingress);
+	e->prog_fd[RD_HOOK_XDP_EGRESS] =
+		bpf_program__fd(e->skel->progs.rocedp_egress_tr);
+	e->prog_fd[RD_HOOK_TC_EGRESS] =
+		bpf_program__fd(e->skel->progs.rocedp_tc_egress);
+	err = rd_config_apply_defaults(&e->maps);
+	if (err) {
+		rd_engine_close(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+void rd_engine_close(struct rd_engine *e)
+{
+	if (!e)
+		return;
+	rocedp__destroy(e->skel);
+	free(e);
+}
+
+const struct rd_maps *rd_engine_maps(struct rd_engine *e)
+{
+	return &e->maps;
+}
+
+int rd_engine_prog_fd(struct rd_engine *e, enum rd_hook h)
+{
+	return h < RD_HOOK_MAX ? e->prog_fd[h] : -EINVAL;
+}
+
+int rd_engine_set_time(struct rd_engine *e, uint64_t ns)
+{
+	__u32 zero = 0;
+
+	return bpf_map_update_elem(e->maps.fd[RD_MAP_CLOCK], &zero, &ns, 0) ?
+		       -errno :
+		       0;
+}
+
+static unsigned int xdp_verdict(unsigned int ret)
+{
+	switch (ret) {
+	case XDP_ABORTED:
+		return ROCEDP_VERDICT_ABORTED;
+	case XDP_DROP:
+		return ROCEDP_VERDICT_DROP;
+	case XDP_PASS:
+		return ROCEDP_VERDICT_PASS;
+	case XDP_TX:
+		return ROCEDP_VERDICT_TX;
+	case XDP_REDIRECT:
+		return ROCEDP_VERDICT_REDIRECT;
+	}
+	return ROCEDP_VERDICT_ABORTED;
+}
+
+static unsigned int tc_verdict(unsigned int ret)
+{
+	switch (ret) {
+	case TC_ACT_OK:
+	case TC_ACT_UNSPEC:
+	case TC_ACT_PIPE:
+		return ROCEDP_VERDICT_PASS;
+	case TC_ACT_SHOT:
+		return ROCEDP_VERDICT_DROP;
+	case TC_ACT_REDIRECT:
+		return ROCEDP_VERDICT_REDIRECT;
+	}
+	return ROCEDP_VERDICT_ABORTED;
+}
+
+int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r)
+{
+	struct __sk_buff skb = {};
+	struct xdp_md xdp = {};
+	__u32 zero = 0;
+	int err, is_xdp = h == RD_HOOK_XDP;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = r->in,
+		    .data_size_in = r->in_len, .data_out = r->out,
+		    .data_size_out = r->out_size, .repeat = 1);
+
+	if (h >= RD_HOOK_MAX)
+		return -EINVAL;
+	memset(&r->trace, 0, sizeof(r->trace));
+	bpf_map_update_elem(e->maps.fd[RD_MAP_TRACE], &zero, &r->trace, 0);
+	if (is_xdp) {
+		xdp.data_end = r->in_len;
+		xdp.ingress_ifindex = r->ingress_ifindex;
+		opts.ctx_in = &xdp;
+		opts.ctx_size_in = sizeof(xdp);
+	} else if (h == RD_HOOK_XDP_EGRESS) {
+		/* the test entry takes the port from the mark */
+		skb.mark = r->ingress_ifindex;
+		opts.ctx_in = &skb;
+		opts.ctx_size_in = sizeof(skb);
+	} else if (h == RD_HOOK_TC_EGRESS) {
+		/* egress programs read the port from skb->ifindex */
+		skb.ifindex = r->ingress_ifindex;
+		opts.ctx_in = &skb;
+		opts.ctx_size_in = sizeof(skb);
+	} else {
+		skb.ingress_ifindex = r->ingress_ifindex;
+		opts.ctx_in = &skb;
+		opts.ctx_size_in = sizeof(skb);
+	}
+	err = bpf_prog_test_run_opts(e->prog_fd[h], &opts);
+	if (err)
+		return -errno;
+	r->out_len = opts.data_size_out;
+	r->retval = opts.retval;
+	r->verdict = is_xdp ? xdp_verdict(opts.retval) :
+			      tc_verdict(opts.retval);
+	if (bpf_map_lookup_elem(e->maps.fd[RD_MAP_TRACE], &zero, &r->trace))
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The offline dataplane engine: the real BPF programs loaded with the test
+ * rodata flags (trace + map-driven clock) and driven by BPF_PROG_TEST_RUN.
+ * Used by `rocedp replay`, the fixture tests, the evaluator and benchmarks.
+ */
+#ifndef ROCEDP_ENGINE_H
+#define ROCEDP_ENGINE_H
+
+#include "rocedp.h"
+
+enum rd_hook {
+	RD_HOOK_XDP = 0, /* rocedp_xdp */
+	RD_HOOK_TC, /* rocedp_tc_ingress */
+	RD_HOOK_XDP_EGRESS, /* egress pipeline, port = ingress_ifindex
+			     * (rocedp_egress_tr: test runs cannot run the
+			     * devmap program itself) */
+	RD_HOOK_TC_EGRESS, /* rocedp_tc_egress, port = skb->ifindex: must
+			    * exist (0 means lo) */
+	RD_HOOK_MAX,
+};
+
+struct rd_engine;
+
+struct rd_engine_opts {
+	bool trace; /* write rd_trace per frame (default on for replay) */
+	bool map_clock; /* time from rd_clock */
+	bool ecn_kfunc; /* use the module's kfunc (only if loaded) */
+};
+
+/* Load the object; -errno. Maps are private (not pinned). */
+int rd_engine_open(struct rd_engine **e, const struct rd_engine_opts *o);
+void rd_engine_close(struct rd_engine *e);
+/* Map fds of the engine's object, in rd_map_id order. */
+const struct rd_maps *rd_engine_maps(struct rd_engine *e);
+int rd_engine_prog_fd(struct rd_engine *e, enum rd_hook h);
+
+/* Set the deterministic clock (ns); only meaningful with map_clock. */
+int rd_engine_set_time(struct rd_engine *e, uint64_t ns);
+
+/*
+ * Run one frame. out/out_len: buffer and its size in, bytes written out.
+ * ingress_ifindex is what the program sees as the receiving port (0 = lo).
+ * *verdict gets the ROCEDP_VERDICT_* the hook's return code maps to.
+ */
+struct rd_run {
+	const void *in;
+	uint32_t in_len;
+	void *out;
+	uint32_t out_size;
+	uint32_t out_len; /* out */
+	uint32_t ingress_ifindex;
+	uint32_t retval; /* out: raw program return */
+	uint32_t verdict; /* out: enum rocedp_verdict */
+	struct rocedp_trace trace; /* out, when trace is on */
+};
+int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r);
+
+/* Config file (JSON) -> maps; validate fully first, then apply. -errno. */
+int rd_config_check_file(const char *path);
+int rd_config_apply_file(const char *path, const struct rd_maps *m);
+/* Write built-in defaults (config, qos profile) into fresh maps. */
+int rd_config_apply_defaults(const struct rd_maps *m);
+
+const char *rd_class_name(unsigned int cls);
+const char *rd_malformed_name(unsigned int r);
+const char *rd_pass_name(unsigned int r);
+const char *rd_verdict_name(unsigned int v);
+const char *rd_aeth_name(unsigned int k);
+const char *rd_hash_mode_name(unsigned int m);
+/* Reverse look-ups: -EINVAL for an unknown name. */
+int rd_class_from_name(const char *s);
+int rd_hash_mode_from_name(const char *s);
+
+#endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rocedp [-j|--json] [-p|--pretty] OBJECT VERB ... (ip/bpftool style) */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rocedp.h"
+
+bool rd_json;
+bool rd_pretty;
+
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rocedp: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct rd_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	bool needs_root;
+	const char *help;
+};
+
+static int cmd_help(int argc, char **argv);
+
+static const struct rd_cmd cmds[] = {
+	{ "attach", cmd_attach, true,
+	  "IFACE... [--mode native|generic|tc] [--features LIST] [--egress]" },
+	{ "detach", cmd_detach, true, "[IFACE...] [--all]" },
+	{ "status", cmd_status, true, "" },
+	{ "config", cmd_config, true, "show|dump|check FILE|load FILE|set K=V..." },
+	{ "qos", cmd_qos, true, "show|set CLASS dscp D [pcp P]|set CLASS leave|rules" },
+	{ "ecn", cmd_ecn, true, "show|set [PORT] kmin K kmax K pmax P [rate R]" },
+	{ "stats", cmd_stats, true, "[--watch SEC] [--prometheus] [--textfile DIR]" },
+	{ "flows", cmd_flows, true, "[--limit N]" },
+	{ "sync", cmd_sync, true, "[--daemon] [--once] [--table N]" },
+	{ "replay", cmd_replay, true,
+	  "--in IN.pcap [--out OUT.pcap] [--verdicts FILE|-] [--config FILE]" },
+	{ "selftest-load", cmd_selftest_load, true, "(load every program)" },
+	{ "help", cmd_help, false, "" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: rocedp [-j|--json] [-p|--pretty] OBJECT { COMMAND | help }\n"
+		   "Objects and commands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "See rocedp(8).\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	usage(stdout);
+	return 0;
+}
+
+/* `rocedp OBJECT help` and `rocedp OBJECT --help` print the object's line */
+static bool wants_help(int argc, char **argv)
+{
+	return argc > 1 && (!strcmp(argv[1], "help") ||
+			    !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+}
+
+int main(int argc, char **argv)
+{
+	const struct rd_cmd *c = NULL;
+	size_t i;
+
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")) {
+			rd_json = true;
+		} else if (!strcmp(argv[1], "-p") ||
+			   !strcmp(argv[1], "--pretty")) {
+			rd_json = rd_pretty = true;
+		} else if (!strcmp(argv[1], "-h") ||
+			   !strcmp(argv[1], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[1], "-V") ||
+			   !strcmp(argv[1], "--version")) {
+			printf("rocedp %s\n", ROCEDP_VERSION);
+			return 0;
+		} else {
+			rd_err("options", "unknown option '%s' (try 'rocedp help')",
+			       argv[1]);
+			return 2;
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			c = &cmds[i];
+	if (!c) {
+		rd_err(argv[1], "unknown object (try 'rocedp help')");
+		return 2;
+	}
+	if (wants_help(argc - 1, argv + 1)) {
+		printf("Usage: rocedp %s %s\n", c->name, c->help);
+		return 0;
+	}
+	if (c->needs_root && geteuid() != 0) {
+		rd_err(c->name, "needs root (CAP_BPF and CAP_NET_ADMIN)");
+		return 1;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pinned map handles shared by every rocedp subcommand. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+
+#include "rocedp.h"
+
+const char *const rd_map_names[RD_MAP_MAX] = {
+	[RD_MAP_CONFIG] = "rd_config",
+	[RD_MAP_STATS] = "rd_stats",
+	[RD_MAP_CTS_RULES] = "rd_cts_rules",
+	[RD_MAP_CTS_STATS] = "rd_cts_stats",
+	[RD_MAP_QOS] = "rd_qos",
+	[RD_MAP_ROUTES4] = "rd_routes4",
+	[RD_MAP_ROUTES6] = "rd_routes6",
+	[RD_MAP_GROUPS] = "rd_groups",
+	[RD_MAP_TX_PORTS] = "rd_tx_ports",
+	[RD_MAP_MEMBER_STATS] = "rd_mbr_stats",
+	[RD_MAP_PORT_CFG] = "rd_port_cfg",
+	[RD_MAP_PORT_STATE] = "rd_port_state",
+	[RD_MAP_PORT_STATS] = "rd_port_stats",
+	[RD_MAP_FLOWLETS] = "rd_flowlets",
+	[RD_MAP_RTT_PEND] = "rd_rtt_pend",
+	[RD_MAP_CLOCK] = "rd_clock",
+	[RD_MAP_TRACE] = "rd_trace",
+};
+
+/*
+ * Key and value sizes the ABI promises, checked on open so that a pin left
+ * behind by an older build is refused instead of misread.
+ */
+static const struct {
+	unsigned int key, value;
+} rd_map_sizes[RD_MAP_MAX] = {
+	[RD_MAP_CONFIG] = { 4, sizeof(struct rocedp_config) },
+	[RD_MAP_STATS] = { 4, sizeof(__u64) },
+	[RD_MAP_CTS_RULES] = { 4, sizeof(struct rocedp_cts_rule) },
+	[RD_MAP_CTS_STATS] = { 4, sizeof(__u64) },
+	[RD_MAP_QOS] = { 4, sizeof(struct rocedp_qos) },
+	[RD_MAP_ROUTES4] = { sizeof(struct rocedp_route4_key),
+			     sizeof(struct rocedp_route) },
+	[RD_MAP_ROUTES6] = { sizeof(struct rocedp_route6_key),
+			     sizeof(struct rocedp_route) },
+	[RD_MAP_GROUPS] = { 4, sizeof(struct rocedp_group) },
+	[RD_MAP_TX_PORTS] = { 4, sizeof(struct bpf_devmap_val) },
+	[RD_MAP_MEMBER_STATS] = { 4, sizeof(struct rocedp_member_stats) },
+	[RD_MAP_PORT_CFG] = { 4, sizeof(struct rocedp_port_cfg) },
+	[RD_MAP_PORT_STATE] = { 4, sizeof(struct rocedp_port_state) },
+	[RD_MAP_PORT_STATS] = { 4, sizeof(struct rocedp_port_stats) },
+	[RD_MAP_FLOWLETS] = { sizeof(struct rocedp_flow_key),
+			      sizeof(struct rocedp_flowlet) },
+	[RD_MAP_RTT_PEND] = { sizeof(struct rocedp_rtt_key),
+			      sizeof(struct rocedp_rtt_pending) },
+	[RD_MAP_CLOCK] = { 4, sizeof(__u64) },
+	[RD_MAP_TRACE] = { 4, sizeof(struct rocedp_trace) },
+};
+
+void rd_maps_init(struct rd_maps *m)
+{
+	int i;
+
+	for (i = 0; i < RD_MAP_MAX; i++)
+		m->fd[i] = -1;
+}
+
+int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir)
+{
+	struct bpf_map_info info;
+	char path[PATH_MAX];
+	__u32 len;
+	int i, err;
+
+	if (!pin_dir)
+		pin_dir = ROCEDP_PIN_DIR;
+	rd_maps_init(m);
+	for (i = 0; i < RD_MAP_MAX; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", pin_dir,
+			     rd_map_names[i]) >= (int)sizeof(path)) {
+			err = -ENAMETOOLONG;
+			goto err;
+		}
+		m->fd[i] = bpf_obj_get(path);
+		if (m->fd[i] < 0) {
+			err = -errno;
+			m->fd[i] = -1;
+			goto err;
+		}
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		err = bpf_obj_get_info_by_fd(m->fd[i], &info, &len);
+		if (err) {
+			err = -errno;
+			goto err;
+		}
+		if (info.key_size != rd_map_sizes[i].key ||
+		    info.value_size != rd_map_sizes[i].value) {
+			rd_err("maps",
+			       "%s: key/value size %u/%u, this build expects %u/%u (stale pin?)",
+			       path, info.key_size, info.value_size,
+			       rd_map_sizes[i].key, rd_map_sizes[i].value);
+			err = -EPROTO;
+			goto err;
+		}
+	}
+	return 0;
+err:
+	rd_maps_close(m);
+	return err;
+}
+
+void rd_maps_close(struct rd_maps *m)
+{
+	int i;
+
+	for (i = 0; i < RD_MAP_MAX; i++) {
+		if (m->fd[i] >= 0)
+			close(m->fd[i]);
+		m->fd[i] = -1;
+	}
+}

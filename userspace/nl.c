@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libmnl helpers for rocedp sync: dumps, monitoring, neighbour probes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/socket.h>
+#include <linux/neighbour.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/nexthop.h>
+
+#include "nl.h"
+
+#define RD_NL_BUFLEN (1u << 16) /* a dump skb is at most ~32 KiB */
+
+int rd_nl_open(struct rd_nl *nl, const unsigned int *groups, int n_groups,
+	       int rcvbuf)
+{
+	int fd, i;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->buflen = RD_NL_BUFLEN;
+	nl->buf = malloc(nl->buflen);
+	if (!nl->buf)
+		return -ENOMEM;
+	nl->sk = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl->sk)
+		goto err;
+	if (mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0)
+		goto err;
+	nl->portid = mnl_socket_get_portid(nl->sk);
+	nl->seq = (uint32_t)time(NULL);
+	fd = mnl_socket_get_fd(nl->sk);
+	if (rcvbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+				     sizeof(rcvbuf)) < 0)
+		/* unprivileged: the plain limit still helps a little */
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	for (i = 0; i < n_groups; i++) {
+		if (mnl_socket_setsockopt(nl->sk, NETLINK_ADD_MEMBERSHIP,
+					  (void *)&groups[i],
+					  sizeof(groups[i])) < 0)
+			goto err;
+	}
+	if (n_groups > 0 &&
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0)
+		goto err;
+	return 0;
+err:
+	i = -errno;
+	rd_nl_close(nl);
+	return i ? i : -EIO;
+}
+
+void rd_nl_close(struct rd_nl *nl)
+{
+	if (nl->sk)
+		mnl_socket_close(nl->sk);
+	free(nl->buf);
+	nl->sk = NULL;
+	nl->buf = NULL;
+}
+
+int rd_nl_fd(const struct rd_nl *nl)
+{
+	return nl->sk ? mnl_socket_get_fd(nl->sk) : -1;
+}
+
+struct dump_ctx {
+	mnl_cb_t cb;
+	void *data;
+	bool interrupted;
+};
+
+static int dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *ctx = data;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		ctx->interrupted = true;
+	return ctx->cb(nlh, ctx->data);
+}
+
+static size_t dump_hdr_len(uint16_t type)
+{
+	switch (type) {
+	case RTM_GETLINK:
+		return sizeof(struct ifinfomsg);
+	case RTM_GETNEIGH:
+		return sizeof(struct ndmsg);
+	case RTM_GETNEXTHOP:
+		return sizeof(struct nhmsg);
+	default:
+		return sizeof(struct rtmsg);
+	}
+}
+
+int rd_nl_dump(struct rd_nl *nl, uint16_t type, uint8_t family, mnl_cb_t cb,
+	       void *data)
+{
+	struct dump_ctx ctx = { .cb = cb, .data = data };
+	struct nlmsghdr *nlh;
+	uint32_t seq;
+	size_t hlen;
+	void *hdr;
+	ssize_t n;
+	int ret;
+
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq = ++nl->seq;
+	hlen = dump_hdr_len(type);
+	hdr = mnl_nlmsg_put_extra_header(nlh, hlen);
+	/* every rtnetlink family header starts with the address family */
+	*(unsigned char *)hdr = family;
+
+	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		n = mnl_socket_recvfrom(nl->sk, nl->buf, nl->buflen);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		ret = mnl_cb_run(nl->buf, n, seq, nl->portid, dump_cb, &ctx);
+		if (ret < 0)
+			return errno ? -errno : -EIO;
+		if (ret == MNL_CB_STOP)
+			break;
+	}
+	return ctx.interrupted ? -EAGAIN : 0;
+}
+
+int rd_nl_drain(struct rd_nl *nl, mnl_cb_t cb, void *data, int max_dgrams)
+{
+	int count = 0;
+	ssize_t n;
+
+	while (count < max_dgrams) {
+		n = recv(mnl_socket_get_fd(nl->sk), nl->buf, nl->buflen, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			return -errno; /* ENOBUFS: events were lost */
+		}
+		count++;
+		/* a callback error only stops this datagram */
+		mnl_cb_run(nl->buf, n, 0, 0, cb, data);
+	}
+	return count;
+}
+
+int rd_nl_neigh_probe(struct rd_nl *nl, int ifindex, uint8_t family,
+		      const void *addr)
+{
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	uint32_t seq;
+	ssize_t n;
+	int ret;
+
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = RTM_NEWNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_ACK;
+	nlh->nlmsg_seq = seq = ++nl->seq;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = family;
+	ndm->ndm_ifindex = ifindex;
+	ndm->ndm_state = NUD_NONE;
+	ndm->ndm_flags = NTF_USE; /* "resolve as if a packet wanted it" */
+	mnl_attr_put(nlh, NDA_DST, family == AF_INET6 ? 16 : 4, addr);
+	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	n = mnl_socket_recvfrom(nl->sk, nl->buf, nl->buflen);
+	if (n < 0)
+		return -errno;
+	ret = mnl_cb_run(nl->buf, n, seq, nl->portid, NULL, NULL);
+	return ret < 0 ? -errno : 0;
+}
+
+struct parse_ctx {
+	struct rd_nl *nl;
+	const struct nlattr **tb;
+	int max;
+};
+
+static int parse_cb(const struct nlattr *attr, void *data)
+{
+	struct parse_ctx *ctx = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type > ctx->max) {
+		ctx->nl->unknown_attrs++;
+		return MNL_CB_OK;
+	}
+	ctx->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+void rd_nl_parse(struct rd_nl *nl, const struct nlmsghdr *nlh, size_t hdrlen,
+		 const struct nlattr **tb, int max)
+{
+	struct parse_ctx ctx = { nl, tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + MNL_ALIGN(hdrlen))
+		return;
+	mnl_attr_parse(nlh, hdrlen, parse_cb, &ctx);
+}
+
+void rd_nl_parse_nested(struct rd_nl *nl, const struct nlattr *nest,
+			const struct nlattr **tb, int max)
+{
+	struct parse_ctx ctx = { nl, tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	mnl_attr_parse_nested(nest, parse_cb, &ctx);
+}
+
+const void *rd_nl_attr_data(struct rd_nl *nl, const struct nlattr *attr,
+			    size_t len)
+{
+	if (!attr)
+		return NULL;
+	if (mnl_attr_get_payload_len(attr) < len) {
+		nl->bad_attrs++;
+		return NULL;
+	}
+	return mnl_attr_get_payload(attr);
+}
+
+uint32_t rd_nl_attr_u32(struct rd_nl *nl, const struct nlattr *attr,
+			uint32_t def)
+{
+	const uint32_t *v = rd_nl_attr_data(nl, attr, sizeof(*v));
+
+	return v ? *v : def;
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocedp replay: every frame of a capture through the real XDP program
+ * (BPF_PROG_TEST_RUN), with the capture's timestamps as the dataplane's
+ * clock, so flowlet gaps replay exactly. Forwarded frames also pass the
+ * egress (ECN) pipeline of their port, as they would through the devmap.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "pcap.h"
+
+struct replay_opts {
+	const char *in;
+	const char *out;
+	const char *verdicts;
+	const char *config;
+	enum rd_hook hook;
+	unsigned int ifindex;
+	bool summary;
+};
+
+static void print_verdict(FILE *f, unsigned long n, const struct rd_run *r)
+{
+	const struct rocedp_trace *t = &r->trace;
+	const char *reason = t->malformed ? rd_malformed_name(t->malformed) :
+					    rd_pass_name(t->pass_reason);
+
+	fprintf(f, "{\"frame\":%lu,\"verdict\":\"%s\",\"class\":\"%s\","
+		   "\"reason\":\"%s\",",
+		n, rd_verdict_name(r->verdict), rd_class_name(t->cls), reason);
+	if (r->verdict == ROCEDP_VERDICT_REDIRECT)
+		fprintf(f, "\"egress\":%u,\"member\":%u,\"group\":%u,",
+			t->egress_ifindex, t->member, t->group_id);
+	else
+		fprintf(f, "\"egress\":null,\"member\":null,\"group\":null,");
+	fprintf(f, "\"dscp_in\":%u,\"dscp_out\":%u,\"ecn_in\":%u,\"ecn_out\":%u,"
+		   "\"len\":%u",
+		t->dscp_in, t->dscp_out, t->ecn_in, t->ecn_out, r->in_len);
+	if (t->is_roce)
+		fprintf(f, ",\"opcode\":%u,\"dest_qp\":%u,\"psn\":%u,"
+			   "\"ack_req\":%u,\"aeth\":\"%s\",\"aeth_code\":%u",
+			t->bth_opcode, t->dest_qp, t->psn, t->ack_req,
+			rd_aeth_name(t->aeth_kind), t->aeth_code);
+	if (t->cts_rule != 0xff)
+		fprintf(f, ",\"cts_rule\":%u", t->cts_rule);
+	if (t->vlan_tags)
+		fprintf(f, ",\"vlan_tags\":%u", t->vlan_tags);
+	fprintf(f, ",\"hash\":%u}\n", t->hash);
+}
+
+static int parse_args(int argc, char **argv, struct replay_opts *o)
+{
+	static const struct option lo[] = {
+		{ "in", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "verdicts", required_argument, NULL, 'v' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "hook", required_argument, NULL, 'k' },
+		{ "ingress-ifindex", required_argument, NULL, 'x' },
+		{ "summary", no_argument, NULL, 's' },
+		{}
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:o:v:c:k:x:s", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->in = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'v':
+			o->verdicts = optarg;
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'k':
+			if (!strcmp(optarg, "xdp")) {
+				o->hook = RD_HOOK_XDP;
+			} else if (!strcmp(optarg, "tc")) {
+				o->hook = RD_HOOK_TC;
+			} else {
+				rd_err("replay", "--hook: '%s' is not xdp or tc",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'x':
+			errno = 0;
+			o->ifindex = strtoul(optarg, &end, 0);
+			if (errno || *end) {
+				rd_err("replay", "--ingress-ifindex: '%s' is not a number",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case 's':
+			o->summary = true;
+			break;
+		default:
+			rd_err("replay", "bad arguments (see 'rocedp replay help')");
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		rd_err("replay", "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (!o->in) {
+		rd_err("replay", "--in IN.pcap is required");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct replay_totals {
+	unsigned long frames;
+	unsigned long cls[ROCEDP_CLASS_MAX];
+	unsigned long verdict[ROCEDP_VERDICT_MAX];
+	unsigned long remarked;
+	unsigned long ce_marked;
+};
+
+static void print_summary(FILE *f, const struct replay_totals *t)
+{
+	unsigned int i;
+
+	fprintf(f, "%-12s %8s\n", "class", "frames");
+	for (i = 0; i < ROCEDP_CLASS_MAX; i++)
+		fprintf(f, "%-12s %8lu\n", rd_class_name(i), t->cls[i]);
+	fprintf(f, "%-12s %8lu\n", "total", t->frames);
+	for (i = 0; i < ROCEDP_VERDICT_MAX; i++)
+		if (t->verdict[i])
+			fprintf(f, "verdict %-8s %lu\n", rd_verdict_name(i),
+				t->verdict[i]);
+	fprintf(f, "remarked %lu, ce-marked %lu\n", t->remarked, t->ce_marked);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	static struct rd_pcap_rec rec;
+	static uint8_t out[RD_PCAP_MAX_FRAME + 256];
+	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
+	struct replay_totals tot = {};
+	struct rd_pcap in, pout = {};
+	struct rd_engine *e = NULL;
+	struct replay_opts o;
+	struct rd_run r, eg;
+	FILE *vf = NULL;
+	int err, ret = 1;
+
+	if (parse_args(argc, argv, &o))
+		return 2;
+	err = rd_pcap_open_read(&in, o.in);
+	if (err) {
+		rd_err("replay", "%s: %s", o.in,
+		       err == -EPROTO ? "not an Ethernet pcap file" :
+					strerror(-err));
+		return 1;
+	}
+	if (o.config) {
+		err = rd_config_check_file(o.config);
+		if (err)
+			goto out; /* the checker named the problem */
+	}
+	err = rd_engine_open(&e, &eo);
+	if (err) {
+		rd_err("replay", "loading the BPF programs: %s", strerror(-err));
+		goto out;
+	}
+	if (o.config && rd_config_apply_file(o.config, rd_engine_maps(e)))
+		goto out;
+	if (o.out) {
+		err = rd_pcap_open_write(&pout, o.out);
+		if (err) {
+			rd_err("replay", "%s: %s", o.out, strerror(-err));
+			goto out;
+		}
+	}
+	if (o.verdicts) {
+		vf = strcmp(o.verdicts, "-") ? fopen(o.verdicts, "w") : stdout;
+		if (!vf) {
+			rd_err("replay", "%s: %s", o.verdicts, strerror(errno));
+			goto out;
+		}
+	}
+	for (;;) {
+		err = rd_pcap_read(&in, &rec);
+		if (err == 0)
+			break;
+		if (err < 0) {
+			rd_err("replay", "%s: frame %lu: truncated or corrupt record",
+			       o.in, tot.frames + 1);
+			goto out;
+		}
+		tot.frames++;
+		if (rec.caplen < 14) {
+			/* The kernel's test run refuses frames shorter than
+			 * Ethernet (no NIC delivers them either); the parser
+			 * would call them trunc_eth and pass them on. */
+			memset(&r, 0, sizeof(r));
+			r.in_len = rec.caplen;
+			r.out_len = rec.caplen;
+			memcpy(out, rec.data, rec.caplen);
+			r.verdict = ROCEDP_VERDICT_PASS;
+			r.trace.cls = ROCEDP_CLASS_MALFORMED;
+			r.trace.malformed = ROCEDP_MAL_TRUNC_ETH;
+			r.trace.cts_rule = 0xff;
+			goto write;
+		}
+		rd_engine_set_time(e, rec.ts_ns);
+		memset(&r, 0, sizeof(r));
+		r.in = rec.data;
+		r.in_len = rec.caplen;
+		r.out = out;
+		r.out_size = sizeof(out);
+		r.ingress_ifindex = o.ifindex;
+		err = rd_engine_run(e, o.hook, &r);
+		if (err) {
+			rd_err("replay", "frame %lu: test run failed: %s",
+			       tot.frames, strerror(-err));
+			goto out;
+		}
+		if (r.verdict == ROCEDP_VERDICT_REDIRECT) {
+			/* the devmap's egress program would see it next */
+			memset(&eg, 0, sizeof(eg));
+			eg.in = out;
+			eg.in_len = r.out_len;
+			eg.out = out;
+			eg.out_size = sizeof(out);
+			eg.ingress_ifindex = r.trace.egress_ifindex;
+			err = rd_engine_run(e, RD_HOOK_XDP_EGRESS, &eg);
+			if (err) {
+				rd_err("replay", "frame %lu: egress test run failed: %s",
+				       tot.frames, strerror(-err));
+				goto out;
+			}
+			r.out_len = eg.out_len;
+			r.trace.ecn_out = eg.trace.ecn_out;
+			if (eg.trace.ecn_out == 3 && eg.trace.ecn_in != 3)
+				tot.ce_marked++;
+		}
+write:
+		if (pout.f && r.verdict != ROCEDP_VERDICT_DROP &&
+		    r.verdict != ROCEDP_VERDICT_ABORTED &&
+		    rd_pcap_write(&pout, rec.ts_ns, out, r.out_len)) {
+			rd_err("replay", "%s: write failed", o.out);
+			goto out;
+		}
+		tot.cls[r.trace.cls % ROCEDP_CLASS_MAX]++;
+		tot.verdict[r.verdict % ROCEDP_VERDICT_MAX]++;
+		if (r.trace.dscp_in != r.trace.dscp_out)
+			tot.remarked++;
+		if (vf)
+			print_verdict(vf, tot.frames, &r);
+	}
+	if (o.summary || !vf)
+		print_summary(vf == stdout ? stderr : stdout, &tot);
+	ret = 0;
+out:
+	if (vf && vf != stdout)
+		fclose(vf);
+	if (pout.f && rd_pcap_close(&pout)) {
+		rd_err("replay", "%s: write failed", o.out);
+		ret = 1;
+	}
+	rd_pcap_close(&in);
+	rd_engine_close(e);
+	return ret;
+}
