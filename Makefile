@@ -59,8 +59,17 @@ $(ROCEDP): $(USER_OBJS)
 
 -include $(wildcard */*.mk)
 
+FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(FORMAT_EXTRA)
+
 format:
-	clang-format -i $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(FORMAT_EXTRA)
+	clang-format -i $(FORMAT_SRCS)
+
+# -Wall -Werror is always on; check rebuilds both sides from scratch and
+# verifies the formatting against .clang-format.
+check: deps
+	rm -rf $(OUT)/check && $(MAKE) --no-print-directory OUT=$(OUT)/check all
+	clang-format --dry-run --Werror $(FORMAT_SRCS)
+	@echo "check: builds and formatting OK"
 
 clean:
 	rm -rf $(OUT)

@@ -19,10 +19,11 @@ int rocedp_xdp(struct xdp_md *ctx)
 
 	rd_ingress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
 		   &res);
-	if (res.verdict == ROCEDP_VERDICT_REDIRECT)
-		return bpf_redirect_map(&rd_tx_ports, res.egress_ifindex,
-					XDP_PASS);
-	return XDP_PASS;
+	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
+		return XDP_PASS;
+	if (cfg_offline) /* test runs stop at the verdict */
+		return bpf_redirect(res.egress_ifindex, 0);
+	return bpf_redirect_map(&rd_tx_ports, res.egress_ifindex, XDP_PASS);
 }
 
 static __always_inline void rd_tc_prepare(struct __sk_buff *skb,

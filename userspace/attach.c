@@ -7,7 +7,7 @@
  * XDP is attached through a pinned bpf_link (an upgrade is one
  * bpf_link_update: atomic, no frame sees "no program"); tc through clsact +
  * cls_bpf direct-action, upgraded with BPF_TC_F_REPLACE on the same
- * handle. What rocedp created is recorded in ROCEDP_STATE_FILE, so detach
+ * handle. What rocedp created is recorded per netns in /run/rocedp, so detach
  * removes exactly that.
  */
 #include <errno.h>
@@ -87,22 +87,52 @@ int rd_parse_features(const char *s, __u32 *out)
 	return 0;
 }
 
+/* ROCEDP_PIN_DIR in the environment moves the pins (one per lab switch). */
+const char *rd_pin_dir(void)
+{
+	const char *d = getenv("ROCEDP_PIN_DIR");
+
+	return d && *d ? d : ROCEDP_PIN_DIR;
+}
+
+/* Attachment record, one per network namespace (ifindexes are per netns). */
+const char *rd_state_file(void)
+{
+	static char path[128];
+	struct stat st;
+
+	if (!path[0]) {
+		if (stat("/proc/self/ns/net", &st))
+			st.st_ino = 0;
+		snprintf(path, sizeof(path), "%s/attached.%lu", ROCEDP_RUN_DIR,
+			 (unsigned long)st.st_ino);
+	}
+	return path;
+}
+
+static const char *pin_path(char *buf, size_t len, const char *sub)
+{
+	snprintf(buf, len, "%s%s", rd_pin_dir(), sub);
+	return buf;
+}
+
 /* bpffs at /sys/fs/bpf (mounted if needed), our directory root-only. */
 int rd_pin_dir_prepare(void)
 {
 	struct statfs st;
+	char p[256];
 
 	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC) {
 		mkdir("/sys/fs/bpf", 0755);
 		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
 			return -errno;
 	}
-	if (mkdir(ROCEDP_PIN_DIR, 0700) && errno != EEXIST)
+	if (mkdir(rd_pin_dir(), 0700) && errno != EEXIST)
 		return -errno;
-	chmod(ROCEDP_PIN_DIR, 0700);
-	if (mkdir(ROCEDP_PIN_DIR "/links", 0700) && errno != EEXIST)
+	chmod(rd_pin_dir(), 0700);
+	if (mkdir(pin_path(p, sizeof(p), "/links"), 0700) && errno != EEXIST)
 		return -errno;
-	if (mkdir(ROCEDP_PIN_DIR "/progs", 0700) && errno != EEXIST)
+	if (mkdir(pin_path(p, sizeof(p), "/progs"), 0700) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -121,7 +151,7 @@ static void set_pin_paths(struct rocedp *skel)
 		/* .rodata/.bss are private to each load */
 		if (strncmp(bpf_map__name(map), "rd_", 3))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", ROCEDP_PIN_DIR,
+		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 bpf_map__name(map));
 		bpf_map__set_pin_path(map, path);
 	}
@@ -161,7 +191,7 @@ int rd_state_read(struct rd_attach_state *st)
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(ROCEDP_STATE_FILE, "r");
+	f = fopen(rd_state_file(), "r");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	while (st->n < RD_MAX_ATTACH &&
@@ -182,13 +212,14 @@ int rd_state_read(struct rd_attach_state *st)
 
 static int state_write(const struct rd_attach_state *st)
 {
-	char tmp[] = ROCEDP_STATE_FILE ".tmp";
 	unsigned int i;
+	char tmp[160];
 	FILE *f;
 
+	snprintf(tmp, sizeof(tmp), "%s.tmp", rd_state_file());
 	mkdir(ROCEDP_RUN_DIR, 0700);
 	if (!st->n) {
-		unlink(ROCEDP_STATE_FILE);
+		unlink(rd_state_file());
 		return 0;
 	}
 	f = fopen(tmp, "w");
@@ -200,7 +231,7 @@ static int state_write(const struct rd_attach_state *st)
 			st->ifs[i].created_clsact);
 	if (fclose(f))
 		return -errno;
-	return rename(tmp, ROCEDP_STATE_FILE) ? -errno : 0;
+	return rename(tmp, rd_state_file()) ? -errno : 0;
 }
 
 static struct rd_attached *state_find(struct rd_attach_state *st,
@@ -218,7 +249,7 @@ static struct rd_attached *state_find(struct rd_attach_state *st,
 
 static void xdp_link_path(char *buf, size_t len, unsigned int ifindex)
 {
-	snprintf(buf, len, "%s/links/xdp_%u", ROCEDP_PIN_DIR, ifindex);
+	snprintf(buf, len, "%s/links/xdp_%u", rd_pin_dir(), ifindex);
 }
 
 static int attach_xdp(struct rocedp *skel, const struct rd_attached *a)
@@ -329,9 +360,10 @@ static int detach_tc(const struct rd_attached *a)
 static int pin_egress_prog(struct rocedp *skel)
 {
 	int fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
-	char path[] = ROCEDP_PIN_DIR "/progs/xdp_egress";
-	char tmp[] = ROCEDP_PIN_DIR "/progs/xdp_egress.new";
+	char path[256], tmp[256];
 
+	pin_path(path, sizeof(path), "/progs/xdp_egress");
+	pin_path(tmp, sizeof(tmp), "/progs/xdp_egress.new");
 	unlink(tmp);
 	if (bpf_obj_pin(fd, tmp))
 		return -errno;
@@ -341,7 +373,9 @@ static int pin_egress_prog(struct rocedp *skel)
 
 int rd_egress_prog_fd_pinned(void)
 {
-	return bpf_obj_get(ROCEDP_PIN_DIR "/progs/xdp_egress");
+	char path[256];
+
+	return bpf_obj_get(pin_path(path, sizeof(path), "/progs/xdp_egress"));
 }
 
 /*
@@ -432,7 +466,7 @@ int cmd_attach(int argc, char **argv)
 	}
 	err = rd_state_read(&st);
 	if (err) {
-		rd_err("attach", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		rd_err("attach", "%s: %s", rd_state_file(), strerror(-err));
 		return 1;
 	}
 	for (i = optind; i < argc; i++) {
@@ -446,7 +480,7 @@ int cmd_attach(int argc, char **argv)
 	}
 	err = rd_pin_dir_prepare();
 	if (err) {
-		rd_err("attach", "%s: %s", ROCEDP_PIN_DIR, strerror(-err));
+		rd_err("attach", "%s: %s", rd_pin_dir(), strerror(-err));
 		return 1;
 	}
 	err = rd_live_load(&skel, true);
@@ -507,7 +541,7 @@ int cmd_attach(int argc, char **argv)
 			st.ifs[st.n++] = new;
 		err = state_write(&st);
 		if (err) {
-			rd_err("attach", "%s: %s", ROCEDP_STATE_FILE,
+			rd_err("attach", "%s: %s", rd_state_file(),
 			       strerror(-err));
 			goto out;
 		}
@@ -529,15 +563,15 @@ static int remove_pins(void)
 	int err = 0;
 
 	for (i = 0; i < RD_MAP_MAX; i++) {
-		snprintf(path, sizeof(path), "%s/%s", ROCEDP_PIN_DIR,
+		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 rd_map_names[i]);
 		if (unlink(path) && errno != ENOENT)
 			err = -errno;
 	}
-	unlink(ROCEDP_PIN_DIR "/progs/xdp_egress");
-	unlink(ROCEDP_PIN_DIR "/progs/xdp_egress.new");
+	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress"));
+	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress.new"));
 	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s%s", ROCEDP_PIN_DIR, sub[i]);
+		snprintf(path, sizeof(path), "%s%s", rd_pin_dir(), sub[i]);
 		if (rmdir(path) && errno != ENOENT && !err)
 			err = -errno;
 	}
@@ -556,7 +590,7 @@ int cmd_detach(int argc, char **argv)
 			all = true;
 	err = rd_state_read(&st);
 	if (err) {
-		rd_err("detach", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		rd_err("detach", "%s: %s", rd_state_file(), strerror(-err));
 		return 1;
 	}
 	for (j = 1; j < argc && !all; j++) {
@@ -585,14 +619,14 @@ int cmd_detach(int argc, char **argv)
 	}
 	err = state_write(&keep);
 	if (err) {
-		rd_err("detach", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		rd_err("detach", "%s: %s", rd_state_file(), strerror(-err));
 		ret = 1;
 	}
 	if (!keep.n) {
 		/* nothing attached any more: leave nothing behind */
 		err = remove_pins();
 		if (err) {
-			rd_err("detach", "%s: %s", ROCEDP_PIN_DIR,
+			rd_err("detach", "%s: %s", rd_pin_dir(),
 			       strerror(-err));
 			ret = 1;
 		}
@@ -638,11 +672,11 @@ int cmd_status(int argc, char **argv)
 	}
 	err = rd_state_read(&st);
 	if (err) {
-		rd_err("status", "%s: %s", ROCEDP_STATE_FILE, strerror(-err));
+		rd_err("status", "%s: %s", rd_state_file(), strerror(-err));
 		return 1;
 	}
 	rd_maps_init(&m);
-	pinned = !rd_maps_open_pinned(&m, ROCEDP_PIN_DIR);
+	pinned = !rd_maps_open_pinned(&m, rd_pin_dir());
 	if (pinned)
 		bpf_map_lookup_elem(m.fd[RD_MAP_CONFIG], &zero, &cfg);
 	snprintf(feat, sizeof(feat), "%s%s%s%s",
@@ -657,7 +691,7 @@ int cmd_status(int argc, char **argv)
 		       "\"features\":\"%s\",\"hash_mode\":\"%s\","
 		       "\"ecn_source\":\"%s\",\"interfaces\":[",
 		       ROCEDP_VERSION, pinned ? "true" : "false",
-		       ROCEDP_PIN_DIR, feat,
+		       rd_pin_dir(), feat,
 		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
 		       rd_ecn_module_loaded() ? "module" : "map");
 		for (i = 0; i < st.n; i++)
@@ -666,9 +700,9 @@ int cmd_status(int argc, char **argv)
 			       rd_mode_name(st.ifs[i].mode));
 		printf("]}\n");
 	} else {
-		printf("rocedp %s: %s\n", ROCEDP_VERSION,
-		       pinned ? "maps pinned under " ROCEDP_PIN_DIR :
-				"not loaded (no pinned maps)");
+		printf("rocedp %s: %s%s\n", ROCEDP_VERSION,
+		       pinned ? "maps pinned under " : "not loaded (no pinned maps in ",
+		       pinned ? rd_pin_dir() : "");
 		if (pinned)
 			printf("features: %s  hash: %s  ecn thresholds: %s\n",
 			       feat[0] ? feat : "none",

@@ -7,7 +7,6 @@
 #include "rocedp.h"
 
 #define ROCEDP_RUN_DIR "/run/rocedp"
-#define ROCEDP_STATE_FILE ROCEDP_RUN_DIR "/attached"
 #define RD_MAX_ATTACH 256
 
 enum rd_attach_mode {
@@ -30,6 +29,9 @@ struct rd_attach_state {
 
 struct rocedp;
 
+/* ROCEDP_PIN_DIR in the environment moves the pins (one per lab switch) */
+const char *rd_pin_dir(void);
+const char *rd_state_file(void);
 const char *rd_mode_name(enum rd_attach_mode m);
 int rd_parse_features(const char *s, __u32 *out);
 int rd_pin_dir_prepare(void);

@@ -71,9 +71,11 @@ struct json_object *rd_cts_rule_to_json(const struct rocedp_cts_rule *r,
 					const char *name);
 /* Classes whose remark action can be set (not non_ip, not malformed). */
 bool rd_qos_class_settable(int cls);
-/* Pin directory: $ROCEDP_PIN_DIR or ROCEDP_PIN_DIR. */
-const char *rd_pin_dir(void);
 /* json-c flags for output honouring -p */
 int rd_json_flags(void);
+/* Open the pinned maps; prints "rocedp: OBJ: ..." on failure. -errno. */
+int rd_config_open_maps(const char *obj, struct rd_maps *m);
+/* Exclusive lock against other writers; returns the fd to close. */
+int rd_config_lock(const char *obj);
 
 #endif

@@ -250,9 +250,9 @@ int cmd_ecn(int argc, char **argv)
 	int err;
 
 	rd_maps_init(&m);
-	err = rd_maps_open_pinned(&m, ROCEDP_PIN_DIR);
+	err = rd_maps_open_pinned(&m, rd_pin_dir());
 	if (err) {
-		rd_err("ecn", "%s: %s (is rocedp attached?)", ROCEDP_PIN_DIR,
+		rd_err("ecn", "%s: %s (is rocedp attached?)", rd_pin_dir(),
 		       strerror(-err));
 		return 1;
 	}

@@ -15,6 +15,8 @@
 #include "attach.h"
 #include "rocedp.skel.h"
 
+bool rd_config_offline;
+
 struct rd_engine {
 	struct rocedp *skel;
 	struct rd_maps maps;
@@ -74,6 +76,8 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->skel->rodata->cfg_trace = o ? o->trace : true;
 	e->skel->rodata->cfg_clock_from_map = o ? o->map_clock : true;
 	e->skel->rodata->cfg_ecn_kfunc = o ? o->ecn_kfunc : false;
+	e->skel->rodata->cfg_offline = true;
+	rd_config_offline = true;
 	err = rocedp__load(e->skel);
 	if (err) {
 		rocedp__destroy(e->skel);

@@ -56,6 +56,12 @@ struct rd_run {
 };
 int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r);
 
+/*
+ * Set by the engine: ports named by a config need not exist here, so the
+ * config writer skips devmap entries (the programs skip the devmap check).
+ */
+extern bool rd_config_offline;
+
 /* Config file (JSON) -> maps; validate fully first, then apply. -errno. */
 int rd_config_check_file(const char *path);
 int rd_config_apply_file(const char *path, const struct rd_maps *m);

@@ -825,11 +825,12 @@ static void commit_group(struct rd_fib *f, struct fgroup *g,
 	int i, err;
 
 	g->dirty = false;
+	/* ports first: a member must not be live before its devmap entry */
+	for (i = 0; i < g->n; i++)
+		ensure_port(f, g->hops[i].ifindex, c);
 	group_value(g, fill, ctx, v);
 	if (f->inst[key] && !memcmp(f->inst[key], v, sizeof(*v)))
 		return;
-	for (i = 0; i < g->n; i++)
-		ensure_port(f, g->hops[i].ifindex, c);
 	if (f->maps.groups >= 0 &&
 	    bpf_map_update_elem(f->maps.groups, &key, v, BPF_ANY)) {
 		err = -errno;

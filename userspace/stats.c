@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "attach.h"
 #include "stats.h"
 
 static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
@@ -419,9 +420,9 @@ int cmd_stats(int argc, char **argv)
 		return 2;
 	}
 	rd_maps_init(&m);
-	err = rd_maps_open_pinned(&m, ROCEDP_PIN_DIR);
+	err = rd_maps_open_pinned(&m, rd_pin_dir());
 	if (err) {
-		rd_err("stats", "%s: %s (is rocedp attached?)", ROCEDP_PIN_DIR,
+		rd_err("stats", "%s: %s (is rocedp attached?)", rd_pin_dir(),
 		       strerror(-err));
 		return 1;
 	}
@@ -490,9 +491,9 @@ int cmd_flows(int argc, char **argv)
 		return 2;
 	}
 	rd_maps_init(&m);
-	err = rd_maps_open_pinned(&m, ROCEDP_PIN_DIR);
+	err = rd_maps_open_pinned(&m, rd_pin_dir());
 	if (err) {
-		rd_err("flows", "%s: %s (is rocedp attached?)", ROCEDP_PIN_DIR,
+		rd_err("flows", "%s: %s (is rocedp attached?)", rd_pin_dir(),
 		       strerror(-err));
 		return 1;
 	}

@@ -38,6 +38,7 @@
 #include "rocedp.h"
 #include "nl.h"
 #include "sync.h"
+#include "attach.h"
 
 #define LINK_BUCKETS 256
 #define NEIGH_BUCKETS 4096
@@ -1454,7 +1455,7 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	s->opts = *opts;
 	if (!s->opts.table)
 		s->opts.table = RT_TABLE_MAIN;
-	dir = s->opts.pin_dir ? s->opts.pin_dir : ROCEDP_PIN_DIR;
+	dir = s->opts.pin_dir ? s->opts.pin_dir : rd_pin_dir();
 	s->opts.pin_dir = dir;
 
 	err = rd_maps_open_pinned(&s->maps, dir);

@@ -81,19 +81,20 @@ echo $(($(abi ROCEDP_ECN_MAX_BYTES))) >"$stage/etc/rocedp-ecn-max-bytes"
 echo "$(($(abi ROCEDP_DEFAULT_KMIN_BYTES))) $(($(abi ROCEDP_DEFAULT_KMAX_BYTES))) $(($(abi ROCEDP_DEFAULT_PMAX_PERCENT)))" \
 	>"$stage/etc/rocedp-ecn-defaults"
 
-# rocedp pieces, at their repo-relative paths (the guest runs in /rocedp).
+# rocedp pieces: $OUT/X on the host is /rocedp/build/X in the guest, which
+# runs from /rocedp like a checkout.
 bins=("$PROBE")
-for f in "$OUT/rocedp" "$OUT/tests/fixtures"; do
-	if [ -x "$f" ]; then
-		mkdir -p "$stage/rocedp/$(dirname "$f")"
-		cp "$f" "$stage/rocedp/$f"
-		bins+=("$f")
+for f in rocedp tests/fixtures; do
+	if [ -x "$OUT/$f" ]; then
+		mkdir -p "$stage/rocedp/build/$(dirname "$f")"
+		cp "$OUT/$f" "$stage/rocedp/build/$f"
+		bins+=("$OUT/$f")
 	fi
 done
 for f in "$OUT"/*.bpf.o; do
 	[ -f "$f" ] || continue
-	mkdir -p "$stage/rocedp/$OUT"
-	cp "$f" "$stage/rocedp/$OUT/"
+	mkdir -p "$stage/rocedp/build"
+	cp "$f" "$stage/rocedp/build/"
 done
 # Fixture data, if the suite reads any at run time.
 [ -d tests/fixtures ] && mkdir -p "$stage/rocedp/tests" &&
@@ -101,10 +102,12 @@ done
 
 # Shared libraries of every dynamic binary, at their host paths.
 for b in "${bins[@]}"; do
-	ldd "$b" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
-	done
+	# static binaries and scripts have none (ldd and grep fail: fine)
+	{ ldd "$b" 2>/dev/null || true; } | { grep -o '/[^ ]*' || true; } |
+		while read -r lib; do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
 done
 # the 64-bit loader is looked up at /lib64 whichever path ldd printed
 [ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || {

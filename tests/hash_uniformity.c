@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Member-choice uniformity through the real XDP program (engine +
+ * BPF_PROG_TEST_RUN): for groups of 2..64 equal members, 100k distinct RoCE
+ * flows (random destination QPs, one host pair, one UDP source port) must
+ * spread with a chi-square statistic below the p = 0.001 critical value;
+ * weighted groups must follow their weights; and with 1 source port and 64
+ * QPs, 5tuple puts everything on one member while qp / qp-only spread.
+ *
+ * The group, route and port maps are written directly (no config file), so
+ * this test depends on the BPF program and rd_group_build() only.
+ * Usage: hash_uniformity [-q] [FLOWS]   (root). TAP output.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include "engine.h"
+
+#define GROUP_ID 1
+#define EGRESS_IFINDEX 1 /* lo: exists in every namespace */
+#define FRAME_LEN 62 /* Eth + IPv4 + UDP + BTH + 4 payload + ICRC */
+
+bool rd_json, rd_pretty;
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "# rocedp: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int n_test, n_fail;
+static bool quiet;
+
+static void result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	n_test++;
+	if (!ok)
+		n_fail++;
+	if (ok && quiet)
+		return;
+	printf("%sok %d - ", ok ? "" : "not ", n_test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* xorshift64*: a fixed seed keeps every run identical */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rng32(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (rng_state * 0x2545f4914f6cdd1dull) >> 32;
+}
+
+/* A RoCEv2 SEND only from 10.0.src.1:sport to 10.1.0.2:4791, given QP. */
+static void build_frame(uint8_t *f, uint32_t qp, uint16_t sport, uint8_t src)
+{
+	static const uint8_t hdr[] = {
+		/* Ethernet */
+		0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
+		/* IPv4: len 48, DF, TTL 64, UDP, checksum not checked */
+		0x45, 0x00, 0x00, 0x30, 0x00, 0x01, 0x40, 0x00, 0x40, 0x11,
+		0x00, 0x00, 10, 0, 0, 1, 10, 1, 0, 2,
+		/* UDP: sport set below, dport 4791, len 28 */
+		0x00, 0x00, 0x12, 0xb7, 0x00, 0x1c, 0x00, 0x00,
+		/* BTH: SEND only, P_Key ffff, QP below, PSN 1 */
+		0x04, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x01,
+	};
+
+	memset(f, 0, FRAME_LEN);
+	memcpy(f, hdr, sizeof(hdr));
+	f[28] = src;
+	f[34] = sport >> 8;
+	f[35] = sport & 0xff;
+	f[47] = qp >> 16;
+	f[48] = qp >> 8;
+	f[49] = qp;
+}
+
+struct env {
+	struct rd_engine *e;
+	const struct rd_maps *m;
+};
+
+static int set_mode(struct env *v, unsigned int mode, uint32_t seed)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(v->m->fd[RD_MAP_CONFIG], &zero, &c))
+		return -errno;
+	c.features = ROCEDP_F_FORWARD;
+	c.hash_mode = mode;
+	c.hash_seed = seed;
+	c.hash_flags = 0;
+	if (bpf_map_update_elem(v->m->fd[RD_MAP_CONFIG], &zero, &c, 0))
+		return -errno;
+	return 0;
+}
+
+static int set_group(struct env *v, const unsigned int *weights, int n)
+{
+	static struct rocedp_group g;
+	__u32 id = GROUP_ID;
+	int i;
+
+	memset(&g, 0, sizeof(g));
+	g.n_members = n;
+	for (i = 0; i < n; i++) {
+		struct rocedp_member *mb = &g.members[i];
+
+		mb->ifindex = EGRESS_IFINDEX;
+		mb->smac[0] = 0x02;
+		mb->smac[5] = i;
+		mb->dmac[0] = 0x02;
+		mb->dmac[4] = 0xbb;
+		mb->dmac[5] = i;
+		mb->weight = weights ? weights[i] : 1;
+		mb->flags = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED |
+			    ROCEDP_MEMBERF_STATIC;
+	}
+	rd_group_build(&g);
+	if (bpf_map_update_elem(v->m->fd[RD_MAP_GROUPS], &id, &g, 0))
+		return -errno;
+	return 0;
+}
+
+static int setup(struct env *v)
+{
+	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	struct rocedp_route4_key k = { .prefixlen = 16 };
+	struct rocedp_route rt = { .group_id = GROUP_ID };
+	struct bpf_devmap_val dv = { .ifindex = EGRESS_IFINDEX };
+	__u32 ifx = EGRESS_IFINDEX;
+	int err;
+
+	err = rd_engine_open(&v->e, &o);
+	if (err)
+		return err;
+	v->m = rd_engine_maps(v->e);
+	k.addr = htonl(0x0a010000);
+	if (bpf_map_update_elem(v->m->fd[RD_MAP_ROUTES4], &k, &rt, 0))
+		return -errno;
+	if (bpf_map_update_elem(v->m->fd[RD_MAP_TX_PORTS], &ifx, &dv, 0))
+		return -errno;
+	return rd_engine_set_time(v->e, 1000000000ull);
+}
+
+/* Send one frame; returns the member slot or -1 when not redirected. */
+static int send_one(struct env *v, uint32_t qp, uint16_t sport, uint8_t src)
+{
+	uint8_t in[FRAME_LEN], out[FRAME_LEN + 64];
+	struct rd_run r = { .in = in, .in_len = FRAME_LEN, .out = out,
+			    .out_size = sizeof(out) };
+
+	build_frame(in, qp, sport, src);
+	if (rd_engine_run(v->e, RD_HOOK_XDP, &r))
+		return -1;
+	if (r.verdict != ROCEDP_VERDICT_REDIRECT ||
+	    r.trace.member >= ROCEDP_MAX_MEMBERS)
+		return -1;
+	return r.trace.member;
+}
+
+/* Upper critical value of chi-square with k degrees of freedom at p =
+ * 0.001, by the Wilson-Hilferty cube approximation. */
+static double chi2_crit(int k)
+{
+	const double z = 3.090232306; /* standard normal, upper 0.001 */
+	double a = 2.0 / (9.0 * k);
+
+	return k * pow(1.0 - a + z * sqrt(a), 3);
+}
+
+/*
+ * n distinct flows: QPs are a bijection of the index (odd multiplier mod
+ * 2^24) plus a random offset, so no two flows share a QP. With vary_l4 the
+ * 5-tuple differs too (source port = index, source address = index >> 16)
+ * for the 5tuple mode, which does not see the QP.
+ */
+static int spread(struct env *v, int n, unsigned int *cnt, int members,
+		  uint16_t sport, bool vary_l4)
+{
+	uint32_t off = rng32() & 0xffffff;
+	int i, slot, lost = 0;
+
+	memset(cnt, 0, sizeof(*cnt) * ROCEDP_MAX_MEMBERS);
+	for (i = 0; i < n; i++) {
+		uint32_t qp = ((uint32_t)i * 0x9e3779u + off) & 0xffffff;
+
+		slot = vary_l4 ? send_one(v, qp, i & 0xffff, i >> 16) :
+				 send_one(v, qp, sport, 0);
+		if (slot < 0 || slot >= members)
+			lost++;
+		else
+			cnt[slot]++;
+	}
+	return lost;
+}
+
+static void test_equal(struct env *v, int flows, unsigned int mode,
+		       int m_lo, int m_hi, bool vary_l4)
+{
+	unsigned int cnt[ROCEDP_MAX_MEMBERS];
+	double chi2, exp, crit;
+	int m, i, lost, err;
+
+	err = set_mode(v, mode, 0x1234567);
+	for (m = m_lo; m <= m_hi && !err; m++) {
+		err = set_group(v, NULL, m);
+		if (err)
+			break;
+		lost = spread(v, flows, cnt, m, 0xc000, vary_l4);
+		exp = (double)flows / m;
+		chi2 = 0;
+		for (i = 0; i < m; i++)
+			chi2 += (cnt[i] - exp) * (cnt[i] - exp) / exp;
+		crit = chi2_crit(m - 1);
+		result(!lost && chi2 < crit,
+		       "%s: %d flows over %d equal members: chi2 %.1f < %.1f "
+		       "(df %d, p 0.001)%s",
+		       rd_hash_mode_name(mode), flows, m, chi2, crit, m - 1,
+		       lost ? ", some frames not forwarded" : "");
+	}
+	if (err)
+		result(false, "%s: map setup: %s", rd_hash_mode_name(mode),
+		       strerror(-err));
+}
+
+static void test_weighted(struct env *v, int flows, const unsigned int *w,
+			  int n, const char *label)
+{
+	unsigned int cnt[ROCEDP_MAX_MEMBERS];
+	double total = 0, chi2 = 0, exp, crit, share, want, worst = 0;
+	int i, lost, err;
+
+	for (i = 0; i < n; i++)
+		total += w[i];
+	err = set_mode(v, ROCEDP_HASH_QP, 0xabcdef);
+	if (!err)
+		err = set_group(v, w, n);
+	if (err) {
+		result(false, "weighted %s: map setup: %s", label,
+		       strerror(-err));
+		return;
+	}
+	lost = spread(v, flows, cnt, n, 0xc000, false);
+	for (i = 0; i < n; i++) {
+		exp = flows * w[i] / total;
+		chi2 += (cnt[i] - exp) * (cnt[i] - exp) / exp;
+		share = (double)cnt[i] / flows;
+		want = w[i] / total;
+		if (fabs(share - want) > worst)
+			worst = fabs(share - want);
+	}
+	crit = chi2_crit(n - 1);
+	result(!lost && chi2 < crit,
+	       "weighted %s: %d flows: chi2 %.1f < %.1f (df %d, p 0.001)",
+	       label, flows, chi2, crit, n - 1);
+	result(!lost && worst < 0.01,
+	       "weighted %s: every share within 1%% of its weight (worst "
+	       "%.2f%%)",
+	       label, worst * 100);
+}
+
+/*
+ * One host pair, one UDP source port, 64 QPs (as a NIC numbers them), 10
+ * frames each: the case where 5-tuple ECMP fails.
+ */
+static void test_few_flows(struct env *v)
+{
+	static const unsigned int modes[] = { ROCEDP_HASH_5TUPLE,
+					      ROCEDP_HASH_QP,
+					      ROCEDP_HASH_QP_ONLY };
+	unsigned int cnt[4], mi, q, k, used, lo, hi, n = 64 * 10;
+	int slot, lost, err;
+
+	for (mi = 0; mi < 3; mi++) {
+		err = set_mode(v, modes[mi], 0);
+		if (!err)
+			err = set_group(v, NULL, 4);
+		if (err) {
+			result(false, "few flows: map setup: %s",
+			       strerror(-err));
+			return;
+		}
+		memset(cnt, 0, sizeof(cnt));
+		lost = 0;
+		for (q = 0; q < 64; q++) {
+			for (k = 0; k < 10; k++) {
+				slot = send_one(v, 0x000100 + q, 0xc000, 0);
+				if (slot < 0 || slot >= 4)
+					lost++;
+				else
+					cnt[slot]++;
+			}
+		}
+		used = 0;
+		lo = n;
+		hi = 0;
+		for (k = 0; k < 4; k++) {
+			used += cnt[k] > 0;
+			if (cnt[k] < lo)
+				lo = cnt[k];
+			if (cnt[k] > hi)
+				hi = cnt[k];
+		}
+		if (modes[mi] == ROCEDP_HASH_5TUPLE)
+			result(!lost && used == 1,
+			       "5tuple, 1 sport, 64 QPs: all %u frames on one "
+			       "member (%u/%u/%u/%u)",
+			       n, cnt[0], cnt[1], cnt[2], cnt[3]);
+		else
+			result(!lost && lo * 100 >= 15 * n && hi * 100 <= 35 * n,
+			       "%s, 1 sport, 64 QPs: every member 15..35%% "
+			       "(%u/%u/%u/%u of %u)",
+			       rd_hash_mode_name(modes[mi]), cnt[0], cnt[1],
+			       cnt[2], cnt[3], n);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int w1234[] = { 1, 2, 3, 4 };
+	static const unsigned int w1_8[] = { 1, 1, 2, 2, 4, 4, 8, 8 };
+	int flows = 100000, i = 1, err;
+	struct env v = {};
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (i < argc && !strcmp(argv[i], "-q")) {
+		quiet = true;
+		i++;
+	}
+	if (i < argc)
+		flows = atoi(argv[i]);
+	if (flows < 1000) {
+		fprintf(stderr, "usage: hash_uniformity [-q] [FLOWS >= 1000]\n");
+		return 2;
+	}
+	err = setup(&v);
+	result(!err, "engine and maps ready%s%s", err ? ": " : "",
+	       err ? strerror(-err) : "");
+	if (err) {
+		printf("1..%d\n", n_test);
+		return 1;
+	}
+	test_equal(&v, flows, ROCEDP_HASH_QP, 2, 64, false);
+	test_equal(&v, flows, ROCEDP_HASH_QP_ONLY, 2, 8, false);
+	test_equal(&v, flows, ROCEDP_HASH_QP_ONLY, 64, 64, false);
+	/* 5tuple needs varying ports and addresses to see distinct flows */
+	test_equal(&v, flows, ROCEDP_HASH_5TUPLE, 4, 4, true);
+	test_equal(&v, flows, ROCEDP_HASH_5TUPLE, 64, 64, true);
+	test_weighted(&v, flows, w1234, 4, "1:2:3:4");
+	test_weighted(&v, flows, w1_8, 8, "1:1:2:2:4:4:8:8");
+	test_few_flows(&v);
+	rd_engine_close(v.e);
+	printf("1..%d\n# %d passed, %d failed\n", n_test, n_test - n_fail,
+	       n_fail);
+	return n_fail ? 1 : 0;
+}

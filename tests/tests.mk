@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# Test programs (into $(OUT)/tests) and `make test`.
+#
+# The test programs link every userspace object except main.o (the CLI's
+# entry point); they bring their own rd_err(). `make test` installs what is
+# missing, builds everything, then runs tests/run.sh, whose last line is
+# "N passed, M failed".
+
+TEST_OUT := $(OUT)/tests
+TEST_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+TEST_PROGS := $(TEST_OUT)/fixtures $(TEST_OUT)/hash_uniformity \
+	$(TEST_OUT)/unit_group
+# built by other components' makefiles when they exist
+TEST_EXTRA := $(if $(wildcard tools/rocegen/rocegen.mk),\
+	$(OUT)/rocegen $(OUT)/librd_icrc.so)
+
+.PHONY: test-progs fixtures-gen
+
+test-progs: $(TEST_PROGS)
+
+$(TEST_OUT):
+	@mkdir -p $@
+
+$(TEST_OUT)/fixtures: tests/fixture_runner.c $(TEST_LIB_OBJS) $(USER_HDRS) \
+		bpf/rocedp_abi.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+
+$(TEST_OUT)/hash_uniformity: tests/hash_uniformity.c $(TEST_LIB_OBJS) \
+		$(USER_HDRS) bpf/rocedp_abi.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+
+$(TEST_OUT)/unit_group: tests/unit_group.c $(TEST_LIB_OBJS) $(USER_HDRS) \
+		bpf/rocedp_abi.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+
+# Regenerate the fixture files (the output is committed; review the diff).
+fixtures-gen:
+	$(PY) tests/gen_fixtures.py
+
+test: deps
+	$(MAKE) all test-progs $(TEST_EXTRA)
+	ROCEDP_SELFTESTS=1 OUT=$(OUT) tests/run.sh
