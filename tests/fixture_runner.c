@@ -27,8 +27,6 @@
 #define MAX_FRAME 9216
 #define MAX_KEYS 48
 #define MAX_CONFIGS 32
-#define ETH_HLEN 14
-#define XDP_META_PAD 16 /* test_run refuses data_in shorter than ETH_HLEN */
 
 /* the CLI's error helper lives in main.c, which tests do not link */
 bool rd_json, rd_pretty;
@@ -251,54 +249,6 @@ static struct rd_engine *engine_for(const char *config, int *errp)
 	c->err = err;
 	*errp = err;
 	return c->e;
-}
-
-/*
- * XDP with metadata in front of the frame: the only way to hand the
- * program fewer than ETH_HLEN bytes, since test_run refuses shorter input.
- */
-static int run_xdp_meta(struct rd_engine *e, struct rd_run *r)
-{
-	const struct rd_maps *m = rd_engine_maps(e);
-	uint8_t in[XDP_META_PAD + ETH_HLEN] = {}, out[sizeof(in) + 64];
-	struct xdp_md ctx = {};
-	__u32 zero = 0;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in,
-		    .data_size_in = XDP_META_PAD + r->in_len, .data_out = out,
-		    .data_size_out = sizeof(out), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .repeat = 1);
-
-	if (r->in_len >= ETH_HLEN)
-		return -EINVAL;
-	memcpy(in + XDP_META_PAD, r->in, r->in_len);
-	ctx.data = XDP_META_PAD;
-	ctx.data_end = XDP_META_PAD + r->in_len;
-	memset(&r->trace, 0, sizeof(r->trace));
-	bpf_map_update_elem(m->fd[RD_MAP_TRACE], &zero, &r->trace, 0);
-	if (bpf_prog_test_run_opts(rd_engine_prog_fd(e, RD_HOOK_XDP), &opts))
-		return -errno;
-	r->retval = opts.retval;
-	r->verdict = opts.retval == XDP_PASS     ? ROCEDP_VERDICT_PASS :
-		     opts.retval == XDP_REDIRECT ? ROCEDP_VERDICT_REDIRECT :
-		     opts.retval == XDP_DROP     ? ROCEDP_VERDICT_DROP :
-		     opts.retval == XDP_TX	 ? ROCEDP_VERDICT_TX :
-						   ROCEDP_VERDICT_ABORTED;
-	if (opts.data_size_out < XDP_META_PAD)
-		return -EPROTO;
-	r->out_len = opts.data_size_out - XDP_META_PAD;
-	if (r->out_len > r->out_size)
-		return -ENOSPC;
-	memcpy(r->out, out + XDP_META_PAD, r->out_len);
-	if (bpf_map_lookup_elem(m->fd[RD_MAP_TRACE], &zero, &r->trace))
-		return -errno;
-	return 0;
-}
-
-static int run_frame(struct rd_engine *e, enum rd_hook h, struct rd_run *r)
-{
-	if (h == RD_HOOK_XDP && r->in_len < ETH_HLEN)
-		return run_xdp_meta(e, r);
-	return rd_engine_run(e, h, r);
 }
 
 /* ------------------------------------------------------------ checks */
@@ -525,8 +475,9 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 }
 
 static const char *const meta_keys[] = {
-	"name",	   "desc",	   "hook", "config", "time_ns", "ifindex",
-	"in",	   "truncate", "malformed_at", NULL,
+	"name",	    "desc",	    "hook",	    "config",
+	"time_ns",  "ifindex",	    "in",	    "truncate",
+	"malformed_at", "refused", "refused_below", NULL,
 };
 
 static const char *const check_keys[] = {
@@ -552,6 +503,41 @@ static bool is_check_key(const char *k)
 static bool is_meta_key(const char *k)
 {
 	return in_list(meta_keys, k);
+}
+
+/* "xdp=14,tc=34" -> the value for hook, 0 when absent. */
+static unsigned long hook_value(const struct fixture *f, const char *key,
+				const char *hook)
+{
+	const char *s = fx_get(f, key);
+	size_t hl = strlen(hook);
+
+	while (s && *s) {
+		if (!strncmp(s, hook, hl) && s[hl] == '=')
+			return strtoul(s + hl + 1, NULL, 0);
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
+	return 0;
+}
+
+/* Is hook in the space-separated list of key ("both" = all)? */
+static bool hook_listed(const struct fixture *f, const char *key,
+			const char *hook)
+{
+	const char *s = fx_get(f, key);
+	size_t hl = strlen(hook);
+
+	while (s && *s) {
+		if ((!strncmp(s, hook, hl) && (!s[hl] || s[hl] == ' ')) ||
+		    !strncmp(s, "both", 4))
+			return true;
+		s = strchr(s, ' ');
+		if (s)
+			s++;
+	}
+	return false;
 }
 
 /* "a-b:reason,..." -> the reason for cut length len, or NULL. */
@@ -631,19 +617,19 @@ static void run_truncations(const struct fixture *f, enum rd_hook h,
 		const struct rocedp_trace *t = &r.trace;
 
 		bad[0] = 0;
-		if (!reason_at(spec, cut, want_mal, sizeof(want_mal))) {
-			result(false, "%s[%s] cut %zu: no malformed_at range",
-			       f->name, hook, cut);
-			continue;
-		}
 		err = prepare_run(e, f, &r);
 		if (!err)
-			err = run_frame(e, h, &r);
-		if (h == RD_HOOK_TC && cut < ETH_HLEN) {
-			/* the kernel refuses it; nothing may crash */
+			err = rd_engine_run(e, h, &r);
+		if (cut < hook_value(f, "refused_below", hook)) {
+			/* the kernel refuses it before the program runs */
 			result(err == -EINVAL,
 			       "%s[%s] cut %zu: refused by test_run (%d)",
 			       f->name, hook, cut, err);
+			continue;
+		}
+		if (!reason_at(spec, cut, want_mal, sizeof(want_mal))) {
+			result(false, "%s[%s] cut %zu: no malformed_at range",
+			       f->name, hook, cut);
 			continue;
 		}
 		if (err) {
@@ -741,7 +727,13 @@ static void run_fixture(const struct fixture *f)
 			continue;
 		err = prepare_run(e, f, &r);
 		if (!err)
-			err = run_frame(e, hooks[i], &r);
+			err = rd_engine_run(e, hooks[i], &r);
+		if (hook_listed(f, "refused", names[i])) {
+			/* the kernel's test_run refuses it: nothing ran */
+			result(err == -EINVAL, "%s[%s]: refused by test_run (%d)",
+			       f->name, names[i], err);
+			continue;
+		}
 		if (err) {
 			result(false, "%s[%s]: run failed: %s", f->name,
 			       names[i], strerror(-err));
@@ -758,8 +750,7 @@ static void run_fixture(const struct fixture *f)
 /* Two veth pairs in a fresh namespace: ifindex 2..5, as the configs say. */
 static int private_netns(void)
 {
-	static const char *const want[] = { "rdfx0", "rdfx1", "rdfx2",
-					    "rdfx3" };
+	char name[IF_NAMESIZE];
 	unsigned int i;
 
 	if (unshare(CLONE_NEWNET))
@@ -767,8 +758,8 @@ static int private_netns(void)
 	if (system("ip link add rdfx0 type veth peer name rdfx1 && "
 		   "ip link add rdfx2 type veth peer name rdfx3"))
 		return -EIO;
-	for (i = 0; i < 4; i++)
-		if (if_nametoindex(want[i]) != i + 2)
+	for (i = 2; i <= 5; i++)
+		if (!if_indextoname(i, name) || strncmp(name, "rdfx", 4))
 			return -ENODEV;
 	return 0;
 }

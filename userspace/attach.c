@@ -142,10 +142,16 @@ bool rd_ecn_module_loaded(void)
 	return access("/sys/kernel/btf/rocedp_ecn", F_OK) == 0;
 }
 
-static void set_pin_paths(struct rocedp *skel)
+/*
+ * The kernel adds BPF_F_RDONLY_PROG to every devmap, so libbpf's
+ * compatibility check refuses to reuse a pinned one (and the flag cannot be
+ * asked for at creation): reuse and pin the devmap by hand.
+ */
+static int set_pin_paths(struct rocedp *skel)
 {
 	struct bpf_map *map;
 	char path[256];
+	int fd, err;
 
 	bpf_object__for_each_map(map, skel->obj) {
 		/* .rodata/.bss are private to each load */
@@ -153,8 +159,29 @@ static void set_pin_paths(struct rocedp *skel)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 bpf_map__name(map));
-		bpf_map__set_pin_path(map, path);
+		if (map != skel->maps.rd_tx_ports) {
+			bpf_map__set_pin_path(map, path);
+			continue;
+		}
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			continue; /* created by the load, pinned after it */
+		err = bpf_map__reuse_fd(map, fd);
+		close(fd);
+		if (err)
+			return err;
 	}
+	return 0;
+}
+
+static int pin_devmap(struct rocedp *skel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/rd_tx_ports", rd_pin_dir());
+	if (!access(path, F_OK))
+		return 0;
+	return bpf_map__pin(skel->maps.rd_tx_ports, path);
 }
 
 /*
@@ -171,9 +198,11 @@ int rd_live_load(struct rocedp **out, bool pin)
 		return -errno;
 	skel->rodata->cfg_ecn_kfunc = rd_ecn_module_loaded();
 	bpf_program__set_autoload(skel->progs.rocedp_egress_tr, false);
-	if (pin)
-		set_pin_paths(skel);
-	err = rocedp__load(skel);
+	err = pin ? set_pin_paths(skel) : 0;
+	if (!err)
+		err = rocedp__load(skel);
+	if (!err && pin)
+		err = pin_devmap(skel);
 	if (err) {
 		rocedp__destroy(skel);
 		return err < 0 ? err : -EINVAL;
@@ -363,7 +392,7 @@ static int pin_egress_prog(struct rocedp *skel)
 	char path[256], tmp[256];
 
 	pin_path(path, sizeof(path), "/progs/xdp_egress");
-	pin_path(tmp, sizeof(tmp), "/progs/xdp_egress.new");
+	pin_path(tmp, sizeof(tmp), "/progs/xdp_egress_new");
 	unlink(tmp);
 	if (bpf_obj_pin(fd, tmp))
 		return -errno;
@@ -569,7 +598,7 @@ static int remove_pins(void)
 			err = -errno;
 	}
 	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress"));
-	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress.new"));
+	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress_new"));
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s%s", rd_pin_dir(), sub[i]);
 		if (rmdir(path) && errno != ENOENT && !err)
@@ -700,9 +729,10 @@ int cmd_status(int argc, char **argv)
 			       rd_mode_name(st.ifs[i].mode));
 		printf("]}\n");
 	} else {
-		printf("rocedp %s: %s%s\n", ROCEDP_VERSION,
-		       pinned ? "maps pinned under " : "not loaded (no pinned maps in ",
-		       pinned ? rd_pin_dir() : "");
+		printf("rocedp %s: %s %s%s\n", ROCEDP_VERSION,
+		       pinned ? "maps pinned under" :
+				"not loaded (no pinned maps in",
+		       rd_pin_dir(), pinned ? "" : ")");
 		if (pinned)
 			printf("features: %s  hash: %s  ecn thresholds: %s\n",
 			       feat[0] ? feat : "none",

@@ -23,14 +23,6 @@ struct rd_engine {
 	int prog_fd[RD_HOOK_MAX];
 };
 
-static int silent_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	if (level == LIBBPF_WARN && getenv("ROCEDP_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	return 0;
-}
-
 void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 {
 	struct bpf_map *maps[RD_MAP_MAX] = {
@@ -63,7 +55,6 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	struct rd_engine *e;
 	int err;
 
-	libbpf_set_print(silent_print);
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/libbpf.h>
 #include "rocedp.h"
 
 bool rd_json;
@@ -72,11 +73,21 @@ static bool wants_help(int argc, char **argv)
 			    !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 }
 
+/* libbpf's own messages only with ROCEDP_DEBUG set: ours name the object */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG || !getenv("ROCEDP_DEBUG"))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
 int main(int argc, char **argv)
 {
 	const struct rd_cmd *c = NULL;
 	size_t i;
 
+	libbpf_set_print(libbpf_print);
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")) {
 			rd_json = true;

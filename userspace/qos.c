@@ -135,7 +135,7 @@ static int parse_num(const char *what, const char *s, unsigned long max,
 		*out = strtoul(s, &end, 10);
 		if (!errno && !*end && *out <= max)
 			return 0;
-		if (!errno && !*end) {
+		if ((!errno || errno == ERANGE) && !*end) {
 			rd_err("qos", "%s %s is out of range 0..%lu", what, s, max);
 			return -EINVAL;
 		}

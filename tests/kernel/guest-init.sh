@@ -225,6 +225,8 @@ contains() {
 if [ -x $ROCEDP ]; then
 	# every program loads on this kernel, the kfunc path compiled in
 	contains rocedp-selftest-load "ecn kfunc: used" $ROCEDP selftest-load
+	# on failure, the end of the verifier log goes to the console log
+	[ $rc = 0 ] || ROCEDP_DEBUG=1 $ROCEDP selftest-load 2>&1 | tail -n 60
 else
 	skip "rocedp-selftest-load: $ROCEDP not built"
 fi
@@ -279,8 +281,10 @@ ecn_json() {
 
 if [ -x $ROCEDP ]; then
 	# The real programs on a real (veth) port, tc path: cls_bpf + clsact.
-	ip link add rdk0 type veth peer name rdk1 && ip link set rdk0 up &&
-		ip link set rdk1 up
+	# busybox ip ignores "peer name": the peer gets the kernel's name
+	ip link add rdk0 type veth peer name rdk1
+	for l in $(ls /sys/class/net); do ip link set "$l" up; done
+	check guest-veth test -e /sys/class/net/rdk0
 	put 0 thresholds "123456 654321 17"
 	check rocedp-attach-module $ROCEDP attach -m tc rdk0
 	ecn_json rocedp-ecn-show-module '"source":"module"' \

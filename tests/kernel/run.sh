@@ -169,7 +169,7 @@ for r in "${results[@]}"; do
 done
 if [ "$nfail" != 0 ]; then
 	echo "test-kernel: console log: $log (last lines below)"
-	grep -a -v '^ROCEDP-KTEST: ' "$log" | tail -n 20 | sed 's/^/  | /'
+	grep -a -v '^ROCEDP-KTEST: ' "$log" | tail -n 70 | sed 's/^/  | /'
 fi
 echo "test-kernel: timings: prepare+initramfs $((t1 - t0))s, boot+tests $((t2 - t1))s"
 echo "test-kernel: $npass passed, $nfail failed, $nskip skipped"
