@@ -800,7 +800,8 @@ static __u32 dev_index(struct pctx *c, const char *path, const char *name)
 	__u32 i;
 
 	if (parse_uint_str(name, UINT32_MAX, &idx) && idx) {
-		if (!if_indextoname(idx, buf)) {
+		/* offline (replay, tests): ports are modelled, not real */
+		if (!rd_config_offline && !if_indextoname(idx, buf)) {
 			perr(c, path, "no device with ifindex %llu", idx);
 			return 0;
 		}
@@ -1743,6 +1744,9 @@ static int apply_ports(struct txn *t, const struct rd_maps *m,
 			struct bpf_devmap_val have, want = { .ifindex = ifx };
 
 			want.bpf_prog.fd = efd > 0 ? efd : -1;
+			/* offline ports do not exist: the devmap refuses them */
+			if (rd_config_offline)
+				goto port_cfg;
 			if (!bpf_map_lookup_elem(m->fd[RD_MAP_TX_PORTS], &ifx,
 						 &have) &&
 			    have.ifindex == ifx &&

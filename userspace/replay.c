@@ -166,6 +166,7 @@ int cmd_replay(int argc, char **argv)
 					strerror(-err));
 		return 1;
 	}
+	rd_config_offline = true; /* the config's ports are modelled */
 	if (o.config) {
 		err = rd_config_check_file(o.config);
 		if (err)
@@ -262,7 +263,8 @@ write:
 		if (vf)
 			print_verdict(vf, tot.frames, &r);
 	}
-	if (o.summary || !vf)
+	/* the per-class table, unless stdout carries the verdicts */
+	if (o.summary || vf != stdout)
 		print_summary(vf == stdout ? stderr : stdout, &tot);
 	ret = 0;
 out:
