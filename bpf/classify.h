@@ -108,45 +108,47 @@ __attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
 	return -1;
 }
 
-static __always_inline __u8 rd_classify_roce(struct rd_pkt *p, int count)
+static __always_inline __u8 rd_classify_roce(struct rd_flow *fl, int count)
 {
 	int rule;
 
-	switch (p->fl.opcode) {
+	switch (fl->opcode) {
 	case ROCEDP_OP_CNP:
 		return ROCEDP_CLASS_CNP;
 	case ROCEDP_OP_RC_ACK:
 	case ROCEDP_OP_RC_ATOMIC_ACK:
-		if (p->aeth_kind == ROCEDP_AETH_ACK)
+		if (fl->aeth_kind == ROCEDP_AETH_ACK)
 			return ROCEDP_CLASS_ACK;
-		if (p->aeth_kind == ROCEDP_AETH_NAK ||
-		    p->aeth_kind == ROCEDP_AETH_RNR_NAK)
+		if (fl->aeth_kind == ROCEDP_AETH_NAK ||
+		    fl->aeth_kind == ROCEDP_AETH_RNR_NAK)
 			return ROCEDP_CLASS_NAK;
 		return ROCEDP_CLASS_ROCE_OTHER;
 	}
-	if (!rd_opcode_is_data(p->fl.opcode))
+	if (!rd_opcode_is_data(fl->opcode))
 		return ROCEDP_CLASS_ROCE_OTHER;
-	rule = rd_cts_match(&p->fl, count);
+	rule = rd_cts_match(fl, count);
 	if (rule >= 0) {
-		p->cts_rule = rule;
+		fl->cts_rule = rule;
 		return ROCEDP_CLASS_CTS;
 	}
 	return ROCEDP_CLASS_DATA;
 }
 
-/* count: bump the CTS rule counters (ingress only, not again on egress) */
-/* Sets p->fl.cls. */
-static __always_inline void rd_classify(struct rd_pkt *p, int count)
+/*
+ * Sets fl->cls (and fl->cts_rule). count: bump the CTS rule counters
+ * (ingress only, not again on egress).
+ */
+static __always_inline void rd_classify(struct rd_flow *fl, int count)
 {
-	p->cts_rule = 0xff;
-	if (p->malformed)
-		p->fl.cls = ROCEDP_CLASS_MALFORMED;
-	else if (!p->fl.family)
-		p->fl.cls = ROCEDP_CLASS_NON_IP;
-	else if (p->fl.is_roce)
-		p->fl.cls = rd_classify_roce(p, count);
+	fl->cts_rule = 0xff;
+	if (fl->malformed)
+		fl->cls = ROCEDP_CLASS_MALFORMED;
+	else if (!fl->family)
+		fl->cls = ROCEDP_CLASS_NON_IP;
+	else if (fl->is_roce)
+		fl->cls = rd_classify_roce(fl, count);
 	else
-		p->fl.cls = ROCEDP_CLASS_IP;
+		fl->cls = ROCEDP_CLASS_IP;
 }
 
 #endif

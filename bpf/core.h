@@ -19,6 +19,7 @@ const volatile bool cfg_trace = false;
 
 struct rd_hook_in {
 	__u32 ifindex;
+	__u32 wire_len; /* whole frame; the linear part may be shorter (tc) */
 	__u8 vlan_in_meta;
 	__u16 meta_tci;
 };
@@ -29,19 +30,12 @@ struct rd_result {
 	__u8 pcp_push; /* tc: new PCP for the metadata tag, 0xff none */
 };
 
-static __always_inline const struct rocedp_config *rd_config_get(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&rd_config, &zero);
-}
-
 /*
  * Counters, per-port and per-member stats, the load estimate and the
  * trace. Out of line: the verifier checks it once instead of once per
  * parse outcome.
  */
-__attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_fwd *a)
+__attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 {
 	struct rocedp_port_stats *ps;
 	struct rocedp_config *cfg;
@@ -53,15 +47,15 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_fwd *a)
 		return 0;
 	if (a->ingress) {
 		rd_count(ROCEDP_CTR_RX_PKTS);
-		rd_count_n(ROCEDP_CTR_RX_BYTES, a->len);
+		rd_count_n(ROCEDP_CTR_RX_BYTES, fl->frame_len);
 		rd_count(ROCEDP_CTR_CLASS_BASE + (fl->cls % ROCEDP_CLASS_MAX));
-		if (a->malformed)
+		if (fl->malformed)
 			rd_count(ROCEDP_CTR_MAL_BASE +
-				 (a->malformed % ROCEDP_MAL_MAX));
+				 (fl->malformed % ROCEDP_MAL_MAX));
 		ps = rd_port_stats_get(a->in_ifindex);
 		if (ps) {
 			ps->rx_pkts++;
-			ps->rx_bytes += a->len;
+			ps->rx_bytes += fl->frame_len;
 		}
 		if (a->pass)
 			rd_count(ROCEDP_CTR_PASS_BASE +
@@ -70,14 +64,15 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_fwd *a)
 			 (a->verdict % ROCEDP_VERDICT_MAX));
 	}
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
-		rd_member_count(a, a->len);
-		rd_load_add(a->egress_ifindex, a->len, a->now, cfg->load_tau_us);
+		rd_member_count(a, fl->frame_len);
+		rd_load_add(a->egress_ifindex, fl->frame_len, a->now,
+			    cfg->load_tau_us);
 		rd_count(ROCEDP_CTR_FWD_PKTS);
-		rd_count_n(ROCEDP_CTR_FWD_BYTES, a->len);
+		rd_count_n(ROCEDP_CTR_FWD_BYTES, fl->frame_len);
 		ps = rd_port_stats_get(a->egress_ifindex);
 		if (ps) {
 			ps->tx_pkts++;
-			ps->tx_bytes += a->len;
+			ps->tx_bytes += fl->frame_len;
 		}
 	}
 	if (!cfg_trace)
@@ -87,94 +82,127 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_fwd *a)
 		return 0;
 	t->verdict = a->verdict;
 	t->cls = fl->cls;
-	t->malformed = a->malformed;
+	t->malformed = fl->malformed;
 	t->pass_reason = a->pass;
 	t->egress_ifindex = a->egress_ifindex;
 	t->group_id = a->group_id;
 	t->member = a->verdict == ROCEDP_VERDICT_REDIRECT ? a->slot :
 							   ROCEDP_NO_MEMBER;
-	t->dscp_in = a->tos_in >> 2;
+	t->dscp_in = fl->tos >> 2;
 	t->dscp_out = a->tos_out >> 2;
-	t->ecn_in = a->tos_in & 3;
+	t->ecn_in = fl->tos & 3;
 	t->ecn_out = a->tos_out & 3;
 	t->bth_opcode = fl->opcode;
-	t->aeth_kind = a->aeth_kind;
-	t->aeth_code = a->aeth_code;
+	t->aeth_kind = fl->aeth_kind;
+	t->aeth_code = fl->aeth_code;
 	t->dest_qp = fl->dest_qp;
 	t->psn = fl->psn;
 	t->hash = fl->hash;
-	t->cts_rule = a->cts_rule;
+	t->cts_rule = fl->cts_rule;
 	t->is_roce = fl->is_roce;
 	t->ack_req = fl->ack_req;
-	t->vlan_tags = a->vlan_tags;
+	t->vlan_tags = fl->vlan_tags;
 	t->now_ns = a->now;
 	return 0;
 }
 
-static __always_inline void rd_acct_fill(struct rd_fwd *a,
-					 const struct rd_pkt *p, __u8 tos_in)
+/* Every ingress decision, from scalars: class, remark, RTT, route, member. */
+__attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
+						struct rd_plan *pl)
 {
-	a->len = p->frame_len;
-	a->malformed = p->malformed;
-	a->tos_in = tos_in;
-	a->tos_out = p->tos;
-	a->aeth_kind = p->aeth_kind;
-	a->aeth_code = p->aeth_code;
-	a->cts_rule = p->cts_rule;
-	a->vlan_tags = p->vlan_tags;
+	struct rocedp_config *cfg;
+	__u32 zero = 0, pass = ROCEDP_PASS_NO_FORWARD;
+
+	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	if (!fl || !pl || !cfg)
+		return 0;
+	rd_classify(fl, 1);
+	pl->tos_out = fl->tos;
+	if (cfg->features & ROCEDP_F_REMARK)
+		rd_remark_decide(fl, pl);
+	if (fl->is_roce && !fl->malformed &&
+	    (cfg->features & ROCEDP_F_FLOWLET) &&
+	    (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP))
+		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
+	if (cfg->features & ROCEDP_F_FORWARD) {
+		pass = rd_fwd_precheck(fl);
+		if (!pass)
+			pass = rd_fwd_select(fl, pl->in_ifindex, pl->now, pl);
+		if (!pass) {
+			pl->verdict = ROCEDP_VERDICT_REDIRECT;
+			pl->rewrite_l2 = 1;
+		}
+	}
+	pl->pass = pass;
+	if (pass) {
+		pl->egress_ifindex = 0;
+		pl->slot = ROCEDP_NO_MEMBER;
+	}
+	rd_account(fl, pl);
+	return 0;
+}
+
+/* Egress decisions: ECN only. */
+__attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
+					       struct rd_plan *pl)
+{
+	struct rocedp_config *cfg;
+	__u32 zero = 0;
+
+	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	if (!fl || !pl || !cfg)
+		return 0;
+	rd_classify(fl, 0);
+	pl->tos_out = fl->tos;
+	if ((cfg->features & ROCEDP_F_ECN) && fl->family && !fl->malformed &&
+	    rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len, fl->tos,
+			  pl->now))
+		pl->tos_out = fl->tos | 3;
+	if (cfg_trace)
+		rd_account(fl, pl);
+	return 0;
+}
+
+/* The only place that writes the frame: offsets re-checked against data_end. */
+static __always_inline void rd_apply(void *data, void *data_end,
+				     const struct rd_pkt *p,
+				     const struct rd_plan *pl)
+{
+	if (pl->tos_out != p->fl.tos)
+		rd_write_tos(data, data_end, p->l3_off, p->fl.family,
+			     pl->tos_out);
+	if (pl->pcp != 0xff && p->vlan0_off)
+		rd_write_pcp(data, data_end, p->vlan0_off, pl->pcp);
+	if (pl->rewrite_l2)
+		rd_write_fwd(data, data_end, p->l3_off, p->fl.family, pl);
+}
+
+static __always_inline void rd_pkt_init(struct rd_pkt *p,
+					const struct rd_hook_in *in)
+{
+	p->fl.vlan_in_meta = in->vlan_in_meta;
+	p->fl.vlan_tags = in->vlan_in_meta;
+	p->fl.outer_tci = in->meta_tci;
 }
 
 static __always_inline void rd_ingress(void *data, void *data_end,
 				       const struct rd_hook_in *in,
 				       struct rd_result *res)
 {
-	const struct rocedp_config *cfg = rd_config_get();
-	struct rd_fwd a = { .slot = ROCEDP_NO_MEMBER };
+	struct rd_plan pl = { .slot = ROCEDP_NO_MEMBER, .pcp = 0xff,
+			      .ingress = 1 };
 	struct rd_pkt p = {};
-	__u32 pass = ROCEDP_PASS_NO_FORWARD;
-	__u8 tos_in;
 
-	res->verdict = ROCEDP_VERDICT_PASS;
-	res->egress_ifindex = 0;
-	res->pcp_push = 0xff;
-	if (!cfg)
-		return;
-	a.now = rd_now();
-	a.in_ifindex = in->ifindex;
-	a.ingress = 1;
-	p.vlan_in_meta = in->vlan_in_meta;
-	p.meta_tci = in->meta_tci;
-	p.vlan_tags = in->vlan_in_meta;
-	rd_parse(data, data_end, &p);
-	rd_classify(&p, 1);
-	tos_in = p.tos;
-
-	if (cfg->features & ROCEDP_F_REMARK)
-		rd_remark(&p, &res->pcp_push);
-	if (p.fl.is_roce && !p.malformed &&
-	    (cfg->features & ROCEDP_F_FLOWLET) &&
-	    (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP))
-		rd_rtt_observe(&p.fl, in->ifindex, a.now);
-
-	if (cfg->features & ROCEDP_F_FORWARD) {
-		pass = rd_fwd_precheck(&p);
-		if (!pass)
-			pass = rd_fwd_select(&p.fl, in->ifindex, a.now, &a);
-		if (!pass) {
-			rd_rewrite_l2(&p, &a);
-			rd_dec_ttl(&p);
-			res->verdict = ROCEDP_VERDICT_REDIRECT;
-			res->egress_ifindex = a.egress_ifindex;
-		}
-	}
-	rd_acct_fill(&a, &p, tos_in);
-	a.pass = pass;
-	a.verdict = res->verdict;
-	if (!pass)
-		a.egress_ifindex = res->egress_ifindex;
-	else
-		a.slot = ROCEDP_NO_MEMBER;
-	rd_account(&p.fl, &a);
+	pl.now = rd_now();
+	pl.in_ifindex = in->ifindex;
+	rd_pkt_init(&p, in);
+	rd_parse(data, data_end, in->wire_len, &p);
+	rd_ingress_decide(&p.fl, &pl);
+	rd_apply(data, data_end, &p, &pl);
+	res->verdict = pl.verdict;
+	res->egress_ifindex = pl.egress_ifindex;
+	/* a tag in skb metadata is re-pushed by the tc hook */
+	res->pcp_push = p.fl.vlan_in_meta ? pl.pcp : 0xff;
 }
 
 /* Egress: ECN marking only; never changes the verdict. */
@@ -182,30 +210,18 @@ static __always_inline void rd_egress(void *data, void *data_end,
 				      const struct rd_hook_in *in,
 				      struct rd_result *res)
 {
-	const struct rocedp_config *cfg = rd_config_get();
-	struct rd_fwd a = {};
+	struct rd_plan pl = { .slot = ROCEDP_NO_MEMBER, .pcp = 0xff };
 	struct rd_pkt p = {};
-	__u8 tos_in;
 
+	pl.now = rd_now();
+	pl.egress_ifindex = in->ifindex;
+	rd_pkt_init(&p, in);
+	rd_parse(data, data_end, in->wire_len, &p);
+	rd_egress_decide(&p.fl, &pl);
+	rd_apply(data, data_end, &p, &pl);
 	res->verdict = ROCEDP_VERDICT_PASS;
 	res->egress_ifindex = in->ifindex;
 	res->pcp_push = 0xff;
-	if (!cfg)
-		return;
-	a.now = rd_now();
-	p.vlan_in_meta = in->vlan_in_meta;
-	p.vlan_tags = in->vlan_in_meta;
-	rd_parse(data, data_end, &p);
-	rd_classify(&p, 0);
-	tos_in = p.tos;
-	if (cfg->features & ROCEDP_F_ECN)
-		rd_ecn_egress(&p, in->ifindex, a.now);
-	if (!cfg_trace)
-		return;
-	rd_acct_fill(&a, &p, tos_in);
-	a.egress_ifindex = in->ifindex;
-	a.slot = ROCEDP_NO_MEMBER;
-	rd_account(&p.fl, &a);
 }
 
 #endif

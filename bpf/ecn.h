@@ -83,22 +83,6 @@ static __always_inline int rd_red_decide(const struct rd_red *red, __u64 q)
 	return bpf_get_prandom_u32() < p32;
 }
 
-static __always_inline void rd_set_ce(struct rd_pkt *p)
-{
-	__u8 tos = p->tos | 3;
-	__be16 old, new;
-
-	if (p->ip4) {
-		old = *(__be16 *)p->ip4;
-		p->ip4->tos = tos;
-		new = *(__be16 *)p->ip4;
-		rd_csum_replace2(&p->ip4->check, old, new);
-	} else if (p->ip6) {
-		p->ip6->flow_lbl[0] = (p->ip6->flow_lbl[0] & 0x0f) | (tos << 4);
-	}
-	p->tos = tos;
-}
-
 /*
  * Out of line: queue update, RED and counters. Returns 1 when the caller
  * must set CE on an ECN-capable frame.
@@ -146,15 +130,6 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 	if (ps)
 		ps->ecn_marked++;
 	return 1;
-}
-
-static __always_inline void rd_ecn_egress(struct rd_pkt *p, __u32 ifindex,
-					  __u64 now)
-{
-	if (!p->fl.family || p->malformed)
-		return;
-	if (rd_ecn_decide(&p->fl, ifindex, p->frame_len, p->tos, now))
-		rd_set_ce(p);
 }
 
 #endif

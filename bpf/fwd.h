@@ -11,6 +11,7 @@
 #include "hash.h"
 #include "flowlet.h"
 #include "csum.h"
+#include "plan.h"
 
 /*
  * Replay and tests model ports that need not exist on the machine running
@@ -18,63 +19,38 @@
  */
 const volatile bool cfg_offline = false;
 
-/* The forwarding decision and what the accounting step needs, as scalars. */
-struct rd_fwd {
-	__u64 now;
-	__u32 in_ifindex;
-	__u32 egress_ifindex; /* 0 = not forwarded */
-	__u32 len;
-	__u32 group_id;
-	__u32 pass; /* enum rocedp_pass_reason, 0 = none */
-	__u32 verdict;
-	__u16 slot;
-	__u8 smac[ETH_ALEN];
-	__u8 dmac[ETH_ALEN];
-	__u8 malformed;
-	__u8 tos_in;
-	__u8 tos_out;
-	__u8 aeth_kind;
-	__u8 aeth_code;
-	__u8 cts_rule;
-	__u8 vlan_tags;
-	__u8 ingress; /* 1: ingress pipeline (rx, fwd counters) */
-};
-
-static __always_inline int rd_fwd_precheck(const struct rd_pkt *p)
+/* 0, or why this frame is the kernel's to route. Scalars only. */
+static __always_inline int rd_fwd_precheck(const struct rd_flow *fl)
 {
-	struct icmp6hdr *icmp6;
+	__u32 d0 = bpf_ntohl(fl->dst[0]);
 
-	if (p->malformed)
+	if (fl->malformed)
 		return ROCEDP_PASS_MALFORMED;
-	if (!p->fl.family)
+	if (!fl->family)
 		return ROCEDP_PASS_NON_IP;
-	if (p->vlan_tags)
+	if (fl->vlan_tags)
 		return ROCEDP_PASS_VLAN;
-	if (p->eth->h_dest[0] & 1)
+	if (fl->dmac_group)
 		return ROCEDP_PASS_MCAST;
-	if (p->is_fragment)
+	if (fl->is_fragment)
 		return ROCEDP_PASS_FRAGMENT;
-	if (p->has_options)
+	if (fl->has_options)
 		return ROCEDP_PASS_IP_OPTIONS;
-	if (p->fl.family == 4) {
+	if (fl->family == 4) {
 		/* multicast 224/4, limited broadcast */
-		if ((bpf_ntohl(p->fl.dst[0]) >> 28) == 0xe ||
-		    p->fl.dst[0] == 0xffffffff)
+		if ((d0 >> 28) == 0xe || d0 == 0xffffffff)
 			return ROCEDP_PASS_MCAST;
 	} else {
-		if ((bpf_ntohl(p->fl.dst[0]) >> 24) == 0xff)
+		if ((d0 >> 24) == 0xff)
 			return ROCEDP_PASS_MCAST;
-		/* link-local fe80::/10 is never routed */
-		if ((bpf_ntohl(p->fl.dst[0]) >> 22) == (0xfe80 >> 6))
+		/* link-local fe80::/10 and neighbour discovery stay local */
+		if ((d0 >> 22) == (0xfe80 >> 6))
 			return ROCEDP_PASS_ND;
-		if (p->fl.l4_proto == IPPROTO_ICMPV6 && p->l4) {
-			icmp6 = p->l4;
-			if ((void *)(icmp6 + 1) <= p->end &&
-			    icmp6->icmp6_type >= 133 && icmp6->icmp6_type <= 137)
-				return ROCEDP_PASS_ND;
-		}
+		if (fl->l4_proto == IPPROTO_ICMPV6 && fl->icmp6_type >= 133 &&
+		    fl->icmp6_type <= 137)
+			return ROCEDP_PASS_ND;
 	}
-	if (p->ttl <= 1)
+	if (fl->ttl <= 1)
 		return ROCEDP_PASS_TTL;
 	return 0;
 }
@@ -100,13 +76,13 @@ static __always_inline struct rocedp_route *rd_route_lookup(const struct rd_flow
  * pass reason.
  */
 __attribute__((noinline)) int rd_fwd_select(struct rd_flow *p, __u32 ifindex,
-					    __u64 now, struct rd_fwd *f)
+					    __u64 now, struct rd_plan *f)
 {
 	struct rocedp_config *cfg;
 	struct rocedp_member *m;
 	struct rocedp_route *rt;
 	struct rocedp_group *g;
-	__u32 mode, zero = 0;
+	__u32 mode, group_id, egress, zero = 0;
 	int slot;
 
 	cfg = bpf_map_lookup_elem(&rd_config, &zero);
@@ -118,8 +94,10 @@ __attribute__((noinline)) int rd_fwd_select(struct rd_flow *p, __u32 ifindex,
 		return ROCEDP_PASS_NO_ROUTE;
 	if (rt->flags & ROCEDP_ROUTEF_LOCAL)
 		return ROCEDP_PASS_LOCAL;
-	f->group_id = rt->group_id;
-	g = bpf_map_lookup_elem(&rd_groups, &f->group_id);
+	/* keys on the stack: 6.1 refuses a key in a global's argument memory */
+	group_id = rt->group_id;
+	f->group_id = group_id;
+	g = bpf_map_lookup_elem(&rd_groups, &group_id);
 	if (!g)
 		return ROCEDP_PASS_NO_GROUP;
 	if (!g->n_active)
@@ -133,8 +111,8 @@ __attribute__((noinline)) int rd_fwd_select(struct rd_flow *p, __u32 ifindex,
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
 	} else if (mode == ROCEDP_HASH_FLOWLET ||
 		   (cfg->features & ROCEDP_F_FLOWLET)) {
-		slot = rd_flowlet_select(cfg, g, f->group_id, p, p->hash,
-					 ifindex, now);
+		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash, ifindex,
+					 now);
 	} else {
 		slot = rd_pick_weighted(g, p->hash);
 	}
@@ -143,37 +121,47 @@ __attribute__((noinline)) int rd_fwd_select(struct rd_flow *p, __u32 ifindex,
 	/* the mask restates the bound for the verifier */
 	m = &g->members[slot & (ROCEDP_MAX_MEMBERS - 1)];
 	f->slot = slot;
-	f->egress_ifindex = m->ifindex;
+	egress = m->ifindex;
+	f->egress_ifindex = egress;
 	__builtin_memcpy(f->smac, m->smac, ETH_ALEN);
 	__builtin_memcpy(f->dmac, m->dmac, ETH_ALEN);
 	if (!cfg_offline &&
-	    !bpf_map_lookup_elem(&rd_tx_ports, &f->egress_ifindex))
+	    !bpf_map_lookup_elem(&rd_tx_ports, &egress))
 		return ROCEDP_PASS_REDIRECT_FAILED;
 	return 0;
 }
 
-static __always_inline void rd_rewrite_l2(struct rd_pkt *p,
-					  const struct rd_fwd *f)
+/* MACs from the chosen member, TTL / hop limit down by one. */
+static __always_inline void rd_write_fwd(void *data, void *data_end,
+					 __u32 l3_off, __u8 family,
+					 const struct rd_plan *pl)
 {
-	__builtin_memcpy(p->eth->h_source, f->smac, ETH_ALEN);
-	__builtin_memcpy(p->eth->h_dest, f->dmac, ETH_ALEN);
-}
-
-static __always_inline void rd_dec_ttl(struct rd_pkt *p)
-{
+	struct ethhdr *eth = data;
+	struct ipv6hdr *ip6;
+	struct iphdr *ip;
 	__be16 old, new;
 
-	if (p->ip4) {
-		old = *(__be16 *)&p->ip4->ttl;
-		p->ip4->ttl--;
-		new = *(__be16 *)&p->ip4->ttl;
-		rd_csum_replace2(&p->ip4->check, old, new);
-	} else if (p->ip6) {
-		p->ip6->hop_limit--;
+	if ((void *)(eth + 1) > data_end || l3_off > 64)
+		return;
+	__builtin_memcpy(eth->h_source, pl->smac, ETH_ALEN);
+	__builtin_memcpy(eth->h_dest, pl->dmac, ETH_ALEN);
+	if (family == 4) {
+		ip = data + l3_off;
+		if ((void *)(ip + 1) > data_end)
+			return;
+		old = *(__be16 *)&ip->ttl;
+		ip->ttl--;
+		new = *(__be16 *)&ip->ttl;
+		rd_csum_replace2(&ip->check, old, new);
+	} else {
+		ip6 = data + l3_off;
+		if ((void *)(ip6 + 1) > data_end)
+			return;
+		ip6->hop_limit--;
 	}
 }
 
-static __always_inline void rd_member_count(const struct rd_fwd *f, __u32 len)
+static __always_inline void rd_member_count(const struct rd_plan *f, __u32 len)
 {
 	__u32 idx = f->group_id * ROCEDP_MAX_MEMBERS + f->slot;
 	struct rocedp_member_stats *ms;

@@ -3,6 +3,13 @@
  * Per-port load estimate, CONGA's discounting rate estimator (DRE): bytes
  * sent, decayed by (7/8) every tau/8, i.e. an EWMA with time constant about
  * tau. Decay is applied lazily from a table, so no timer is needed.
+ *
+ * The decay instants are the multiples of tau/8 on the clock, the same for
+ * every port: least-loaded choice compares ports, and with a grid anchored
+ * per port (at its first frame) two ports that carried the same bytes
+ * could differ by a whole step (12.5%), enough to send every flowlet that
+ * starts in that window to one member (seen in tools/lbeval). dre_last_ns
+ * is the time of the last update; only its grid tick matters.
  */
 #ifndef ROCEDP_LOAD_H
 #define ROCEDP_LOAD_H
@@ -17,15 +24,22 @@ static const __u32 rd_dre_decay[32] = {
 	2659,  2326,  2036,  1781,  1559,  1364,  1193,  1044,
 };
 
+static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
+{
+	__u64 step = (__u64)(tau_us ? tau_us : 1) * 1000 / 8;
+
+	return step ? step : 1;
+}
+
+/* bytes as last updated at last_ns, decayed to now on the shared grid */
 static __always_inline __u64 rd_dre_decayed(__u64 bytes, __u64 last_ns,
 					    __u64 now, __u32 tau_us)
 {
-	__u64 step = (__u64)(tau_us ? tau_us : 1) * 1000 / 8;
-	__u64 n;
+	__u64 step = rd_dre_step_ns(tau_us), n;
 
 	if (now <= last_ns)
 		return bytes;
-	n = (now - last_ns) / (step ? step : 1);
+	n = now / step - last_ns / step;
 	if (n >= 32)
 		return 0;
 	return (bytes * rd_dre_decay[n & 31]) >> 16;
@@ -47,22 +61,14 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 					__u32 tau_us)
 {
 	struct rocedp_port_state *st = rd_port_state_get(ifindex);
-	__u64 cur, step, n;
 
 	if (!st)
 		return;
-	step = (__u64)(tau_us ? tau_us : 1) * 1000 / 8;
-	cur = st->dre_bytes;
-	if (!st->dre_last_ns || now >= st->dre_last_ns + 32 * step) {
-		cur = st->dre_last_ns ? 0 : cur;
+	st->dre_bytes = rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now,
+				       tau_us) +
+			bytes;
+	if (now > st->dre_last_ns)
 		st->dre_last_ns = now;
-	} else if (now >= st->dre_last_ns + step) {
-		/* Advance by whole steps so frequent updates keep decaying. */
-		n = (now - st->dre_last_ns) / step;
-		cur = (cur * rd_dre_decay[n & 31]) >> 16;
-		st->dre_last_ns += n * step;
-	}
-	st->dre_bytes = cur + bytes;
 }
 
 static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now,

@@ -32,58 +32,63 @@ struct rd_bth {
 };
 _Static_assert(sizeof(struct rd_bth) == ROCEDP_BTH_LEN, "bth");
 
+/*
+ * pos/end bound what may be read (the linear part); off counts the bytes
+ * consumed and wire_len is the whole frame, which on the tc path may be
+ * longer than the linear part: lengths in headers are checked against it.
+ */
 struct rd_cursor {
 	void *pos;
 	void *end;
+	__u32 off;
+	__u32 wire_len;
 };
 
 /*
- * The scalar part of a parsed frame, handed to the out-of-line helpers
- * (BPF global functions are verified once, on their own, which keeps the
- * verifier's work linear instead of multiplying every parse path by every
- * member-choice path).
+ * Everything the parser learnt, as scalars. The decisions (class, remark,
+ * route, member, ECN, counters) are taken from this alone by BPF global
+ * functions, which the verifier checks once each instead of once per parse
+ * outcome; only the byte rewrites go back to the packet, through offsets.
  */
 struct rd_flow {
-	__u32 src[4];
+	__u32 src[4]; /* network order, IPv4 in [0] */
 	__u32 dst[4];
 	__u32 dest_qp;
 	__u32 psn;
-	__u32 bth_payload;
+	__u32 bth_payload; /* bytes after BTH, before ICRC */
 	__u32 hash; /* out: the flow hash used for member choice */
+	__u32 frame_len; /* the whole frame */
 	__u16 sport;
 	__u16 dport;
-	__u8 family;
+	__u16 outer_tci; /* outer VLAN TCI (in packet or skb metadata) */
+	__u8 family; /* 4, 6 or 0 */
 	__u8 l4_proto;
 	__u8 is_roce;
 	__u8 opcode;
 	__u8 ack_req;
-	__u8 cls;
+	__u8 cls; /* enum rocedp_class, set by the classifier */
+	__u8 cts_rule; /* 0xff none */
+	__u8 malformed; /* enum rocedp_malformed */
+	__u8 aeth_kind;
+	__u8 aeth_code;
+	__u8 tos; /* DSCP << 2 | ECN */
+	__u8 ttl;
+	__u8 vlan_tags; /* in packet + in skb metadata */
+	__u8 vlan_in_meta; /* tc: the outer tag lives in skb metadata */
+	__u8 is_fragment;
+	__u8 has_options; /* IPv4 options or IPv6 hop-by-hop */
+	__u8 dmac_group; /* destination MAC is multicast/broadcast */
+	__u8 icmp6_type;
 	__u8 pad[2];
 };
 
-/* What the parser learnt; pointers stay valid until the frame changes. */
+/* The flow plus where the rewritable headers are. */
 struct rd_pkt {
-	void *end; /* data_end, for late bounds checks */
-	struct ethhdr *eth;
-	struct rd_vlan_hdr *vlan0; /* outermost in-packet tag, or NULL */
-	struct iphdr *ip4;
-	struct ipv6hdr *ip6;
-	void *l4; /* first byte after the IP headers */
-	struct rd_flow fl; /* addresses, ports, BTH fields, class */
-	__u32 frame_len;
+	struct rd_flow fl;
+	__u16 l3_off; /* IP header */
+	__u16 vlan0_off; /* outermost in-packet tag, 0 = none */
 	__u16 l3_proto; /* host order ethertype after tags */
-	__u16 meta_tci;
-	__u8 vlan_tags; /* in packet + in skb metadata */
-	__u8 vlan_in_meta; /* tc: outer tag lives in skb metadata */
-	__u8 ttl;
-	__u8 tos; /* DSCP << 2 | ECN */
-	__u8 is_fragment;
-	__u8 has_options; /* IPv4 options or IPv6 hop-by-hop */
-	__u8 bth_flags;
-	__u8 aeth_kind;
-	__u8 aeth_code;
-	__u8 malformed; /* enum rocedp_malformed */
-	__u8 cts_rule;
+	__u16 pad;
 };
 
 #define RD_CURSOR_TAKE(c, type, var)                                     \
@@ -92,6 +97,7 @@ struct rd_pkt {
 		var = (type *)(c)->pos;                                  \
 		if ((void *)(var + 1) <= (c)->end) {                     \
 			(c)->pos = (void *)(var + 1);                    \
+			(c)->off += sizeof(type);                        \
 			__ok = 1;                                        \
 		}                                                        \
 		__ok;                                                    \
@@ -111,23 +117,27 @@ static __always_inline __u32 rd_u24(const __u8 *p)
 static __always_inline int rd_parse_eth(struct rd_cursor *c, struct rd_pkt *p)
 {
 	struct rd_vlan_hdr *vh;
+	struct ethhdr *eth;
 	__u16 proto;
 	int i;
 
-	if (!RD_CURSOR_TAKE(c, struct ethhdr, p->eth))
+	if (!RD_CURSOR_TAKE(c, struct ethhdr, eth))
 		return ROCEDP_MAL_TRUNC_ETH;
-	proto = bpf_ntohs(p->eth->h_proto);
+	proto = bpf_ntohs(eth->h_proto);
+	p->fl.dmac_group = eth->h_dest[0] & 1;
 #pragma unroll
 	for (i = 0; i < ROCEDP_MAX_VLAN_TAGS; i++) {
 		if (!rd_is_vlan(proto))
 			break;
-		if (p->vlan_tags >= ROCEDP_MAX_VLAN_TAGS)
+		if (p->fl.vlan_tags >= ROCEDP_MAX_VLAN_TAGS)
 			return ROCEDP_MAL_TOO_MANY_VLAN;
 		if (!RD_CURSOR_TAKE(c, struct rd_vlan_hdr, vh))
 			return ROCEDP_MAL_TRUNC_VLAN;
-		if (!p->vlan0)
-			p->vlan0 = vh;
-		p->vlan_tags++;
+		if (!p->vlan0_off && !p->fl.vlan_in_meta) {
+			p->vlan0_off = c->off - sizeof(*vh);
+			p->fl.outer_tci = bpf_ntohs(vh->tci);
+		}
+		p->fl.vlan_tags++;
 		proto = bpf_ntohs(vh->encap_proto);
 	}
 	if (rd_is_vlan(proto))
@@ -141,10 +151,11 @@ static __always_inline int rd_parse_ip4(struct rd_cursor *c, struct rd_pkt *p,
 					__u32 *l4_len)
 {
 	struct iphdr *ip;
-	__u32 hlen, tot;
+	__u32 hlen, tot, ip_off;
 
 	if (!RD_CURSOR_TAKE(c, struct iphdr, ip))
 		return ROCEDP_MAL_TRUNC_IP4;
+	ip_off = c->off - sizeof(*ip);
 	if (ip->version != 4)
 		return ROCEDP_MAL_BAD_IP_VERSION;
 	hlen = ip->ihl * 4;
@@ -152,21 +163,22 @@ static __always_inline int rd_parse_ip4(struct rd_cursor *c, struct rd_pkt *p,
 		return ROCEDP_MAL_BAD_IHL;
 	tot = bpf_ntohs(ip->tot_len) & 0xffff; /* keep the verifier's bound */
 	/* Ethernet padding may follow the datagram, a short frame may not. */
-	if (tot < hlen || (void *)ip + tot > c->end)
+	if (tot < hlen || ip_off + tot > c->wire_len)
 		return ROCEDP_MAL_BAD_IP_LEN;
-	/* Options: step over them; the bounds were proven by tot above. */
+	/* Options: step over them (they must be readable). */
 	if ((void *)ip + hlen > c->end)
 		return ROCEDP_MAL_BAD_IHL;
 	c->pos = (void *)ip + hlen;
-	p->ip4 = ip;
+	c->off = ip_off + hlen;
+	p->l3_off = ip_off;
 	p->fl.family = 4;
 	p->fl.l4_proto = ip->protocol;
-	p->ttl = ip->ttl;
-	p->tos = ip->tos;
+	p->fl.ttl = ip->ttl;
+	p->fl.tos = ip->tos;
 	p->fl.src[0] = ip->saddr;
 	p->fl.dst[0] = ip->daddr;
-	p->has_options = hlen > sizeof(*ip);
-	p->is_fragment = (bpf_ntohs(ip->frag_off) & 0x3fff) != 0;
+	p->fl.has_options = hlen > sizeof(*ip);
+	p->fl.is_fragment = (bpf_ntohs(ip->frag_off) & 0x3fff) != 0;
 	*l4_len = tot - hlen;
 	return 0;
 }
@@ -197,16 +209,16 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 	if (ip6->version != 6)
 		return ROCEDP_MAL_BAD_IP_VERSION;
 	plen = bpf_ntohs(ip6->payload_len) & 0xffff;
-	if ((void *)(ip6 + 1) + plen > c->end)
+	if (c->off + plen > c->wire_len)
 		return ROCEDP_MAL_BAD_IP_LEN;
-	p->ip6 = ip6;
+	p->l3_off = c->off - sizeof(*ip6);
 	p->fl.family = 6;
-	p->ttl = ip6->hop_limit;
-	p->tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
+	p->fl.ttl = ip6->hop_limit;
+	p->fl.tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
 	__builtin_memcpy(p->fl.src, &ip6->saddr, 16);
 	__builtin_memcpy(p->fl.dst, &ip6->daddr, 16);
 	nh = ip6->nexthdr;
-	p->has_options = nh == IPPROTO_HOPOPTS;
+	p->fl.has_options = nh == IPPROTO_HOPOPTS;
 #pragma unroll
 	for (i = 0; i < ROCEDP_MAX_IPV6_EXT; i++) {
 		if (!rd_ipv6_is_ext(nh))
@@ -215,7 +227,7 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 			return ROCEDP_MAL_TRUNC_EXT;
 		if (nh == IPPROTO_FRAGMENT) {
 			/* Offset or more-fragments set: not a whole datagram */
-			p->is_fragment = 1;
+			p->fl.is_fragment = 1;
 			len = 8;
 		} else {
 			len = (oh->hdrlen + 1) * 8;
@@ -226,6 +238,7 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 			return ROCEDP_MAL_BAD_IP_LEN;
 		plen -= len;
 		c->pos = (void *)oh + len;
+		c->off += len - sizeof(*oh);
 		nh = oh->nexthdr;
 	}
 	if (rd_ipv6_is_ext(nh))
@@ -248,7 +261,6 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 	if (!RD_CURSOR_TAKE(c, struct rd_bth, bth))
 		return ROCEDP_MAL_TRUNC_BTH;
 	p->fl.opcode = bth->opcode;
-	p->bth_flags = bth->flags;
 	p->fl.dest_qp = rd_u24(bth->dqp);
 	p->fl.psn = rd_u24(bth->psn);
 	p->fl.ack_req = bth->apsn >> 7;
@@ -268,19 +280,19 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 			return ROCEDP_MAL_TRUNC_AETH;
 		switch ((aeth[0] >> 5) & 3) {
 		case 0:
-			p->aeth_kind = ROCEDP_AETH_ACK;
+			p->fl.aeth_kind = ROCEDP_AETH_ACK;
 			break;
 		case 1:
-			p->aeth_kind = ROCEDP_AETH_RNR_NAK;
+			p->fl.aeth_kind = ROCEDP_AETH_RNR_NAK;
 			break;
 		case 3:
-			p->aeth_kind = ROCEDP_AETH_NAK;
+			p->fl.aeth_kind = ROCEDP_AETH_NAK;
 			break;
 		default:
-			p->aeth_kind = ROCEDP_AETH_RESERVED;
+			p->fl.aeth_kind = ROCEDP_AETH_RESERVED;
 			break;
 		}
-		p->aeth_code = aeth[0] & 0x1f;
+		p->fl.aeth_code = aeth[0] & 0x1f;
 		break;
 	case ROCEDP_OP_CNP:
 		if (rest < ROCEDP_CNP_PAYLOAD_LEN)
@@ -288,7 +300,7 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 		break;
 	}
 	/* The ICRC must be inside the frame too. */
-	if (c->pos + rest + ROCEDP_ICRC_LEN > c->end)
+	if (c->off + rest + ROCEDP_ICRC_LEN > c->wire_len)
 		return ROCEDP_MAL_TRUNC_BTH;
 	return 0;
 }
@@ -311,12 +323,18 @@ static __always_inline int rd_parse_udp(struct rd_cursor *c, struct rd_pkt *p,
 	return rd_parse_bth(c, p, ulen - sizeof(*udp));
 }
 
-/* Ports of other L4 protocols, for the 5-tuple hash. */
+/* Ports of other L4 protocols for the 5-tuple hash; the ICMPv6 type. */
 static __always_inline void rd_parse_ports(struct rd_cursor *c,
 					   struct rd_pkt *p)
 {
 	__be16 *ports = c->pos;
+	__u8 *type = c->pos;
 
+	if (p->fl.l4_proto == IPPROTO_ICMPV6) {
+		if ((void *)(type + 1) <= c->end)
+			p->fl.icmp6_type = *type;
+		return;
+	}
 	if (p->fl.l4_proto != IPPROTO_TCP && p->fl.l4_proto != IPPROTO_SCTP)
 		return;
 	if ((void *)(ports + 2) > c->end)
@@ -326,18 +344,18 @@ static __always_inline void rd_parse_ports(struct rd_cursor *c,
 }
 
 /*
- * Parse the whole frame. p->malformed holds the first problem found;
+ * Parse the whole frame. p->fl.malformed holds the first problem found;
  * fields before it stay valid (e.g. the IP header of a truncated BTH).
  */
 static __always_inline void rd_parse(void *data, void *data_end,
-				     struct rd_pkt *p)
+				     __u32 wire_len, struct rd_pkt *p)
 {
-	struct rd_cursor c = { .pos = data, .end = data_end };
+	struct rd_cursor c = { .pos = data, .end = data_end,
+			       .wire_len = wire_len };
 	__u32 l4_len = 0;
 	int err;
 
-	p->end = data_end;
-	p->frame_len = data_end - data;
+	p->fl.frame_len = wire_len;
 	err = rd_parse_eth(&c, p);
 	if (err)
 		goto out;
@@ -347,15 +365,14 @@ static __always_inline void rd_parse(void *data, void *data_end,
 		err = rd_parse_ip6(&c, p, &l4_len);
 	else
 		goto out;
-	if (err || p->is_fragment)
+	if (err || p->fl.is_fragment)
 		goto out;
-	p->l4 = c.pos;
 	if (p->fl.l4_proto == IPPROTO_UDP)
 		err = rd_parse_udp(&c, p, l4_len);
 	else
 		rd_parse_ports(&c, p);
 out:
-	p->malformed = err;
+	p->fl.malformed = err;
 }
 
 #endif

@@ -17,6 +17,7 @@ int rocedp_xdp(struct xdp_md *ctx)
 	struct rd_hook_in in = { .ifindex = ctx->ingress_ifindex };
 	struct rd_result res;
 
+	in.wire_len = ctx->data_end - ctx->data;
 	rd_ingress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
 		   &res);
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
@@ -35,6 +36,7 @@ static __always_inline void rd_tc_prepare(struct __sk_buff *skb,
 		bpf_skb_pull_data(skb, want);
 	in->vlan_in_meta = !!skb->vlan_present;
 	in->meta_tci = skb->vlan_tci;
+	in->wire_len = skb->len;
 }
 
 SEC("tc")
@@ -65,6 +67,7 @@ int rocedp_xdp_egress(struct xdp_md *ctx)
 	struct rd_hook_in in = { .ifindex = ctx->egress_ifindex };
 	struct rd_result res;
 
+	in.wire_len = ctx->data_end - ctx->data;
 	rd_egress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
 		  &res);
 	return XDP_PASS;

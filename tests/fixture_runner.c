@@ -188,7 +188,8 @@ static int load_file(const char *path, struct fixture **out, int *n_out)
 			cur->line = lineno;
 		}
 		if (cur->n_kv >= MAX_KEYS) {
-			fprintf(stderr, "# %s:%d: too many keys\n", path, lineno);
+			fprintf(stderr, "# %s:%d: too many keys\n", path,
+				lineno);
 			err = -E2BIG;
 			break;
 		}
@@ -307,8 +308,7 @@ static bool parse_num(const char *s, unsigned long *v)
 }
 
 /* "none" maps to none_val; numbers in any C base. */
-static bool num_or_none(const char *s, unsigned long none_val,
-			unsigned long *v)
+static bool num_or_none(const char *s, unsigned long none_val, unsigned long *v)
 {
 	if (!strcmp(s, "none")) {
 		*v = none_val;
@@ -354,26 +354,25 @@ struct ctx {
 	const struct rd_run *r;
 };
 
-#define NAME_CHECK(fn, field)                                               \
-	do {                                                                \
-		const char *got = fn(c->r->trace.field);                    \
-		result(got && !strcmp(got, val), "%s[%s]: %s %s%s%s",       \
-		       c->f->name, c->hook, key, val, strcmp(got ?: "", val) ? \
-		       ", got " : "", strcmp(got ?: "", val) ? (got ?: "?") : \
-		       "");                                                 \
+#define NAME_CHECK(fn, field)                                         \
+	do {                                                          \
+		const char *got = fn(c->r->trace.field);              \
+		result(got && !strcmp(got, val), "%s[%s]: %s %s%s%s", \
+		       c->f->name, c->hook, key, val,                 \
+		       strcmp(got ?: "", val) ? ", got " : "",        \
+		       strcmp(got ?: "", val) ? (got ?: "?") : "");   \
 	} while (0)
 
-#define NUM_CHECK(expr, none_val)                                          \
-	do {                                                               \
-		unsigned long want, got = (expr);                          \
-		if (!num_or_none(val, none_val, &want)) {                  \
-			result(false, "%s[%s]: %s: bad value '%s'",        \
-			       c->f->name, c->hook, key, val);             \
-			break;                                             \
-		}                                                          \
-		result(got == want, "%s[%s]: %s %s%s%#lx", c->f->name,    \
-		       c->hook, key, val, got == want ? " =" : ", got ",   \
-		       got);                                               \
+#define NUM_CHECK(expr, none_val)                                              \
+	do {                                                                   \
+		unsigned long want, got = (expr);                              \
+		if (!num_or_none(val, none_val, &want)) {                      \
+			result(false, "%s[%s]: %s: bad value '%s'",            \
+			       c->f->name, c->hook, key, val);                 \
+			break;                                                 \
+		}                                                              \
+		result(got == want, "%s[%s]: %s %s%s%#lx", c->f->name,         \
+		       c->hook, key, val, got == want ? " =" : ", got ", got); \
 	} while (0)
 
 static const char *verdict_of(unsigned int v)
@@ -446,9 +445,8 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 			describe_diff(c->r->out, c->r->out_len, want, wl, why,
 				      sizeof(why));
 			result(!strcmp(why, "equal"),
-			       "%s[%s]: out bytes as expected%s%s",
-			       c->f->name, c->hook,
-			       strcmp(why, "equal") ? ": " : "",
+			       "%s[%s]: out bytes as expected%s%s", c->f->name,
+			       c->hook, strcmp(why, "equal") ? ": " : "",
 			       strcmp(why, "equal") ? why : "");
 			if (strcmp(why, "equal") && !silent)
 				dump_hex("got", c->r->out, c->r->out_len);
@@ -462,8 +460,8 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 		       "%s[%s]: out ICRC %s (stored %08x, computed %08x, %d)",
 		       c->f->name, c->hook, val, found, computed, err);
 	} else if (!strcmp(key, "ipcsum")) {
-		bool ok = ip4_csum_ok(c->r->out, c->r->out_len, why,
-				      sizeof(why));
+		bool ok =
+			ip4_csum_ok(c->r->out, c->r->out_len, why, sizeof(why));
 
 		result(!strcmp(val, "valid") && ok,
 		       "%s[%s]: out IPv4 header checksum %s (%s)", c->f->name,
@@ -475,16 +473,16 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 }
 
 static const char *const meta_keys[] = {
-	"name",	    "desc",	    "hook",	    "config",
-	"time_ns",  "ifindex",	    "in",	    "truncate",
-	"malformed_at", "refused", "refused_below", NULL,
+	"name",		 "desc", "hook",     "config",	     "time_ns",
+	"ifindex",	 "in",	 "truncate", "malformed_at", "refused",
+	"refused_below", NULL,
 };
 
 static const char *const check_keys[] = {
-	"verdict", "class",  "malformed", "pass",      "aeth",	   "dscp_in",
-	"dscp_out", "ecn_out", "opcode",   "dest_qp",   "psn",	   "aeth_code",
-	"cts_rule", "member",  "egress",   "out",	"icrc",	   "ipcsum",
-	NULL,
+	"verdict", "class",	"malformed", "pass",   "aeth",
+	"dscp_in", "dscp_out",	"ecn_out",   "opcode", "dest_qp",
+	"psn",	   "aeth_code", "cts_rule",  "member", "egress",
+	"out",	   "icrc",	"ipcsum",    NULL,
 };
 
 static bool in_list(const char *const *l, const char *k)
@@ -610,10 +608,13 @@ static void run_truncations(const struct fixture *f, enum rd_hook h,
 	if (!e)
 		return;
 	for (cut = 0; cut < len; cut++) {
-		struct rd_run r = { .in = in, .in_len = cut, .out = out,
+		struct rd_run r = { .in = in,
+				    .in_len = cut,
+				    .out = out,
 				    .out_size = sizeof(out) };
-		struct ctx c = { .f = f, .hook = hook, .in = in,
-				 .in_len = cut, .r = &r };
+		struct ctx c = {
+			.f = f, .hook = hook, .in = in, .in_len = cut, .r = &r
+		};
 		const struct rocedp_trace *t = &r.trace;
 
 		bad[0] = 0;
@@ -706,10 +707,15 @@ static void run_fixture(const struct fixture *f)
 		return;
 	}
 	for (i = 0; i < n_hooks; i++) {
-		struct rd_run r = { .in = in, .in_len = in_len, .out = out,
+		struct rd_run r = { .in = in,
+				    .in_len = in_len,
+				    .out = out,
 				    .out_size = sizeof(out) };
-		struct ctx c = { .f = f, .hook = names[i], .in = in,
-				 .in_len = in_len, .r = &r };
+		struct ctx c = { .f = f,
+				 .hook = names[i],
+				 .in = in,
+				 .in_len = in_len,
+				 .r = &r };
 		struct rd_engine *e;
 
 		s = fx_get(f, "truncate");
@@ -730,8 +736,9 @@ static void run_fixture(const struct fixture *f)
 			err = rd_engine_run(e, hooks[i], &r);
 		if (hook_listed(f, "refused", names[i])) {
 			/* the kernel's test_run refuses it: nothing ran */
-			result(err == -EINVAL, "%s[%s]: refused by test_run (%d)",
-			       f->name, names[i], err);
+			result(err == -EINVAL,
+			       "%s[%s]: refused by test_run (%d)", f->name,
+			       names[i], err);
 			continue;
 		}
 		if (err) {

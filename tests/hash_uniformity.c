@@ -72,6 +72,7 @@ static uint32_t rng32(void)
 /* A RoCEv2 SEND only from 10.0.src.1:sport to 10.1.0.2:4791, given QP. */
 static void build_frame(uint8_t *f, uint32_t qp, uint16_t sport, uint8_t src)
 {
+	/* clang-format off */
 	static const uint8_t hdr[] = {
 		/* Ethernet */
 		0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
@@ -84,6 +85,7 @@ static void build_frame(uint8_t *f, uint32_t qp, uint16_t sport, uint8_t src)
 		0x04, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 		0x00, 0x01,
 	};
+	/* clang-format on */
 
 	memset(f, 0, FRAME_LEN);
 	memcpy(f, hdr, sizeof(hdr));
@@ -168,7 +170,9 @@ static int setup(struct env *v)
 static int send_one(struct env *v, uint32_t qp, uint16_t sport, uint8_t src)
 {
 	uint8_t in[FRAME_LEN], out[FRAME_LEN + 64];
-	struct rd_run r = { .in = in, .in_len = FRAME_LEN, .out = out,
+	struct rd_run r = { .in = in,
+			    .in_len = FRAME_LEN,
+			    .out = out,
 			    .out_size = sizeof(out) };
 
 	build_frame(in, qp, sport, src);
@@ -216,29 +220,49 @@ static int spread(struct env *v, int n, unsigned int *cnt, int members,
 	return lost;
 }
 
-static void test_equal(struct env *v, int flows, unsigned int mode,
-		       int m_lo, int m_hi, bool vary_l4)
+static void test_equal(struct env *v, int flows, unsigned int mode, int m_lo,
+		       int m_hi, bool vary_l4)
 {
 	unsigned int cnt[ROCEDP_MAX_MEMBERS];
-	double chi2, exp, crit;
-	int m, i, lost, err;
+	double chi2[2], exp, crit;
+	int m, i, lost, err, try;
 
 	err = set_mode(v, mode, 0x1234567);
 	for (m = m_lo; m <= m_hi && !err; m++) {
 		err = set_group(v, NULL, m);
 		if (err)
 			break;
-		lost = spread(v, flows, cnt, m, 0xc000, vary_l4);
-		exp = (double)flows / m;
-		chi2 = 0;
-		for (i = 0; i < m; i++)
-			chi2 += (cnt[i] - exp) * (cnt[i] - exp) / exp;
 		crit = chi2_crit(m - 1);
-		result(!lost && chi2 < crit,
-		       "%s: %d flows over %d equal members: chi2 %.1f < %.1f "
-		       "(df %d, p 0.001)%s",
-		       rd_hash_mode_name(mode), flows, m, chi2, crit, m - 1,
-		       lost ? ", some frames not forwarded" : "");
+		exp = (double)flows / m;
+		/*
+		 * 78 tests at p = 0.001 would fail a perfect hash now and
+		 * then; a bound exceeded is retried once on a fresh flow set
+		 * (both exceed: p = 1e-6), a real bias fails both.
+		 */
+		for (try = 0; try < 2; try++) {
+			lost = spread(v, flows, cnt, m, 0xc000, vary_l4);
+			chi2[try] = 0;
+			for (i = 0; i < m; i++)
+				chi2[try] +=
+					(cnt[i] - exp) * (cnt[i] - exp) / exp;
+			if (lost || chi2[try] < crit)
+				break;
+		}
+		if (try == 0)
+			result(!lost,
+			       "%s: %d flows over %d equal members: chi2 %.1f "
+			       "< %.1f (df %d, p 0.001)%s",
+			       rd_hash_mode_name(mode), flows, m, chi2[0], crit,
+			       m - 1,
+			       lost ? ", some frames not forwarded" : "");
+		else
+			result(!lost && try < 2,
+			       "%s: %d flows over %d equal members: chi2 %.1f "
+			       "then %.1f on fresh flows, bound %.1f (df %d, "
+			       "p 0.001)%s",
+			       rd_hash_mode_name(mode), flows, m, chi2[0],
+			       chi2[1], crit, m - 1,
+			       lost ? ", some frames not forwarded" : "");
 	}
 	if (err)
 		result(false, "%s: map setup: %s", rd_hash_mode_name(mode),
@@ -329,7 +353,8 @@ static void test_few_flows(struct env *v)
 			       "member (%u/%u/%u/%u)",
 			       n, cnt[0], cnt[1], cnt[2], cnt[3]);
 		else
-			result(!lost && lo * 100 >= 15 * n && hi * 100 <= 35 * n,
+			result(!lost && lo * 100 >= 15 * n &&
+				       hi * 100 <= 35 * n,
 			       "%s, 1 sport, 64 QPs: every member 15..35%% "
 			       "(%u/%u/%u/%u of %u)",
 			       rd_hash_mode_name(modes[mi]), cnt[0], cnt[1],
@@ -352,7 +377,8 @@ int main(int argc, char **argv)
 	if (i < argc)
 		flows = atoi(argv[i]);
 	if (flows < 1000) {
-		fprintf(stderr, "usage: hash_uniformity [-q] [FLOWS >= 1000]\n");
+		fprintf(stderr,
+			"usage: hash_uniformity [-q] [FLOWS >= 1000]\n");
 		return 2;
 	}
 	err = setup(&v);

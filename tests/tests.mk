@@ -40,3 +40,5 @@ fixtures-gen:
 test: deps
 	$(MAKE) all test-progs $(TEST_EXTRA)
 	ROCEDP_SELFTESTS=1 OUT=$(OUT) tests/run.sh
+
+FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c

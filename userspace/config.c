@@ -169,10 +169,18 @@ void rd_staged_defaults(struct rd_staged *s)
 	c->ecn_class_optout = 1u << ROCEDP_CLASS_ACK | 1u << ROCEDP_CLASS_NAK |
 			      1u << ROCEDP_CLASS_CNP;
 	/* the reasons for these values are in docs/config.md */
-	s->qos[ROCEDP_CLASS_ACK] = (struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP, .dscp = 46 };
-	s->qos[ROCEDP_CLASS_NAK] = (struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP, .dscp = 46 };
-	s->qos[ROCEDP_CLASS_CNP] = (struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP, .dscp = 48 };
-	s->qos[ROCEDP_CLASS_CTS] = (struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP, .dscp = 46 };
+	s->qos[ROCEDP_CLASS_ACK] =
+		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
+				     .dscp = 46 };
+	s->qos[ROCEDP_CLASS_NAK] =
+		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
+				     .dscp = 46 };
+	s->qos[ROCEDP_CLASS_CNP] =
+		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
+				     .dscp = 48 };
+	s->qos[ROCEDP_CLASS_CTS] =
+		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
+				     .dscp = 46 };
 }
 
 void rd_staged_free(struct rd_staged *s)
@@ -246,8 +254,8 @@ static void path_idx(char *out, const char *parent, unsigned int i)
 
 static const char *jtext(struct json_object *v)
 {
-	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	return json_object_to_json_string_ext(
+		v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 static const char *jtype(struct json_object *v)
@@ -290,7 +298,8 @@ static int get_int(struct pctx *c, const char *path, struct json_object *v,
 	x = json_object_get_int64(v);
 	/* json-c saturates huge literals, which then fail the range check */
 	if (x < min || x > max) {
-		perr(c, path, "%s is out of range %lld..%lld", jtext(v), min, max);
+		perr(c, path, "%s is out of range %lld..%lld", jtext(v), min,
+		     max);
 		return -EINVAL;
 	}
 	*out = x;
@@ -342,13 +351,14 @@ static int get_name(struct pctx *c, const char *path, struct json_object *v,
 		if (names[i] && !strcmp(names[i], json_object_get_string(v)))
 			return i;
 	join_names(all, sizeof(all), names, n);
-	perr(c, path, "unknown %s %s (expected one of: %s)", what, jtext(v), all);
+	perr(c, path, "unknown %s %s (expected one of: %s)", what, jtext(v),
+	     all);
 	return -EINVAL;
 }
 
 /* Report keys of obj not in allowed (NULL-terminated). */
-static void check_keys(struct pctx *c, const char *path, struct json_object *obj,
-		       const char *const *allowed)
+static void check_keys(struct pctx *c, const char *path,
+		       struct json_object *obj, const char *const *allowed)
 {
 	char p[PATH_LEN], all[256];
 	unsigned int n = 0, i;
@@ -381,8 +391,8 @@ static struct json_object *child(struct json_object *obj, const char *key,
 }
 
 static const char *const class_keys[ROCEDP_CLASS_MAX + 1] = {
-	"data", "ack", "nak", "cnp", "cts", "roce_other", "ip", "non_ip",
-	"malformed", NULL,
+	"data",	      "ack", "nak",    "cnp",	    "cts",
+	"roce_other", "ip",  "non_ip", "malformed", NULL,
 };
 
 static int class_from_name(const char *s, bool settable_only)
@@ -488,7 +498,9 @@ static int parse_prefix(struct pctx *c, const char *path, struct json_object *v,
 	*plen = len;
 	for (i = 0; i < max / 8; i++) {
 		int keep = (int)len - (int)i * 8;
-		__u8 mask = keep >= 8 ? 0xff : keep <= 0 ? 0 : 0xff << (8 - keep);
+		__u8 mask = keep >= 8 ? 0xff :
+			    keep <= 0 ? 0 :
+					0xff << (8 - keep);
 
 		if (addr[i] & ~mask) {
 			perr(c, path, "%s has host bits set beyond /%llu",
@@ -509,7 +521,8 @@ static void parse_features(struct pctx *c, const char *path,
 	size_t i;
 	int f;
 
-	if (!want_type(c, path, v, json_type_array, "an array of feature names"))
+	if (!want_type(c, path, v, json_type_array,
+		       "an array of feature names"))
 		return;
 	*out = 0;
 	for (i = 0; i < json_object_array_length(v); i++) {
@@ -535,7 +548,8 @@ static void parse_hash(struct pctx *c, const char *path, struct json_object *v,
 	check_keys(c, path, v, keys);
 	if ((x = child(v, "mode", path, p))) {
 		if (want_type(c, p, x, json_type_string, "a string")) {
-			mode = rd_hash_mode_from_name(json_object_get_string(x));
+			mode = rd_hash_mode_from_name(
+				json_object_get_string(x));
 			if (mode < 0)
 				perr(c, p,
 				     "unknown hash mode %s (expected one of: 5tuple qp qp-only flowlet spray)",
@@ -553,9 +567,9 @@ static void parse_hash(struct pctx *c, const char *path, struct json_object *v,
 static void parse_flowlet(struct pctx *c, const char *path,
 			  struct json_object *v, struct rocedp_config *cfg)
 {
-	static const char *const keys[] = { "rtt_us",	   "gap",
-					    "gap_min_us",  "gap_max_us",
-					    "choice",	   "load_tau_us",
+	static const char *const keys[] = { "rtt_us",	      "gap",
+					    "gap_min_us",     "gap_max_us",
+					    "choice",	      "load_tau_us",
 					    "rtt_ewma_shift", NULL };
 	static const char *const gaps[] = { "fixed", "auto" };
 	struct json_object *x;
@@ -659,11 +673,13 @@ static void parse_qp(struct pctx *c, const char *path, struct json_object *v,
 			return;
 		}
 		path_idx(p, path, 0);
-		if (get_int(c, p, json_object_array_get_idx(v, 0), 0, QP_MAX, &x))
+		if (get_int(c, p, json_object_array_get_idx(v, 0), 0, QP_MAX,
+			    &x))
 			return;
 		r->qp_min = x;
 		path_idx(p, path, 1);
-		if (get_int(c, p, json_object_array_get_idx(v, 1), 0, QP_MAX, &x))
+		if (get_int(c, p, json_object_array_get_idx(v, 1), 0, QP_MAX,
+			    &x))
 			return;
 		r->qp_max = x;
 		goto order;
@@ -681,7 +697,8 @@ static void parse_qp(struct pctx *c, const char *path, struct json_object *v,
 	if (!dash)
 		hi = lo;
 	if (lo > QP_MAX || hi > QP_MAX) {
-		perr(c, path, "%s is out of range 0..0xffffff (QPs are 24 bits)",
+		perr(c, path,
+		     "%s is out of range 0..0xffffff (QPs are 24 bits)",
 		     jtext(v));
 		return;
 	}
@@ -699,8 +716,9 @@ bad:
 static void parse_rule(struct pctx *c, const char *path, struct json_object *v,
 		       struct rocedp_cts_rule *r, char *name)
 {
-	static const char *const keys[] = { "name", "opcodes", "qp", "max_payload",
-					    "src",  "dst",     NULL };
+	static const char *const keys[] = { "name",	   "opcodes", "qp",
+					    "max_payload", "src",     "dst",
+					    NULL };
 	struct json_object *x, *op;
 	char p[PATH_LEN], pi[PATH_LEN];
 	__u8 fam[2] = { 0, 0 }, plen;
@@ -719,9 +737,11 @@ static void parse_rule(struct pctx *c, const char *path, struct json_object *v,
 		const char *s = json_object_get_string(x);
 
 		if (!*s || strlen(s) >= RD_CTS_NAME_MAX ||
-		    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+		    strspn(s,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
 			    strlen(s))
-			perr(c, p, "%s: names are 1..%d characters of A-Z a-z 0-9 _ . -",
+			perr(c, p,
+			     "%s: names are 1..%d characters of A-Z a-z 0-9 _ . -",
 			     jtext(x), RD_CTS_NAME_MAX - 1);
 		else
 			strcpy(name, s);
@@ -816,9 +836,9 @@ static __u32 dev_index(struct pctx *c, const char *path, const char *name)
 static void parse_port(struct pctx *c, const char *path, struct json_object *v,
 		       struct rd_cfg_port *pt)
 {
-	static const char *const keys[] = { "rate_mbps",    "kmin_bytes",
-					    "kmax_bytes",   "pmax_percent",
-					    "profile",	    "hold_queue_bytes",
+	static const char *const keys[] = { "rate_mbps",  "kmin_bytes",
+					    "kmax_bytes", "pmax_percent",
+					    "profile",	  "hold_queue_bytes",
 					    NULL };
 	struct json_object *x;
 	char p[PATH_LEN];
@@ -903,7 +923,8 @@ static void parse_ecn(struct pctx *c, const char *path, struct json_object *v,
 			if (s->ports[i].ifindex == pt->ifindex)
 				break;
 		if (i < s->n_ports) {
-			perr(c, pi, "the same port is listed twice (ifindex %u)",
+			perr(c, pi,
+			     "the same port is listed twice (ifindex %u)",
 			     pt->ifindex);
 			continue;
 		}
@@ -916,7 +937,7 @@ static void parse_member(struct pctx *c, const char *path,
 			 struct json_object *v, struct rocedp_member *mb)
 {
 	static const char *const keys[] = { "dev",    "ifindex", "smac", "dmac",
-					    "weight", "via",     NULL };
+					    "weight", "via",	 NULL };
 	struct json_object *x, *dev, *idx;
 	char p[PATH_LEN], pd[PATH_LEN];
 	long long n;
@@ -936,7 +957,8 @@ static void parse_member(struct pctx *c, const char *path,
 		perr(c, path, "give exactly one of dev and ifindex");
 	} else if (dev) {
 		if (want_type(c, pd, dev, json_type_string, "a device name"))
-			mb->ifindex = dev_index(c, pd, json_object_get_string(dev));
+			mb->ifindex =
+				dev_index(c, pd, json_object_get_string(dev));
 	} else if (!get_int(c, p, idx, 1, INT32_MAX, &n)) {
 		char buf[24];
 
@@ -946,13 +968,15 @@ static void parse_member(struct pctx *c, const char *path,
 	if ((x = child(v, "smac", path, p))) {
 		if (want_type(c, p, x, json_type_string, "a MAC address") &&
 		    parse_mac(json_object_get_string(x), mb->smac))
-			perr(c, p, "%s is not a MAC address (aa:bb:cc:dd:ee:ff)",
+			perr(c, p,
+			     "%s is not a MAC address (aa:bb:cc:dd:ee:ff)",
 			     jtext(x));
 	} else if (mb->ifindex) {
 		/* default: the egress device's own address */
 		err = dev_mac(mb->ifindex, mb->smac);
 		if (err)
-			perr(c, path, "no smac given and the device's MAC is unknown: %s",
+			perr(c, path,
+			     "no smac given and the device's MAC is unknown: %s",
 			     strerror(-err));
 	}
 	x = child(v, "dmac", path, p);
@@ -960,18 +984,22 @@ static void parse_member(struct pctx *c, const char *path,
 		perr(c, path, "missing key dmac");
 	else if (want_type(c, p, x, json_type_string, "a MAC address") &&
 		 parse_mac(json_object_get_string(x), mb->dmac))
-		perr(c, p, "%s is not a MAC address (aa:bb:cc:dd:ee:ff)", jtext(x));
-	if ((x = child(v, "weight", path, p)) && !get_int(c, p, x, 0, 65535, &n))
+		perr(c, p, "%s is not a MAC address (aa:bb:cc:dd:ee:ff)",
+		     jtext(x));
+	if ((x = child(v, "weight", path, p)) &&
+	    !get_int(c, p, x, 0, 65535, &n))
 		mb->weight = n;
 	if ((x = child(v, "via", path, p)) &&
-	    !parse_prefix(c, p, x, &mb->nh_family, (__u8 *)mb->nh_addr, &plen) &&
+	    !parse_prefix(c, p, x, &mb->nh_family, (__u8 *)mb->nh_addr,
+			  &plen) &&
 	    plen != (mb->nh_family == AF_INET ? 32 : 128))
 		perr(c, p, "%s: expected an address, not a prefix", jtext(x));
 }
 
 /* named[id]: the file defines group id, valid or not (for route checks) */
 static void parse_groups(struct pctx *c, const char *path,
-			 struct json_object *v, struct rd_staged *s, bool *named)
+			 struct json_object *v, struct rd_staged *s,
+			 bool *named)
 {
 	static const char *const keys[] = { "id", "rtt_us", "members", NULL };
 	struct json_object *g, *x;
@@ -985,7 +1013,8 @@ static void parse_groups(struct pctx *c, const char *path,
 		return;
 	n = json_object_array_length(v);
 	if (n >= ROCEDP_MAX_GROUPS) {
-		perr(c, path, "%zu groups, at most %d", n, ROCEDP_MAX_GROUPS - 1);
+		perr(c, path, "%zu groups, at most %d", n,
+		     ROCEDP_MAX_GROUPS - 1);
 		return;
 	}
 	s->groups = calloc(n ? n : 1, sizeof(*s->groups));
@@ -1020,7 +1049,8 @@ static void parse_groups(struct pctx *c, const char *path,
 			perr(c, p, "missing key members");
 			continue;
 		}
-		if (!want_type(c, pm, x, json_type_array, "an array of members"))
+		if (!want_type(c, pm, x, json_type_array,
+			       "an array of members"))
 			continue;
 		nm = json_object_array_length(x);
 		if (!nm || nm > ROCEDP_MAX_MEMBERS) {
@@ -1091,17 +1121,20 @@ static void parse_routes(struct pctx *c, const char *path,
 		if (loc && !local)
 			loc = NULL;
 		if (!grp == !loc) {
-			perr(c, p, "give exactly one of group and \"local\": true");
+			perr(c, p,
+			     "give exactly one of group and \"local\": true");
 			continue;
 		}
 		if (loc) {
-			rt->val.flags = ROCEDP_ROUTEF_LOCAL | ROCEDP_ROUTEF_STATIC;
+			rt->val.flags = ROCEDP_ROUTEF_LOCAL |
+					ROCEDP_ROUTEF_STATIC;
 		} else {
 			if (get_int(c, pg, grp, 1, ROCEDP_MAX_GROUPS - 1, &id))
 				continue;
 			/* a group with errors of its own is no second error */
 			if (!named[id]) {
-				perr(c, pg, "group %lld is not defined in groups", id);
+				perr(c, pg,
+				     "group %lld is not defined in groups", id);
 				continue;
 			}
 			rt->val.group_id = id;
@@ -1114,8 +1147,8 @@ static void parse_routes(struct pctx *c, const char *path,
 		s->n_routes++;
 	}
 	if (n4 > ROCEDP_MAX_ROUTES4 || n6 > ROCEDP_MAX_ROUTES6)
-		perr(c, path, "%u IPv4 and %u IPv6 routes, at most %d and %d", n4,
-		     n6, ROCEDP_MAX_ROUTES4, ROCEDP_MAX_ROUTES6);
+		perr(c, path, "%u IPv4 and %u IPv6 routes, at most %d and %d",
+		     n4, n6, ROCEDP_MAX_ROUTES4, ROCEDP_MAX_ROUTES6);
 	qsort(s->routes, s->n_routes, sizeof(*s->routes), route_cmp);
 	for (i = 1; i < s->n_routes; i++)
 		if (!route_cmp(&s->routes[i - 1], &s->routes[i])) {
@@ -1130,9 +1163,9 @@ static void parse_routes(struct pctx *c, const char *path,
 
 int rd_config_parse(struct json_object *root, struct rd_staged *s)
 {
-	static const char *const keys[] = { "features", "hash",   "flowlet",
+	static const char *const keys[] = { "features", "hash",	     "flowlet",
 					    "qos",	"cts_rules", "ecn",
-					    "groups",	"routes", NULL };
+					    "groups",	"routes",    NULL };
 	bool named[ROCEDP_MAX_GROUPS] = { false };
 	struct pctx c = { 0 };
 	struct json_object *x;
@@ -1240,11 +1273,13 @@ int rd_config_read_json(const char *path, struct json_object **root)
 			end++;
 		if (end < len) {
 			offset_to_line(buf, end, &line, &col);
-			rd_err("config", "%s:%u:%u: unexpected text after the JSON document",
+			rd_err("config",
+			       "%s:%u:%u: unexpected text after the JSON document",
 			       path, line, col);
 			err = -EINVAL;
 		}
-	} else if (jerr == json_tokener_continue || jerr == json_tokener_success) {
+	} else if (jerr == json_tokener_continue ||
+		   jerr == json_tokener_success) {
 		rd_err("config", "%s: unexpected end of file (incomplete JSON)",
 		       path);
 		err = -EINVAL;
@@ -1655,7 +1690,8 @@ static int txn_rollback(struct txn *t)
 	while (t->n) {
 		u = &t->u[--t->n];
 		if (!u->had) {
-			if (bpf_map_delete_elem(u->fd, u->key) && errno != ENOENT)
+			if (bpf_map_delete_elem(u->fd, u->key) &&
+			    errno != ENOENT)
 				failed++;
 		} else if (u->devmap) {
 			struct bpf_devmap_val *dv = u->old;
@@ -1668,7 +1704,8 @@ static int txn_rollback(struct txn *t)
 				failed++;
 			if (pfd >= 0)
 				close(pfd);
-		} else if (bpf_map_update_elem(u->fd, u->key, u->old, BPF_ANY)) {
+		} else if (bpf_map_update_elem(u->fd, u->key, u->old,
+					       BPF_ANY)) {
 			failed++;
 		}
 		free(u->old);
@@ -1752,7 +1789,8 @@ static int apply_ports(struct txn *t, const struct rd_maps *m,
 			    have.ifindex == ifx &&
 			    (efd <= 0 || have.bpf_prog.id == want_id))
 				goto port_cfg;
-			snprintf(what, sizeof(what), "rd_tx_ports ifindex %u", ifx);
+			snprintf(what, sizeof(what), "rd_tx_ports ifindex %u",
+				 ifx);
 			err = txn_op(t, m->fd[RD_MAP_TX_PORTS], &ifx, 4, &want,
 				     sizeof(want), BPF_ANY, what);
 			if (err)
@@ -1762,7 +1800,8 @@ port_cfg:
 			if (find_port(x->ports, x->n_ports, ifx) ||
 			    find_port(s->ports, s->n_ports, ifx))
 				continue;
-			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u", ifx);
+			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
+				 ifx);
 			err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4,
 				     &default_port, sizeof(default_port),
 				     BPF_NOEXIST, what);
@@ -1778,7 +1817,8 @@ port_cfg:
 				}
 				x->ports = p;
 				x->ports[x->n_ports++] = np;
-				qsort(x->ports, x->n_ports, sizeof(np), port_cmp);
+				qsort(x->ports, x->n_ports, sizeof(np),
+				      port_cmp);
 			}
 		}
 	}
@@ -1793,12 +1833,15 @@ port_cfg:
 		    have->hold_bytes == want->hold_bytes)
 			continue;
 		if (want->pc.flags & ROCEDP_PORTF_HOLD_QUEUE) {
-			struct rocedp_port_state ps = { .vq_bytes = want->hold_bytes };
+			struct rocedp_port_state ps = {
+				.vq_bytes = want->hold_bytes
+			};
 
 			snprintf(what, sizeof(what), "rd_port_state ifindex %u",
 				 want->ifindex);
-			err = txn_op(t, m->fd[RD_MAP_PORT_STATE], &want->ifindex,
-				     4, &ps, sizeof(ps), BPF_ANY, what);
+			err = txn_op(t, m->fd[RD_MAP_PORT_STATE],
+				     &want->ifindex, 4, &ps, sizeof(ps),
+				     BPF_ANY, what);
 			if (err)
 				break;
 		}
@@ -1830,8 +1873,8 @@ static int route_op(struct txn *t, const struct rd_maps *m,
 	snprintf(what, sizeof(what), "%s %s/%u",
 		 v4 ? "rd_routes4" : "rd_routes6", a, rt->plen);
 	return txn_op(t, m->fd[v4 ? RD_MAP_ROUTES4 : RD_MAP_ROUTES6], &key,
-		      v4 ? sizeof(key.k4) : sizeof(key.k6), del ? NULL : &rt->val,
-		      sizeof(rt->val), BPF_ANY, what);
+		      v4 ? sizeof(key.k4) : sizeof(key.k6),
+		      del ? NULL : &rt->val, sizeof(rt->val), BPF_ANY, what);
 }
 
 static int cfg_write(struct txn *t, const struct rd_maps *m,
@@ -1931,9 +1974,11 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 		return err;
 	/* 7. what the new config no longer has, now that nothing uses it */
 	for (i = 0, j = 0; j < cur->n_routes; j++) {
-		while (i < s->n_routes && route_cmp(&s->routes[i], &cur->routes[j]) < 0)
+		while (i < s->n_routes &&
+		       route_cmp(&s->routes[i], &cur->routes[j]) < 0)
 			i++;
-		if (i < s->n_routes && !route_cmp(&s->routes[i], &cur->routes[j]))
+		if (i < s->n_routes &&
+		    !route_cmp(&s->routes[i], &cur->routes[j]))
 			continue;
 		err = route_op(t, m, &cur->routes[j], true);
 		if (err)
@@ -2003,7 +2048,8 @@ int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 		txn_init(&t, m);
 		err = apply_writes(&t, m, s, &cur, x);
 		if (err && !txn_rollback(&t))
-			rd_err("config", "nothing applied: the running config is unchanged");
+			rd_err("config",
+			       "nothing applied: the running config is unchanged");
 		txn_free(&t);
 	}
 	rd_staged_free(&cur);
@@ -2038,7 +2084,8 @@ int rd_config_apply_defaults(const struct rd_maps *m)
 	/* fresh maps: plain writes, nothing to keep consistent yet */
 	rd_staged_defaults(&s);
 	for (k = 0; k < ROCEDP_CLASS_MAX; k++)
-		if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &k, &s.qos[k], BPF_ANY))
+		if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &k, &s.qos[k],
+					BPF_ANY))
 			return -errno;
 	k = 0;
 	if (bpf_map_update_elem(m->fd[RD_MAP_CONFIG], &k, &s.cfg, BPF_ANY))
@@ -2056,7 +2103,8 @@ static struct json_object *name_list(__u32 mask, const char *const *names,
 
 	for (i = 0; i < n; i++)
 		if (mask & (1u << i))
-			json_object_array_add(a, json_object_new_string(names[i]));
+			json_object_array_add(a,
+					      json_object_new_string(names[i]));
 	return a;
 }
 
@@ -2143,7 +2191,8 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 	    name_list(c->features, feature_names, ARRAY_LEN(feature_names)));
 	o = json_object_new_object();
 	if (c->hash_mode < ROCEDP_HASH_MODE_MAX)
-		add(o, "mode", json_object_new_string(rd_hash_mode_name(c->hash_mode)));
+		add(o, "mode",
+		    json_object_new_string(rd_hash_mode_name(c->hash_mode)));
 	else
 		add(o, "mode", json_object_new_int64(c->hash_mode));
 	add(o, "seed", json_object_new_int64(c->hash_seed));
@@ -2166,7 +2215,8 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		if (!rd_qos_class_settable(i))
 			continue;
 		if (s->qos[i].action != ROCEDP_QOS_SET_DSCP) {
-			add(o, rd_class_name(i), json_object_new_string("leave"));
+			add(o, rd_class_name(i),
+			    json_object_new_string("leave"));
 			continue;
 		}
 		q = json_object_new_object();
@@ -2191,10 +2241,12 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		if (!if_indextoname(pt->ifindex, name))
 			snprintf(name, sizeof(name), "%u", pt->ifindex);
 		q = json_object_new_object();
-		add(q, "rate_mbps", json_object_new_int64(pt->pc.rate_bps / 1000000));
+		add(q, "rate_mbps",
+		    json_object_new_int64(pt->pc.rate_bps / 1000000));
 		add(q, "kmin_bytes", json_object_new_int64(pt->pc.kmin_bytes));
 		add(q, "kmax_bytes", json_object_new_int64(pt->pc.kmax_bytes));
-		add(q, "pmax_percent", json_object_new_int64(pt->pc.pmax_percent));
+		add(q, "pmax_percent",
+		    json_object_new_int64(pt->pc.pmax_percent));
 		add(q, "profile", json_object_new_int64(pt->pc.ecn_profile));
 		if (pt->pc.flags & ROCEDP_PORTF_HOLD_QUEUE)
 			add(q, "hold_queue_bytes",
@@ -2218,8 +2270,10 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 			add(q, "smac", jmac(mb->smac));
 			add(q, "dmac", jmac(mb->dmac));
 			add(q, "weight", json_object_new_int(mb->weight));
-			if (mb->nh_family == AF_INET || mb->nh_family == AF_INET6)
-				add(q, "via", jaddr(mb->nh_family, mb->nh_addr, -1));
+			if (mb->nh_family == AF_INET ||
+			    mb->nh_family == AF_INET6)
+				add(q, "via",
+				    jaddr(mb->nh_family, mb->nh_addr, -1));
 			json_object_array_add(mbs, q);
 		}
 		add(o, "members", mbs);
@@ -2235,7 +2289,8 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		if (rt->val.flags & ROCEDP_ROUTEF_LOCAL)
 			add(o, "local", json_object_new_boolean(true));
 		else
-			add(o, "group", json_object_new_int64(rt->val.group_id));
+			add(o, "group",
+			    json_object_new_int64(rt->val.group_id));
 		json_object_array_add(a, o);
 	}
 	add(root, "routes", a);
@@ -2263,7 +2318,8 @@ int rd_config_lock(const char *obj)
 	int fd = open(rd_pin_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0 || flock(fd, LOCK_EX)) {
-		rd_err(obj, "%s: cannot lock: %s", rd_pin_dir(), strerror(errno));
+		rd_err(obj, "%s: cannot lock: %s", rd_pin_dir(),
+		       strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -errno;
@@ -2370,7 +2426,8 @@ static void print_text(const struct rd_staged *s)
 			       ifname(mb->ifindex, dev), a[0], a[1], a[2], a[3],
 			       a[4], a[5], b[0], b[1], b[2], b[3], b[4], b[5],
 			       mb->weight);
-			if (mb->nh_family == AF_INET || mb->nh_family == AF_INET6) {
+			if (mb->nh_family == AF_INET ||
+			    mb->nh_family == AF_INET6) {
 				printf(" via ");
 				print_addr(mb->nh_family, mb->nh_addr, -1);
 			}
@@ -2407,7 +2464,8 @@ static int cli_value(const char *key, const char *val, struct json_object **out)
 		if (!dup)
 			return -ENOMEM;
 		*out = json_object_new_array();
-		for (t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		for (t = strtok_r(dup, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save))
 			json_object_array_add(*out, json_object_new_string(t));
 		free(dup);
 		return 0;
@@ -2446,7 +2504,8 @@ static int set_pair(struct json_object *root, const char *arg)
 	int err;
 
 	if (!eq || eq == arg) {
-		rd_err("config", "%s: expected KEY=VALUE (e.g. hash.mode=qp)", arg);
+		rd_err("config", "%s: expected KEY=VALUE (e.g. hash.mode=qp)",
+		       arg);
 		return -EINVAL;
 	}
 	key = strndup(arg, eq - arg);
@@ -2461,8 +2520,8 @@ static int set_pair(struct json_object *root, const char *arg)
 		if (json_object_is_type(node, json_type_array)) {
 			if (!parse_uint_str(seg, INT_MAX, &idx) ||
 			    idx >= json_object_array_length(node)) {
-				rd_err("config", "%.*s: no element %s", (int)(eq - arg),
-				       arg, seg);
+				rd_err("config", "%.*s: no element %s",
+				       (int)(eq - arg), arg, seg);
 				json_object_put(v);
 				err = -EINVAL;
 				goto out;
@@ -2519,8 +2578,8 @@ static int config_show(bool dump)
 	if (dump || rd_json) {
 		o = rd_config_to_json(&s);
 		print_json(o, dump ? JSON_C_TO_STRING_NOSLASHESCAPE |
-					     JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_SPACED :
+					      JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED :
 				     rd_json_flags());
 		json_object_put(o);
 	} else {

@@ -71,7 +71,8 @@ static int qos_show(const struct rd_maps *m)
 			json_object_put(arr);
 			return 1;
 		}
-		pkts = percpu_sum(m->fd[RD_MAP_STATS], ROCEDP_CTR_CLASS_BASE + k);
+		pkts = percpu_sum(m->fd[RD_MAP_STATS],
+				  ROCEDP_CTR_CLASS_BASE + k);
 		if (!rd_json) {
 			if (q.action != ROCEDP_QOS_SET_DSCP)
 				printf("%-11s %-6s %4s %4s %16llu\n",
@@ -88,31 +89,34 @@ static int qos_show(const struct rd_maps *m)
 			continue;
 		}
 		o = json_object_new_object();
-		json_object_object_add(o, "class",
-				       json_object_new_string(rd_class_name(k)));
-		json_object_object_add(o, "action",
-				       json_object_new_string(q.action == ROCEDP_QOS_SET_DSCP ?
-								      "set" :
-								      "leave"));
+		json_object_object_add(
+			o, "class", json_object_new_string(rd_class_name(k)));
+		json_object_object_add(
+			o, "action",
+			json_object_new_string(q.action == ROCEDP_QOS_SET_DSCP ?
+						       "set" :
+						       "leave"));
 		if (q.action == ROCEDP_QOS_SET_DSCP) {
-			json_object_object_add(o, "dscp", json_object_new_int(q.dscp));
+			json_object_object_add(o, "dscp",
+					       json_object_new_int(q.dscp));
 			if (q.set_pcp)
-				json_object_object_add(o, "pcp",
-						       json_object_new_int(q.pcp));
+				json_object_object_add(
+					o, "pcp", json_object_new_int(q.pcp));
 		}
-		json_object_object_add(o, "packets", json_object_new_uint64(pkts));
+		json_object_object_add(o, "packets",
+				       json_object_new_uint64(pkts));
 		json_object_array_add(arr, o);
 	}
 	if (rd_json) {
 		json_object_object_add(root, "classes", arr);
-		json_object_object_add(root, "remarked",
-				       json_object_new_uint64(percpu_sum(
-					       m->fd[RD_MAP_STATS],
-					       ROCEDP_CTR_REMARKED)));
-		json_object_object_add(root, "remark_same",
-				       json_object_new_uint64(percpu_sum(
-					       m->fd[RD_MAP_STATS],
-					       ROCEDP_CTR_REMARK_SAME)));
+		json_object_object_add(
+			root, "remarked",
+			json_object_new_uint64(percpu_sum(
+				m->fd[RD_MAP_STATS], ROCEDP_CTR_REMARKED)));
+		json_object_object_add(
+			root, "remark_same",
+			json_object_new_uint64(percpu_sum(
+				m->fd[RD_MAP_STATS], ROCEDP_CTR_REMARK_SAME)));
 		puts(json_object_to_json_string_ext(root, rd_json_flags()));
 		json_object_put(root);
 	} else {
@@ -136,7 +140,8 @@ static int parse_num(const char *what, const char *s, unsigned long max,
 		if (!errno && !*end && *out <= max)
 			return 0;
 		if ((!errno || errno == ERANGE) && !*end) {
-			rd_err("qos", "%s %s is out of range 0..%lu", what, s, max);
+			rd_err("qos", "%s %s is out of range 0..%lu", what, s,
+			       max);
 			return -EINVAL;
 		}
 	}
@@ -156,18 +161,20 @@ static int qos_set(int argc, char **argv)
 
 	classes_list(all, sizeof(all));
 	if (argc < 2) {
-		rd_err("qos", "usage: rocedp qos set CLASS dscp D [pcp P] | CLASS leave");
+		rd_err("qos",
+		       "usage: rocedp qos set CLASS dscp D [pcp P] | CLASS leave");
 		return 2;
 	}
 	cls = rd_class_from_name(argv[0]);
 	if (cls < 0 || !rd_qos_class_settable(cls)) {
-		rd_err("qos", "%s: unknown class (expected one of: %s)", argv[0],
-		       all);
+		rd_err("qos", "%s: unknown class (expected one of: %s)",
+		       argv[0], all);
 		return 2;
 	}
 	if (!strcmp(argv[1], "leave")) {
 		if (argc > 2) {
-			rd_err("qos", "leave: unexpected argument '%s'", argv[2]);
+			rd_err("qos", "leave: unexpected argument '%s'",
+			       argv[2]);
 			return 2;
 		}
 	} else {
@@ -176,7 +183,8 @@ static int qos_set(int argc, char **argv)
 			bool dscp = !strcmp(argv[i], "dscp");
 
 			if (!dscp && strcmp(argv[i], "pcp")) {
-				rd_err("qos", "%s: unknown keyword (expected dscp, pcp or leave)",
+				rd_err("qos",
+				       "%s: unknown keyword (expected dscp, pcp or leave)",
 				       argv[i]);
 				return 2;
 			}
@@ -204,7 +212,8 @@ static int qos_set(int argc, char **argv)
 	lock = rd_config_lock("qos");
 	err = 0;
 	key = cls;
-	if (lock >= 0 && bpf_map_update_elem(m.fd[RD_MAP_QOS], &key, &q, BPF_ANY)) {
+	if (lock >= 0 &&
+	    bpf_map_update_elem(m.fd[RD_MAP_QOS], &key, &q, BPF_ANY)) {
 		err = -errno;
 		rd_err("qos", "rd_qos %s: %s", argv[0], strerror(-err));
 	}
@@ -235,7 +244,8 @@ static int qos_rules(const struct rd_maps *m)
 		hits = percpu_sum(m->fd[RD_MAP_CTS_STATS], i);
 		o = rd_cts_rule_to_json(&s.rules[i], s.rule_names[i]);
 		if (rd_json) {
-			json_object_object_add(o, "index", json_object_new_int(i));
+			json_object_object_add(o, "index",
+					       json_object_new_int(i));
 			json_object_object_add(o, "hits",
 					       json_object_new_uint64(hits));
 			json_object_array_add(arr, o);
@@ -243,8 +253,9 @@ static int qos_rules(const struct rd_maps *m)
 		}
 		/* the name, if any, is part of the rule's JSON */
 		printf("%2u %12llu hits  %s\n", i, (unsigned long long)hits,
-		       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		       json_object_to_json_string_ext(
+			       o, JSON_C_TO_STRING_PLAIN |
+					  JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	}
 	if (rd_json) {
@@ -283,7 +294,8 @@ int cmd_qos(int argc, char **argv)
 		return 0;
 	}
 	if (n && strcmp(args[0], "show") && strcmp(args[0], "rules")) {
-		rd_err("qos", "unknown command '%s' (show set rules help)", args[0]);
+		rd_err("qos", "unknown command '%s' (show set rules help)",
+		       args[0]);
 		return 2;
 	}
 	if (n > 1) {

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * The plan: what the out-of-line decisions want done to a frame, and what
+ * the accounting step needs. Filled from scalars, applied in one place.
+ */
+#ifndef ROCEDP_PLAN_H
+#define ROCEDP_PLAN_H
+
+#include <linux/if_ether.h>
+#include <linux/types.h>
+
+struct rd_plan {
+	__u64 now;
+	__u32 in_ifindex;
+	__u32 egress_ifindex; /* 0 = not forwarded */
+	__u32 group_id;
+	__u32 pass; /* enum rocedp_pass_reason, 0 = none */
+	__u32 verdict; /* enum rocedp_verdict */
+	__u16 slot;
+	__u8 smac[ETH_ALEN];
+	__u8 dmac[ETH_ALEN];
+	__u8 tos_out; /* TOS to write; equal to the flow's when unchanged */
+	__u8 pcp; /* outer PCP to write, 0xff = leave */
+	__u8 rewrite_l2; /* forwarded: MACs and TTL / hop limit */
+	__u8 ingress; /* 1: ingress pipeline (rx, fwd counters) */
+	__u8 pad[4];
+};
+
+#endif

@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# QP-aware ECMP through a real fabric (issue 3, item 5).
+#
+# h1-1 -> leaf1 (rocedp) -> spine1..4 -> leaf2 (rocedp) -> h2-1, built by
+# tools/lab/rocedp-lab with kernel multipath routes that `rocedp sync`
+# mirrors into the maps. RoCEv2 RDMA WRITEs from rocegen: one host pair,
+# ONE UDP source port, 256 QPs. For each hash mode the frames that arrive on
+# each spine from leaf1 are counted (spine interface counters, and rocedp's
+# per-port tx counters): 5tuple puts all on one uplink; qp and qp-only give
+# every uplink 15-35%. Nothing is lost (responder frames == sender frames,
+# zero out-of-sequence, every message acknowledged), TTL and MACs are right on
+# the spines and at the receiver. Then an uplink goes down mid-traffic: after
+# the sync no frame leaves on it, and it carries its share again once back.
+# Runs in native XDP and in tc mode.
+#
+# Usage: selftests/fabric_ecmp.sh [native|tc|generic ...]   (root; default: native tc)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+modes=("$@")
+[ ${#modes[@]} = 0 ] && modes=(native tc)
+SPINES=4
+QPS=256
+SPORT=49152
+
+missing=$(t_need tcpdump tshark ethtool nsenter unshare) || {
+	t_fail "tools present" "missing: $missing"
+	t_done
+	exit 1
+}
+for b in "$ROCEDP" "$ROCEGEN"; do
+	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
+done
+
+# snap NAME: rocedp stats of leaf1 and the spines' counters of their leaf1 port
+snap() {
+	lab_exec leaf1 "$ROCEDP" -j stats >"$T_TMP/$1.stats" 2>"$T_TMP/$1.stats.err"
+	local s
+	for s in $(seq $SPINES); do
+		echo "spine$s $(t_rx "$(ns spine$s)" leaf1)"
+	done >"$T_TMP/$1.spines"
+}
+ns() { echo "$T_LAB_PREFIX-$1"; }
+
+# share A B: per-uplink frames between snapshots A and B, as JSON
+# {"spine": [n1..n4], "rocedp": [n1..n4], "total_sp": , "total_rd": }
+share() {
+	$PY - "$T_TMP/$1" "$T_TMP/$2" $SPINES <<'EOF'
+import json, sys
+a, b, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def sp(p):
+    return {l.split()[0]: int(l.split()[1]) for l in open(p + ".spines")}
+def rd(p):
+    j = json.load(open(p + ".stats"))
+    return {x["name"]: x["tx_pkts"] for x in j["ports"] if "name" in x}
+sa, sb, ra, rb = sp(a), sp(b), rd(a), rd(b)
+spine = [sb[f"spine{i}"] - sa[f"spine{i}"] for i in range(1, n + 1)]
+rocedp = [rb.get(f"up{i}", 0) - ra.get(f"up{i}", 0) for i in range(1, n + 1)]
+print(json.dumps({"spine": spine, "rocedp": rocedp,
+                  "total_sp": sum(spine), "total_rd": sum(rocedp)}))
+EOF
+}
+
+serve_start() {
+	rm -f "$T_TMP/ready"
+	T_BG_OUT=$T_TMP/$1.serve T_BG_ERR=$T_TMP/$1.serve.err \
+		t_bg srv ip netns exec "$(ns h2-1)" "$ROCEGEN" serve --dev eth0 \
+		--ready "$T_TMP/ready" -j
+	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && return 0; sleep 0.05; done
+	return 1
+}
+serve_stop() {
+	kill -TERM "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+}
+send() { # NAME rocegen-send-options...
+	local name=$1
+	shift
+	ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dst 10.2.1.2 --qps $QPS \
+		--sport $SPORT -j "$@" >"$T_TMP/$name.send" 2>"$T_TMP/$name.send.err"
+}
+
+# delivered NAME FRAMES_EXPECTED DESC: the responder got every frame and
+# message the sender sent, in order, and every message was acknowledged
+delivered() {
+	local name=$1 why
+	why=$($PY - "$T_TMP/$name.send" "$T_TMP/$name.serve" <<'EOF'
+import json, sys
+s, r = (json.load(open(p)) for p in sys.argv[1:3])
+st, rt = s["total"], r["total"]
+bad = []
+if st["qps_failed"]: bad.append(f"{st['qps_failed']} QPs failed")
+if rt["messages"] != st["messages"]: bad.append(f"responder {rt['messages']} messages, sender {st['messages']}")
+if st["acks"] < 1 or st["messages"] != sum(q["messages"] for q in s["qps"]): bad.append("messages not all completed")
+if rt["frames"] < st["frames"] - st["retx_frames"]: bad.append(f"responder {rt['frames']} frames < sent {st['frames']} - retx {st['retx_frames']}")
+if rt["oos"]: bad.append(f"{rt['oos']} out of sequence")
+if rt["icrc_errors"]: bad.append(f"{rt['icrc_errors']} ICRC errors")
+if rt["socket_drops"]: bad.append(f"{rt['socket_drops']} socket drops at the responder")
+print("; ".join(bad) or f"sent {st['frames']} frames ({st['retx_frames']} retx), received {rt['frames']}, {rt['messages']} messages, 0 oos")
+sys.exit(1 if bad else 0)
+EOF
+	)
+	t_check $? "$2: nothing lost ($why)" "$why"
+}
+
+# one run of RoCE traffic in hash mode HM; asserts spread
+run_mode() {
+	local mode=$1 hm=$2 out rc
+	lab_exec leaf1 "$ROCEDP" config set "hash.mode=$hm" >"$T_TMP/cfg.out" 2>&1
+	t_check $? "$mode/$hm: rocedp config set hash.mode=$hm" "$(cat "$T_TMP/cfg.out")"
+	serve_start "$mode-$hm" || t_fail "$mode/$hm: responder starts"
+	[ "$hm" = qp ] && capture_start
+	snap "$mode-$hm-a"
+	send "$mode-$hm" --msg 4K --count 4 --rate 400
+	rc=$?
+	snap "$mode-$hm-b"
+	[ "$hm" = qp ] && capture_stop
+	serve_stop
+	[ $rc = 0 ] || t_fail "$mode/$hm: rocegen send exits 0" "rc $rc: $(head -c 300 "$T_TMP/$mode-$hm.send.err")"
+	delivered "$mode-$hm" "$mode/$hm"
+	out=$(share "$mode-$hm-a" "$mode-$hm-b")
+	echo "# $mode/$hm: frames per uplink (spines' rx / rocedp tx): $out"
+	$PY - "$out" "$hm" <<'EOF'
+import json, sys
+d, hm = json.loads(sys.argv[1]), sys.argv[2]
+sp, rd = d["spine"], d["rocedp"]
+tot = d["total_rd"]
+ok = tot >= 4096
+# each spine saw what rocedp sent it (plus at most a few ARP/ICMP frames)
+ok = ok and all(0 <= s - r <= 8 for s, r in zip(sp, rd))
+if hm == "5tuple":
+    ok = ok and max(rd) == tot and sorted(rd)[-2] == 0
+else:
+    ok = ok and all(0.15 <= r / tot <= 0.35 for r in rd)
+sys.exit(0 if ok else 1)
+EOF
+	if [ "$hm" = 5tuple ]; then
+		t_check $? "$mode/$hm: one UDP source port, $QPS QPs -> every frame on one uplink ($out)"
+	else
+		t_check $? "$mode/$hm: $QPS QPs spread, every uplink 15-35% ($out)"
+	fi
+}
+
+# TTL and MACs: captured on every spine (leaf1's rewrite) and at the receiver
+capture_start() {
+	local s
+	caps=()
+	for s in $(seq $SPINES); do
+		t_cap_start p "$(ns spine$s)" leaf1 "$T_TMP/spine$s.pcap" "udp dst port 4791" && caps+=("$p")
+	done
+	t_cap_start p "$(ns h2-1)" eth0 "$T_TMP/rx.pcap" "udp dst port 4791" && caps+=("$p")
+	t_cap_start p "$(ns h1-1)" eth0 "$T_TMP/tx.pcap" "udp dst port 4791" && caps+=("$p")
+}
+capture_stop() {
+	local p
+	for p in "${caps[@]}"; do t_cap_stop "$p"; done
+}
+fields() { tshark "${T_TSHARK_OPTS[@]}" -r "$1" -T fields -e eth.src -e eth.dst -e ip.ttl 2>/dev/null | sort | uniq -c; }
+mac() { ip -n "$1" -j link show dev "$2" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])'; }
+
+check_ttl_macs() {
+	local mode=$1 s n bad=0 exp got txttl
+	txttl=$(fields "$T_TMP/tx.pcap" | awk '{print $4}' | sort -u)
+	[ "$(echo "$txttl" | wc -l)" = 1 ] && [ -n "$txttl" ] ||
+		{ t_fail "$mode: sender TTL is one value" "$txttl"; return; }
+	for s in $(seq $SPINES); do
+		got=$(fields "$T_TMP/spine$s.pcap")
+		[ -z "$got" ] && continue
+		exp="$(mac "$(ns leaf1)" up$s) $(mac "$(ns spine$s)" leaf1) $((txttl - 1))"
+		n=$(echo "$got" | wc -l)
+		if [ "$n" != 1 ] || [ "$(echo "$got" | awk '{print $2, $3, $4}')" != "$exp" ]; then
+			bad=1
+			echo "# spine$s: expected '$exp', saw: $got"
+		fi
+	done
+	t_check $bad "$mode: frames on every spine carry leaf1's uplink MAC -> spine MAC and TTL $((txttl - 1)) (sent $txttl)"
+	got=$(fields "$T_TMP/rx.pcap")
+	exp="$(mac "$(ns leaf2)" host1) $(mac "$(ns h2-1)" eth0) $((txttl - 3))"
+	[ "$(echo "$got" | wc -l)" = 1 ] && [ "$(echo "$got" | awk '{print $2, $3, $4}')" = "$exp" ]
+	t_check $? "$mode: receiver sees leaf2 MAC -> host MAC, TTL $((txttl - 3)) after 3 routers" "expected '$exp', saw: $got"
+}
+
+# member_up IFNAME: the uplink is an active (UP|RESOLVED) member of leaf1's group
+member_up() {
+	lab_exec leaf1 "$ROCEDP" -j stats 2>/dev/null | $PY -c '
+import json, sys, subprocess
+j = json.load(sys.stdin)
+idx = {p["name"]: p["ifindex"] for p in j["ports"] if "name" in p}
+want = int(sys.argv[1])
+ok = any(m["ifindex"] == want and m["flags"] & 3 == 3 for g in j.get("groups", []) for m in g["members"])
+sys.exit(0 if ok else 1)' "$(ip -n "$(ns leaf1)" -j link show dev "$1" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["ifindex"])')"
+}
+
+# an uplink goes down mid-traffic and comes back (qp mode)
+flap() {
+	local mode=$1 rc i out
+	lab_exec leaf1 "$ROCEDP" config set hash.mode=qp >/dev/null 2>&1
+	serve_start "$mode-flap" || t_fail "$mode/flap: responder starts"
+	# 64 QPs x 16 x 64 KiB at 120 Mbit/s: about 4.5 s of traffic
+	T_BG_OUT=/dev/null t_bg sender send "$mode-flap" --qps 64 --msg 64K --count 16 --rate 120
+	sleep 0.8
+	snap "$mode-flap-0"
+	ip -n "$(ns leaf1)" link set up2 down
+	sleep 0.3 # sync takes < 10 ms; generous
+	snap "$mode-flap-1"
+	sleep 1.0
+	snap "$mode-flap-2"
+	out=$(share "$mode-flap-1" "$mode-flap-2")
+	echo "# $mode/flap: up2 down, 1 s of traffic per uplink (spines' rx / rocedp tx): $out"
+	$PY -c '
+import json, sys
+d = json.loads(sys.argv[1]); r = d["rocedp"]; s = d["spine"]
+sys.exit(0 if r[1] == 0 and s[1] == 0 and all(x > 0 for i, x in enumerate(r) if i != 1) else 1)' "$out"
+	t_check $? "$mode/flap: after the sync no frame leaves on the downed uplink up2, the other three carry the traffic ($out)"
+	ip -n "$(ns leaf1)" link set up2 up
+	for i in $(seq 60); do member_up up2 && break; sleep 0.05; done
+	member_up up2
+	t_check $? "$mode/flap: up2 back in leaf1's group after link up (~$((i * 50)) ms)"
+	snap "$mode-flap-3"
+	sleep 1.2
+	snap "$mode-flap-4"
+	kill -0 "$sender" 2>/dev/null
+	t_check $? "$mode/flap: traffic still running when measuring the return" "sender finished too early"
+	wait "$sender"
+	rc=$?
+	serve_stop
+	out=$(share "$mode-flap-3" "$mode-flap-4")
+	echo "# $mode/flap: up2 back, per uplink: $out"
+	$PY -c '
+import json, sys
+d = json.loads(sys.argv[1]); r = d["rocedp"]; t = d["total_rd"]
+sys.exit(0 if t > 0 and all(0.15 <= x / t <= 0.35 for x in r) else 1)' "$out"
+	t_check $? "$mode/flap: traffic spreads back over all 4 uplinks, each 15-35% ($out)"
+	[ $rc = 0 ] || t_fail "$mode/flap: rocegen send exits 0" "rc $rc: $(head -c 300 "$T_TMP/$mode-flap.send.err")"
+	delivered "$mode-flap" "$mode/flap: every message delivered across the flap"
+}
+
+for mode in "${modes[@]}"; do
+	T_LAB_PREFIX=fe$((RANDOM % 9000 + 1000))
+	t_cleanup "$LAB down --prefix $T_LAB_PREFIX"
+	if ! lab up --leaves 2 --spines $SPINES --hosts 1 --mode "$mode" >"$T_TMP/lab-$mode.out" 2>&1; then
+		t_fail "$mode: fabric up (2 leaves x $SPINES spines, rocedp $mode + sync)" "$(tail -n3 "$T_TMP/lab-$mode.out")"
+		continue
+	fi
+	t_ok "$mode: fabric up (2 leaves x $SPINES spines, rocedp $mode + sync)"
+	# the leaf's routes as sync saw them: one group of 4 members
+	lab_exec leaf1 "$ROCEDP" -j stats >"$T_TMP/g.json" 2>&1
+	t_pyj "$T_TMP/g.json" 'any(len(g["members"]) == 4 and all(m["flags"] & 3 == 3 for m in g["members"]) for g in j["groups"])' >/dev/null
+	t_check $? "$mode: leaf1 has a 4-member group from the kernel's multipath route (rocedp sync)"
+	for hm in 5tuple qp qp-only; do
+		run_mode "$mode" "$hm"
+	done
+	check_ttl_macs "$mode"
+	flap "$mode"
+	"$LAB" down --prefix "$T_LAB_PREFIX" >/dev/null 2>&1
+done
+t_done

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the netns selftests (sourced, not run).
+#
+#   t_ok DESC | t_fail DESC [WHY] | t_check RC DESC | t_skip DESC REASON
+#   t_done                      "N passed, M failed", exit status
+#   t_cleanup CMD...            run CMD at exit (last registered runs first)
+#   t_bg VAR CMD...             start CMD in the background, its pid in VAR,
+#                               killed at exit if still running
+#   t_pyj FILE EXPR             evaluate a python expression over json j
+#   t_need TOOL...              all present? (else the caller skips)
+#   t_rx NETNS DEV / t_tx       interface packet counters
+#   t_cap_start VAR NETNS DEV FILE [FILTER] / t_cap_stop PID
+#
+# Tests print TAP-like lines `ok N - ...` / `not ok N - ...` (skips as
+# `ok N - ... # SKIP reason`), which tests/run.sh parses, and end with
+# `N passed, M failed`; the exit status is non-zero when anything failed.
+
+T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROCEDP=$(readlink -f "${ROCEDP:-$T_TOP/build/rocedp}")
+ROCEGEN=$(readlink -f "${ROCEGEN:-$T_TOP/build/rocegen}")
+LAB=$T_TOP/tools/lab/rocedp-lab
+PY=/usr/bin/python3
+export ROCEDP
+
+t_n=0
+t_pass=0
+t_failed=0
+t_skipped=0
+t_cleanups=()
+t_pids=()
+T_TMP=$(mktemp -d "/tmp/$(basename "$0" .sh).XXXXXX")
+
+t_ok() {
+	t_n=$((t_n + 1))
+	t_pass=$((t_pass + 1))
+	echo "ok $t_n - $1"
+}
+
+t_fail() {
+	t_n=$((t_n + 1))
+	t_failed=$((t_failed + 1))
+	echo "not ok $t_n - $1"
+	[ -n "${2:-}" ] && echo "#   $2"
+	return 0
+}
+
+# t_check RC DESC [WHY]: ok when RC is 0
+t_check() {
+	if [ "$1" = 0 ]; then t_ok "$2"; else t_fail "$2" "${3:-}"; fi
+}
+
+t_skip() {
+	t_n=$((t_n + 1))
+	t_pass=$((t_pass + 1))
+	t_skipped=$((t_skipped + 1))
+	echo "ok $t_n - $1 # SKIP $2"
+	echo "#   SKIPPED (not tested here): $1: $2" >&2
+}
+
+t_done() {
+	[ "$t_skipped" -gt 0 ] && echo "# $t_skipped SKIPPED: see the '# SKIP' lines above"
+	echo "$t_pass passed, $t_failed failed"
+	[ "$t_failed" = 0 ]
+}
+
+t_cleanup() { t_cleanups+=("$*"); }
+
+t_run_cleanups() {
+	local i p
+	for p in "${t_pids[@]}"; do kill "$p" 2>/dev/null; done
+	for ((i = ${#t_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${t_cleanups[i]}" >/dev/null 2>&1
+	done
+	wait 2>/dev/null
+	if [ -n "${KEEP:-}" ]; then echo "# kept $T_TMP"; else rm -rf "$T_TMP"; fi
+}
+trap 't_run_cleanups' EXIT
+trap 'exit 130' INT TERM
+
+# t_bg VAR CMD...: background CMD (stdout/stderr as redirected by the caller
+# through T_BG_OUT/T_BG_ERR), pid in VAR
+t_bg() {
+	local var=$1
+	shift
+	"$@" >"${T_BG_OUT:-/dev/null}" 2>"${T_BG_ERR:-/dev/null}" &
+	t_pids+=($!)
+	printf -v "$var" %s $!
+}
+
+# t_pyj FILE EXPR: python expression over j = json.load(FILE); prints the
+# value, exits 0 when it is truthy
+t_pyj() {
+	$PY - "$1" "$2" <<'EOF'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+    v = eval(sys.argv[2])
+except Exception as e:
+    print(f"error: {e}")
+    sys.exit(1)
+print(v)
+sys.exit(0 if v else 1)
+EOF
+}
+
+t_need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || { echo "$t"; return 1; }
+	done
+	return 0
+}
+
+t_rx() { ip -n "$1" -s -j link show dev "$2" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])'; }
+t_tx() { ip -n "$1" -s -j link show dev "$2" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["packets"])'; }
+
+# t_cap_start VAR NETNS DEV FILE [FILTER]: tcpdump until t_cap_stop; returns
+# once it listens
+t_cap_start() {
+	local var=$1 netns=$2 dev=$3 file=$4 filter=${5:-}
+	ip netns exec "$netns" tcpdump -i "$dev" -s 128 -U -n -w "$file" $filter \
+		2>"$file.err" &
+	t_pids+=($!)
+	printf -v "$var" %s $!
+	for _ in $(seq 100); do
+		grep -q "listening on" "$file.err" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+t_cap_stop() {
+	sleep 0.2 # let the last frames reach the capture
+	kill -INT "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# tshark 4.0 decodes UDP 4791 as InfiniBand and tries RDMA upper-layer
+# heuristics on the payload; keep those out of the field output
+T_TSHARK_OPTS=(--disable-heuristic rpcordma_infiniband
+	--disable-heuristic smb_direct_infiniband
+	--disable-heuristic nvme_rdma_infiniband -n)
+
+# lab helpers: the fabric builder, with this test's prefix
+lab() { "$LAB" "$1" --prefix "$T_LAB_PREFIX" "${@:2}"; }
+lab_exec() { "$LAB" exec --prefix "$T_LAB_PREFIX" "$@"; }

@@ -1,0 +1,452 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# CLI tests for `rocedp config` and `rocedp qos` against real pinned maps.
+#
+# The maps come from `bpftool prog loadall ... pinmaps` into a private pin
+# directory (ROCEDP_PIN_DIR), so a live dataplane under /sys/fs/bpf/rocedp is
+# never touched and parallel runs do not collide. Devices eth1/eth2 (a veth
+# pair) live in a private netns; every rocedp call runs in it through
+# nsenter, which keeps our mount namespace and so the bpffs.
+#
+# Every refusal is checked three ways: non-zero exit, the expected error
+# line naming the key, and a byte-identical snapshot of the maps (bpftool
+# dumps) and of `config show -j` before and after.
+#
+# Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
+
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROCEDP=${ROCEDP:-$ROOT/build/rocedp}
+CLANG=${CLANG:-clang}
+EX=$ROOT/docs/examples
+PY=/usr/bin/python3
+NS=rdcfgt$$
+PIN=/sys/fs/bpf/rdcfgt$$
+export ROCEDP_PIN_DIR=$PIN/maps
+TMP=$(mktemp -d /tmp/rdcfgt.XXXXXX)
+N=0
+FAILED=0
+
+cleanup() {
+	local id
+	# the rule names the CLI kept beside our rd_cts_rules map
+	id=$(bpftool -j map show pinned "$ROCEDP_PIN_DIR/rd_cts_rules" 2>/dev/null |
+		$PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null)
+	[ -n "$id" ] && rm -f "/run/rocedp/cts-$id.names"
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$PIN" "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	N=$((N + 1))
+	echo "ok $N - $1"
+}
+
+nok() {
+	N=$((N + 1))
+	FAILED=$((FAILED + 1))
+	echo "not ok $N - $1"
+	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/#   /'
+	return 0
+}
+
+check() { # check DESC CMD...: ok when CMD succeeds
+	local d=$1
+	shift
+	if "$@" >"$TMP/check.out" 2>&1; then ok "$d"; else nok "$d" "$(cat "$TMP/check.out")"; fi
+}
+
+rd() { nsenter --net=/run/netns/"$NS" "$ROCEDP" "$@"; }
+
+MAPS="rd_config rd_qos rd_cts_rules rd_groups rd_routes4 rd_routes6 rd_tx_ports rd_port_cfg rd_port_state"
+snapshot() { # the maps' raw bytes and the CLI's view
+	local m
+	for m in $MAPS; do
+		echo "== $m"
+		bpftool map dump pinned "$ROCEDP_PIN_DIR/$m" || echo "dump failed"
+	done
+	echo "== show"
+	rd -j config show 2>&1
+}
+
+# dump the map NAME as bpftool JSON (with BTF "formatted" values)
+mapjson() { bpftool -j map dump pinned "$ROCEDP_PIN_DIR/$1"; }
+
+# ------------------------------------------------------------ setup
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 0
+fi
+if [ ! -x "$ROCEDP" ]; then
+	echo "not ok 1 - missing $ROCEDP (run make)"
+	exit 1
+fi
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+mkdir -p "$PIN/maps"
+# The dataplane's own map definitions (bpf/maps.h, with BTF) in an object
+# whose programs are trivial: these tests are about the CLI and the maps, so
+# they must not depend on the state of the real programs.
+cat >"$TMP/maps.bpf.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "maps.h"
+SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
+SEC("xdp/devmap") int rd_test_egress(struct xdp_md *ctx) { return XDP_PASS; }
+char LICENSE[] SEC("license") = "GPL";
+EOF
+MULTIARCH=$(cc -print-multiarch 2>/dev/null)
+if ! $CLANG -g -O2 -target bpf -I "$ROOT/bpf" -I "/usr/include/$MULTIARCH" \
+	-c "$TMP/maps.bpf.c" -o "$TMP/maps.bpf.o" >"$TMP/load.out" 2>&1 ||
+	! bpftool prog loadall "$TMP/maps.bpf.o" "$PIN/maps/progs" \
+		pinmaps "$PIN/maps" >>"$TMP/load.out" 2>&1; then
+	nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
+	exit 1
+fi
+# where `rocedp attach` pins the devmap (ECN egress) program
+bpftool prog pin pinned "$PIN/maps/progs/rd_test_egress" \
+	"$PIN/maps/progs/xdp_egress" 2>/dev/null
+EGRESS_ID=$(bpftool -j prog show pinned "$PIN/maps/progs/xdp_egress" 2>/dev/null |
+	$PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null)
+ip netns add "$NS" &&
+	ip -n "$NS" link add eth1 type veth peer name eth2 &&
+	ip -n "$NS" link set eth1 up && ip -n "$NS" link set eth2 up
+if [ $? != 0 ]; then
+	nok "netns $NS with eth1/eth2"
+	exit 1
+fi
+IF1=$(ip netns exec "$NS" cat /sys/class/net/eth1/ifindex)
+IF2=$(ip netns exec "$NS" cat /sys/class/net/eth2/ifindex)
+ok "setup: maps pinned in $ROCEDP_PIN_DIR, netns $NS (eth1=$IF1 eth2=$IF2)"
+
+# ------------------------------------------------------------ defaults
+
+echo '{}' >"$TMP/empty.json"
+check "config load {} (defaults)" rd config load "$TMP/empty.json"
+
+check "defaults match the contract (rd_config and rd_qos read back)" $PY - <<EOF
+import json, subprocess
+def dump(m):
+    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
+        "pinned", "$ROCEDP_PIN_DIR/" + m]))
+c = dump("rd_config")[0]["formatted"]["value"]
+want = dict(features=0b1011, hash_mode=1, hash_seed=0, hash_flags=0,
+            flowlet_rtt_us=22, flowlet_gap_min_us=2, flowlet_gap_max_us=2047,
+            flowlet_flags=0, flowlet_choice=0, load_tau_us=100,
+            rtt_ewma_shift=3, ecn_class_optout=(1<<1)|(1<<2)|(1<<3),
+            n_cts_rules=0)
+for k, v in want.items():
+    assert c[k] == v, (k, c[k], v)
+q = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_qos")}
+dscp = {1: 46, 2: 46, 3: 48, 4: 46}  # ack nak cnp cts
+for cls in range(9):
+    if cls in dscp:
+        assert q[cls]["action"] == 1 and q[cls]["dscp"] == dscp[cls], (cls, q[cls])
+    else:
+        assert q[cls]["action"] == 0, (cls, q[cls])
+EOF
+
+rd config dump >"$TMP/defaults.dump" 2>&1
+check "config dump of the defaults equals docs/examples/defaults.json" $PY -c "
+import json, sys
+a = json.load(open('$TMP/defaults.dump')); b = json.load(open('$EX/defaults.json'))
+sys.exit(a != b)"
+
+# ------------------------------------------------------------ examples
+
+for f in "$EX"/*.json; do
+	check "config check docs/examples/${f##*/}" rd config check "$f"
+done
+
+# ------------------------------------------------------------ a full load
+
+check "config load docs/examples/leaf.json" rd config load "$EX/leaf.json"
+
+check "leaf.json is in the maps (config, rules, groups, routes, ports)" $PY - <<EOF
+import json, subprocess, socket
+def dump(m):
+    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
+        "pinned", "$ROCEDP_PIN_DIR/" + m]))
+def b(v): return bytes(int(x, 16) for x in v)
+c = dump("rd_config")[0]["formatted"]["value"]
+assert c["features"] == 0xf and c["hash_mode"] == 3, c
+assert c["hash_seed"] == 3735928559 and c["flowlet_flags"] == 1, c
+assert c["n_cts_rules"] == 3, c
+r = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
+r0 = r[0]
+assert r0["qp_min"] == 0x100 and r0["qp_max"] == 0x1ff and r0["max_payload"] == 64, r0
+assert r0["opcode_bitmap"][0] == (1 << 4) | (1 << 5), r0   # send_only(_imm)
+assert r0["flags"] == 2 and r0["dst_plen"] == 16, r0        # DST_PREFIX
+assert r[2]["flags"] == 7 and r[2]["opcode_bitmap"][0] == 1 << 0x24, r[2]
+g = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_groups")}
+assert sorted(g) == [1, 2], g.keys()
+g1 = g[1]
+assert g1["n_members"] == 2 and g1["n_active"] == 2 and g1["total_weight"] == 4, g1
+assert g1["cum_weight"][:2] == [1, 4], g1["cum_weight"][:2]
+for m in g1["members"][:2]:
+    assert m["flags"] == 7, m    # UP | RESOLVED | STATIC
+assert g1["members"][0]["ifindex"] == $IF1 and g1["members"][1]["ifindex"] == $IF2
+assert g[2]["rtt_us"] == 40 and g[2]["members"][0]["nh_family"] == socket.AF_INET6
+r4 = {(e["formatted"]["key"]["prefixlen"], b(e["key"][4:8])): e["formatted"]["value"]
+      for e in dump("rd_routes4")}
+assert r4[(16, bytes([10, 1, 0, 0]))] == {"group_id": 1, "flags": 2}, r4
+assert r4[(24, bytes([10, 0, 0, 0]))]["flags"] == 3, r4      # LOCAL | STATIC
+assert len(dump("rd_routes6")) == 1
+tx = {int.from_bytes(b(e["key"]), "little"): b(e["value"]) for e in dump("rd_tx_ports")}
+assert sorted(tx) == sorted([$IF1, $IF2]), tx
+egress = "$EGRESS_ID"
+for ifx, v in tx.items():
+    assert int.from_bytes(v[:4], "little") == ifx, v
+    if egress:
+        assert int.from_bytes(v[4:8], "little") == int(egress), (v, egress)
+p = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_cfg")}
+assert p[$IF2]["kmin_bytes"] == 409600 and p[$IF2]["ecn_profile"] == 2, p
+assert p[$IF2]["rate_bps"] == 100000 * 10**6, p
+EOF
+
+check "devmap entries of member ports carry the pinned ECN egress program" \
+	sh -c "[ -n '$EGRESS_ID' ] && bpftool -j map dump pinned '$ROCEDP_PIN_DIR/rd_tx_ports' |
+	$PY -c '
+import json, sys
+v = [bytes(int(x, 16) for x in e[\"value\"]) for e in json.load(sys.stdin)]
+assert len(v) == 2 and all(int.from_bytes(x[4:8], \"little\") == $EGRESS_ID for x in v), v'"
+
+check "config show (text) names rules, groups and routes" \
+	sh -c "nsenter --net=/run/netns/$NS $ROCEDP config show | grep -q 'nccl-cts' &&
+	       nsenter --net=/run/netns/$NS $ROCEDP config show | grep -q '10.1.0.0/16 group 1'"
+
+# ------------------------------------------------------------ round trip
+
+rd config dump >"$TMP/dump1.json" 2>&1
+snapshot >"$TMP/snap1"
+check "config load of config dump succeeds" rd config load "$TMP/dump1.json"
+snapshot >"$TMP/snap2"
+rd config dump >"$TMP/dump2.json" 2>&1
+check "round trip: dump -> load -> dump is identical" cmp "$TMP/dump1.json" "$TMP/dump2.json"
+check "round trip: maps byte-identical after reloading the dump" cmp "$TMP/snap1" "$TMP/snap2"
+
+# ------------------------------------------------------------ refusals
+
+# refuse NAME FILE|-set ARGS EXPECT: must fail, print EXPECT, change nothing
+refuse() {
+	local desc=$1 expect=$2
+	shift 2
+	snapshot >"$TMP/before"
+	if "$@" >"$TMP/out" 2>"$TMP/err"; then
+		nok "$desc: accepted" "$(cat "$TMP/err")"
+		return
+	fi
+	snapshot >"$TMP/after"
+	if ! grep -qF -- "$expect" "$TMP/err"; then
+		nok "$desc: error line" "want: $expect
+got: $(cat "$TMP/err")"
+	elif ! cmp -s "$TMP/before" "$TMP/after"; then
+		nok "$desc: running config changed" "$(diff "$TMP/before" "$TMP/after" | head -20)"
+	else
+		ok "$desc: refused ($(head -1 "$TMP/err")), maps unchanged"
+	fi
+}
+
+# a copy of leaf.json with one change, made by a Python expression on `d`
+variant() { # NAME EXPR
+	$PY -c "
+import json
+d = json.load(open('$EX/leaf.json'))
+$2
+json.dump(d, open('$TMP/$1.json', 'w'))"
+	echo "$TMP/$1.json"
+}
+
+f=$(variant dscp64 'd["qos"]["ack"]["dscp"] = 64')
+refuse "load: DSCP 64" "rocedp: config: qos.ack.dscp: 64 is out of range 0..63" rd config load "$f"
+f=$(variant pcp8 'd["qos"]["cnp"]["pcp"] = 8')
+refuse "load: PCP 8" "qos.cnp.pcp: 8 is out of range 0..7" rd config load "$f"
+f=$(variant badclass 'd["qos"]["acks"] = {"dscp": 46}')
+refuse "load: unknown class" "qos.acks: unknown class" rd config load "$f"
+f=$(variant nonip 'd["qos"]["non_ip"] = {"dscp": 1}')
+refuse "load: class non_ip cannot be remarked" "qos.non_ip: unknown class" rd config load "$f"
+f=$(variant unknownkey 'd["hash"]["colour"] = "blue"')
+refuse "load: unknown key" "hash.colour: unknown key" rd config load "$f"
+f=$(variant topkey 'd["qoss"] = {}')
+refuse "load: unknown top-level key" "qoss: unknown key" rd config load "$f"
+f=$(variant wrongtype 'd["hash"]["seed"] = "7"')
+refuse "load: wrong type" "hash.seed: expected an integer" rd config load "$f"
+f=$(variant badmode 'd["hash"]["mode"] = "ecmp"')
+refuse "load: unknown hash mode" "hash.mode: unknown hash mode" rd config load "$f"
+f=$(variant badfeature 'd["features"].append("turbo")')
+refuse "load: unknown feature" 'features[4]: unknown feature "turbo"' rd config load "$f"
+f=$(variant noopcodes 'del d["cts_rules"][1]["opcodes"]')
+refuse "load: rule without opcodes" "cts_rules[1]: missing key opcodes" rd config load "$f"
+f=$(variant badopcode 'd["cts_rules"][0]["opcodes"].append("send_everything")')
+refuse "load: rule with unknown opcode" 'cts_rules[0].opcodes[2]: unknown opcode' rd config load "$f"
+f=$(variant qprange 'd["cts_rules"][0]["qp"] = "0x200-0x100"')
+refuse "load: rule QP range min > max" "cts_rules[0].qp" rd config load "$f"
+f=$(variant qp25 'd["cts_rules"][0]["qp"] = [0, 16777216]')
+refuse "load: rule QP beyond 24 bits" "cts_rules[0].qp[1]: 16777216 is out of range" rd config load "$f"
+f=$(variant hostbits 'd["cts_rules"][0]["dst"] = "10.1.2.3/16"')
+refuse "load: rule prefix with host bits" 'cts_rules[0].dst: "10.1.2.3/16" has host bits set' rd config load "$f"
+f=$(variant badprefix 'd["routes"][0]["prefix"] = "10.1.0.0/33"')
+refuse "load: route prefix /33" "routes[0].prefix" rd config load "$f"
+f=$(variant toomanyrules 'd["cts_rules"] = [{"opcodes": [4]}] * 17')
+refuse "load: 17 CTS rules" "cts_rules: 17 rules, at most 16" rd config load "$f"
+f=$(variant toomanymembers 'd["groups"][0]["members"] = [d["groups"][0]["members"][0]] * 65')
+refuse "load: 65 members" "groups[0].members: 65 members, expected 1..64" rd config load "$f"
+f=$(variant weight 'd["groups"][0]["members"][0]["weight"] = 65536')
+refuse "load: weight 65536" "groups[0].members[0].weight: 65536 is out of range 0..65535" rd config load "$f"
+f=$(variant dupgroup 'd["groups"][1]["id"] = 1')
+refuse "load: duplicate group id" "groups[1].id: duplicate group id 1" rd config load "$f"
+f=$(variant bigid 'd["groups"][1]["id"] = 1024; d["routes"][1]["group"] = 1')
+refuse "load: group id >= ROCEDP_MAX_GROUPS" "groups[1].id: 1024 is out of range 1..1023" rd config load "$f"
+f=$(variant missinggroup 'd["routes"][1]["group"] = 9')
+refuse "load: route to a missing group" "routes[1].group: group 9 is not defined in groups" rd config load "$f"
+f=$(variant baddev 'd["groups"][0]["members"][0]["dev"] = "nosuch0"')
+refuse "load: unknown dev" 'groups[0].members[0].dev: no such device "nosuch0"' rd config load "$f"
+f=$(variant badmac 'd["groups"][0]["members"][0]["dmac"] = "02:00:00:00:02"')
+refuse "load: bad MAC" "groups[0].members[0].dmac" rd config load "$f"
+f=$(variant kminkmax 'd["ecn"]["ports"]["eth1"]["kmin_bytes"] = 500000')
+refuse "load: kmin > kmax" "ecn.ports.eth1.kmin_bytes: 500000 is above kmax_bytes 409600" rd config load "$f"
+f=$(variant pmax 'd["ecn"]["ports"]["eth1"]["pmax_percent"] = 101')
+refuse "load: pmax 101" "ecn.ports.eth1.pmax_percent: 101 is out of range 0..100" rd config load "$f"
+f=$(variant gaps 'd["flowlet"]["gap_min_us"] = 3000')
+refuse "load: gap_min > gap_max" "flowlet.gap_min_us: 3000 is above gap_max_us 2047" rd config load "$f"
+printf '{"qos": {"ack": }}' >"$TMP/syntax.json"
+refuse "load: JSON syntax error" "syntax.json:1:17: JSON syntax error" rd config load "$TMP/syntax.json"
+printf '{"qos": {}' >"$TMP/trunc.json"
+refuse "load: truncated JSON" "trunc.json: unexpected end of file" rd config load "$TMP/trunc.json"
+printf '{} {}' >"$TMP/trailing.json"
+refuse "load: text after the document" "unexpected text after the JSON document" rd config load "$TMP/trailing.json"
+refuse "load: missing file" "rocedp: config: $TMP/nope.json: No such file or directory" \
+	rd config load "$TMP/nope.json"
+refuse "check: missing file" "$TMP/nope.json: No such file or directory" rd config check "$TMP/nope.json"
+
+# one bad value: exactly one error line
+rd config check "$(variant one 'd["qos"]["ack"]["dscp"] = 99')" 2>"$TMP/one.err"
+check "one bad value gives exactly one error line" test "$(wc -l <"$TMP/one.err")" = 1
+# several: one line each
+f=$(variant many 'd["qos"]["ack"]["dscp"] = 99; d["hash"]["mode"] = "x"; d["groups"][0]["members"][0]["weight"] = -1')
+rd config check "$f" 2>"$TMP/many.err"
+check "three bad values give three error lines" test "$(wc -l <"$TMP/many.err")" = 3
+
+refuse "set: all-or-nothing (hash.mode valid, qos.ack.dscp=64 not)" \
+	"qos.ack.dscp: 64 is out of range 0..63" rd config set hash.mode=qp-only qos.ack.dscp=64
+refuse "set: unknown key" "hash.colour: unknown key" rd config set hash.colour=1
+refuse "set: unknown class" "qos.bulk: unknown class" rd config set qos.bulk.dscp=1
+refuse "set: malformed pair" "expected KEY=VALUE" rd config set hash.mode
+refuse "qos set: DSCP 64" "rocedp: qos: dscp 64 is out of range 0..63" rd qos set ack dscp 64
+refuse "qos set: unknown class" "rocedp: qos: bulk: unknown class" rd qos set bulk dscp 10
+refuse "qos set: PCP 8" "pcp 8 is out of range 0..7" rd qos set cnp dscp 48 pcp 8
+refuse "qos set: not a number" "dscp 'high' is not a number" rd qos set cnp dscp high
+refuse "qos set: missing dscp" "missing dscp" rd qos set cnp pcp 3
+
+# ------------------------------------------------------------ rollback
+
+# Make the Nth map write fail (test hook) for every N the load performs:
+# each time the maps must be as before, byte for byte.
+f=$(variant other '
+d["hash"]["mode"] = "qp"
+d["cts_rules"] = [d["cts_rules"][1], {"opcodes": [4], "qp": 7}]
+d["groups"] = [{"id": 3, "members": [{"dev": "eth2", "dmac": "02:00:00:00:00:09"}]},
+               d["groups"][0]]
+d["routes"] = [{"prefix": "10.1.0.0/16", "group": 3}, {"prefix": "10.4.0.0/16", "group": 1},
+               {"prefix": "2001:db8:4::/48", "local": True}]
+d["ecn"]["ports"] = {"eth1": {"kmin_bytes": 1000, "kmax_bytes": 2000, "hold_queue_bytes": 1500}}
+d["qos"]["cnp"] = {"dscp": 40}')
+snapshot >"$TMP/before"
+fails=0 bad="" applied=0
+for i in $(seq 1 60); do
+	if ROCEDP_FAULT_CONFIG_WRITE=$i rd config load "$f" >/dev/null 2>"$TMP/err"; then
+		applied=1
+		break
+	fi
+	fails=$((fails + 1))
+	snapshot >"$TMP/after"
+	cmp -s "$TMP/before" "$TMP/after" || bad="$bad $i"
+	grep -q "Cannot allocate memory" "$TMP/err" || bad="$bad $i(msg)"
+done
+if [ -n "$bad" ] || [ "$fails" -lt 10 ]; then
+	nok "rollback: a failed write at any point leaves the maps unchanged" \
+		"failures at writes:$bad; $fails failure points"
+else
+	ok "rollback: failed write at each of $fails points, maps unchanged every time"
+fi
+snapshot >"$TMP/after"
+check "the same load with no fault left applies and changes the maps" \
+	sh -c "[ $applied = 1 ] && ! cmp -s '$TMP/before' '$TMP/after'"
+
+check "stale static routes/groups removed, kept ones updated, ports reset" $PY - <<EOF
+import json, subprocess
+def dump(m):
+    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
+        "pinned", "$ROCEDP_PIN_DIR/" + m]))
+g = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_groups")}
+assert sorted(g) == [1, 3], sorted(g)
+r4 = sorted((e["formatted"]["key"]["prefixlen"], e["key"][4:6], e["formatted"]["value"]["group_id"])
+            for e in dump("rd_routes4"))
+assert r4 == [(16, ["0x0a", "0x01"], 3), (16, ["0x0a", "0x04"], 1)], r4
+r6 = dump("rd_routes6")
+assert len(r6) == 1 and r6[0]["formatted"]["value"]["flags"] == 3, r6
+c = dump("rd_config")[0]["formatted"]["value"]
+assert c["n_cts_rules"] == 2 and c["hash_mode"] == 1, c
+rules = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
+assert rules[1]["qp_min"] == 7 and rules[2]["qp_max"] == 0, rules   # slot 2 cleared
+p = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_cfg")}
+assert p[$IF1]["kmin_bytes"] == 1000 and p[$IF1]["flags"] == 1, p
+assert p[$IF2] == {"rate_bps": 0, "kmin_bytes": 102400, "kmax_bytes": 409600,
+                   "pmax_percent": 20, "ecn_profile": 0, "flags": 0, "pad": 0}, p
+s = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_state")}
+assert s[$IF1]["vq_bytes"] == 1500, s
+EOF
+
+# ------------------------------------------------------------ set / qos
+
+check "config set hash.mode=qp hash.seed=7 flowlet.gap=auto features=forward,remark qos.cnp.dscp=48" \
+	rd config set hash.mode=qp hash.seed=7 flowlet.gap=auto features=forward,remark qos.cnp.dscp=48
+check "config set reached rd_config, the rest is unchanged" $PY - <<EOF
+import json, subprocess
+c = json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump", "pinned",
+    "$ROCEDP_PIN_DIR/rd_config"]))[0]["formatted"]["value"]
+assert (c["hash_mode"], c["hash_seed"], c["flowlet_flags"], c["features"]) == (1, 7, 1, 3), c
+assert c["n_cts_rules"] == 2, c
+EOF
+check "config set KEY=null returns a key to its default" rd config set hash.seed=null
+check "hash.seed back to 0" sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j config show |
+	$PY -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"hash\"][\"seed\"] != 0)'"
+
+check "qos set cnp dscp 40 pcp 5" rd qos set cnp dscp 40 pcp 5
+check "qos set data leave" rd qos set data leave
+check "rd_qos holds {set, 40, pcp 5} for cnp and leave for data" $PY - <<EOF
+import json, subprocess
+q = {e["formatted"]["key"]: e["formatted"]["value"] for e in json.loads(subprocess.check_output(
+    ["bpftool", "-j", "map", "dump", "pinned", "$ROCEDP_PIN_DIR/rd_qos"]))}
+assert q[3] == {"action": 1, "dscp": 40, "set_pcp": 1, "pcp": 5}, q[3]
+assert q[0]["action"] == 0, q[0]
+EOF
+check "qos show -j lists the seven settable classes" sh -c "nsenter --net=/run/netns/$NS $ROCEDP qos show -j |
+	$PY -c '
+import json, sys
+d = json.load(sys.stdin)
+names = [c[\"class\"] for c in d[\"classes\"]]
+assert names == [\"data\", \"ack\", \"nak\", \"cnp\", \"cts\", \"roce_other\", \"ip\"], names
+cnp = d[\"classes\"][3]
+assert cnp[\"dscp\"] == 40 and cnp[\"pcp\"] == 5, cnp'"
+
+# per-rule hits: bpftool writes the value on every CPU, the CLI sums them
+POSSIBLE=$(bpftool -j map dump pinned "$ROCEDP_PIN_DIR/rd_cts_stats" |
+	$PY -c 'import json,sys; print(len(json.load(sys.stdin)[0]["values"]))')
+bpftool map update pinned "$ROCEDP_PIN_DIR/rd_cts_stats" key 1 0 0 0 value 7 0 0 0 0 0 0 0
+check "qos rules -j: rule hits summed over $POSSIBLE CPUs" sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j qos rules |
+	$PY -c '
+import json, sys
+r = json.load(sys.stdin)[\"rules\"]
+assert len(r) == 2, r
+assert r[0][\"hits\"] == 0 and r[1][\"hits\"] == 7 * $POSSIBLE, r
+assert r[1][\"qp\"] == [7, 7] and r[0][\"name\"] == \"write-cts\", r'"
+
+check "config help" rd config help
+refuse "config: unknown verb" "unknown command 'frobnicate'" rd config frobnicate
+
+echo "1..$N"
+[ "$FAILED" = 0 ]

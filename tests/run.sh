@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The one test runner: runs every suite, counts its TAP-style "ok" /
+# "not ok" lines, prints one result line per suite and, as its very last
+# line, "N passed, M failed" over all assertions. Exits non-zero on any
+# failed assertion, and counts a suite that crashes, times out, exits
+# non-zero without a failed assertion, or prints no result at all as one
+# failure.
+#
+# Suites: the fixture runner, the hash-uniformity test, the scapy
+# agreement test, and when built: unit_group, the ICRC tests, any other
+# $OUT/tests/unit_* program. With ROCEDP_SELFTESTS=1 (set by `make test`)
+# and root: selftests/*.sh. With ROCEDP_KERNEL_TESTS=1: tests/kernel/run.sh
+# (boots a 6.1 kernel under qemu; slow).
+#
+# Env: OUT (build dir, default build), SUITES (space-separated names to run
+# only those), TEST_TIMEOUT (seconds per suite, default 900).
+# Full logs: $OUT/tests/logs/SUITE.log.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+OUT=${OUT:-build}
+PY=${PY:-/usr/bin/python3}
+TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+LOGS=$OUT/tests/logs
+mkdir -p "$LOGS"
+
+total_pass=0
+total_fail=0
+summary=()
+
+want_suite() { # NAME
+	[ -z "${SUITES:-}" ] && return 0
+	case " $SUITES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# run_suite NAME CMD...: run, count, report.
+run_suite() {
+	local name=$1 log rc p f note=""
+	shift
+	want_suite "$name" || return 0
+	log=$LOGS/$name.log
+	echo "== $name: $*"
+	timeout --kill-after=10 "$TEST_TIMEOUT" "$@" >"$log" 2>&1
+	rc=$?
+	p=$(grep -cE '^ok( |$)' "$log")
+	f=$(grep -cE '^not ok( |$)' "$log")
+	# show what failed, with the TAP comments that follow it
+	grep -E -A3 '^not ok( |$)' "$log" | grep -E '^(not ok|#)' | head -n 60
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		note=" (timed out after ${TEST_TIMEOUT}s)"
+		f=$((f + 1))
+	elif [ "$rc" -gt 128 ]; then
+		note=" (crashed: signal $((rc - 128)))"
+		f=$((f + 1))
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		note=" (produced no results, exit $rc)"
+		tail -n 5 "$log" | sed 's/^/#   /'
+		f=1
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		note=" (exit $rc without a failed assertion)"
+		tail -n 5 "$log" | sed 's/^/#   /'
+		f=1
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	summary+=("$(printf '%-22s %6d passed, %4d failed%s' "$name" "$p" "$f" "$note")")
+}
+
+# A suite the harness requires: missing means failed, not skipped.
+need() { # NAME FILE
+	[ -e "$2" ] && return 0
+	want_suite "$1" || return 1
+	summary+=("$(printf '%-22s %6d passed, %4d failed (%s not built)' "$1" 0 1 "$2")")
+	total_fail=$((total_fail + 1))
+	return 1
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "# not root: the BPF suites will fail (BPF_PROG_TEST_RUN needs CAP_BPF)"
+fi
+
+need fixtures "$OUT/tests/fixtures" &&
+	run_suite fixtures "$OUT/tests/fixtures"
+need hash_uniformity "$OUT/tests/hash_uniformity" &&
+	run_suite hash_uniformity "$OUT/tests/hash_uniformity"
+need scapy_agree "$OUT/rocedp" &&
+	run_suite scapy_agree "$PY" tests/scapy_agree.py "$OUT/rocedp"
+
+# other components' unit tests, when built
+for t in "$OUT"/tests/unit_* "$OUT"/tests/icrc_*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	run_suite "$(basename "$t")" "$t"
+done
+if [ -f tests/icrc_scapy.py ] && [ -f "$OUT/librd_icrc.so" ]; then
+	run_suite icrc_scapy "$PY" tests/icrc_scapy.py "$OUT/librd_icrc.so"
+fi
+
+if [ "${ROCEDP_SELFTESTS:-0}" = 1 ]; then
+	if [ "$(id -u)" = 0 ]; then
+		for s in selftests/*.sh; do
+			[ -f "$s" ] || continue
+			run_suite "selftest:$(basename "$s" .sh)" bash "$s"
+		done
+	else
+		echo "# selftests need root: skipped"
+	fi
+fi
+if [ "${ROCEDP_KERNEL_TESTS:-0}" = 1 ] && [ -x tests/kernel/run.sh ]; then
+	run_suite kernel tests/kernel/run.sh
+fi
+
+echo "== results (logs in $LOGS)"
+for l in "${summary[@]}"; do
+	echo "$l"
+done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

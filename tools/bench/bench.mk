@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: per-packet cost, veth-fabric throughput against the
+# kernel's forwarding, route sync timing, map memory, and the load-balance
+# evaluator when it exists (docs/bench.md). Output in $(OUT)/bench.
+
+BENCH_OUT := $(OUT)/bench
+BENCH := $(BENCH_OUT)/rdbench
+BENCH_BPF := $(BENCH_OUT)/empty.bpf.o $(BENCH_OUT)/pktgen.bpf.o
+BENCH_SKELS := $(BENCH_BPF:.bpf.o=.skel.h)
+BENCH_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+FORMAT_EXTRA += tools/bench/rdbench.c $(wildcard tools/bench/*.bpf.c)
+
+.PHONY: bench bench-progs
+.SECONDARY: $(BENCH_BPF)
+
+$(BENCH_OUT):
+	@mkdir -p $@
+
+$(BENCH_OUT)/%.bpf.o: tools/bench/%.bpf.c | $(BENCH_OUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv $@.tmp $@
+
+$(BENCH): tools/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
+		$(USER_HDRS) bpf/rocedp_abi.h | $(BENCH_OUT)
+	$(CC) $(CFLAGS) -I$(BENCH_OUT) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) \
+		-o $@ $(LDLIBS)
+
+bench-progs: $(ROCEDP) $(BENCH)
+
+# BENCH_JSON=1 (or BENCH_ARGS=-j) also prints the JSON document.
+bench: deps
+	$(MAKE) --no-print-directory bench-progs
+	OUT=$(OUT) PY=$(PY) tools/bench/bench.sh $(if $(BENCH_JSON),-j) $(BENCH_ARGS)

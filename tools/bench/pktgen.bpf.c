@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
+/*
+ * Throughput benchmark traffic: a source run with BPF_PROG_TEST_RUN and
+ * BPF_F_TEST_XDP_LIVE_FRAMES, and a counting sink.
+ *
+ * Source: live-frame pages are recycled with whatever bytes the forwarder
+ * wrote into them (MACs, TTL, checksum), so every frame gets all of its
+ * headers written afresh here, then goes out with XDP_TX (turned into a
+ * redirect to the veth the test run names as ingress device).
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#define ROCEV2_PORT 4791
+#define BTH_LEN 12
+#define HDRS_LEN (ETH_HLEN + 20 + 8 + BTH_LEN)
+
+const volatile __u8 src_dmac[ETH_ALEN];
+const volatile __u8 src_smac[ETH_ALEN];
+const volatile __u32 src_saddr; /* network order */
+const volatile __u32 src_daddr; /* network order; low byte varied */
+const volatile __u32 src_n_dst = 64; /* destinations: daddr + 0..n-1 */
+const volatile __u32 src_n_qp = 64; /* destination QPs per destination */
+const volatile __u32 src_n_sport = 8; /* UDP source ports */
+
+__u64 src_seq;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} sink_count SEC(".maps");
+
+static __always_inline __u16 ip_csum(const __u16 *w)
+{
+	__u32 s = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 10; i++)
+		s += w[i];
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return ~s;
+}
+
+SEC("xdp")
+int bench_src(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = data + ETH_HLEN;
+	struct udphdr *udp = data + ETH_HLEN + 20;
+	__u8 *bth = data + ETH_HLEN + 28;
+	__u32 len = end - data, seq, qp;
+	int i;
+
+	if (data + HDRS_LEN > end)
+		return XDP_DROP;
+	seq = src_seq++;
+#pragma unroll
+	for (i = 0; i < ETH_ALEN; i++) {
+		eth->h_dest[i] = src_dmac[i];
+		eth->h_source[i] = src_smac[i];
+	}
+	eth->h_proto = bpf_htons(ETH_P_IP);
+	*(__u16 *)ip = bpf_htons(0x4502); /* v4, ihl 5, DSCP 0, ECT(0) */
+	ip->tot_len = bpf_htons(len - ETH_HLEN);
+	ip->id = bpf_htons(seq);
+	ip->frag_off = bpf_htons(0x4000); /* DF */
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->check = 0;
+	ip->saddr = src_saddr;
+	ip->daddr = bpf_htonl(bpf_ntohl(src_daddr) + seq % src_n_dst);
+	ip->check = ip_csum((__u16 *)ip);
+	udp->source = bpf_htons(49152 + (seq / src_n_dst) % src_n_sport);
+	udp->dest = bpf_htons(ROCEV2_PORT);
+	udp->len = bpf_htons(len - ETH_HLEN - 20);
+	udp->check = 0;
+	/* BTH: RC RDMA WRITE ONLY, pkey default, dest QP, PSN */
+	qp = 0x100 + (seq / src_n_dst) % src_n_qp;
+	bth[0] = 0x0a;
+	bth[1] = 0;
+	bth[2] = 0xff;
+	bth[3] = 0xff;
+	bth[4] = 0;
+	bth[5] = qp >> 16;
+	bth[6] = qp >> 8;
+	bth[7] = qp;
+	bth[8] = 0;
+	bth[9] = seq >> 16;
+	bth[10] = seq >> 8;
+	bth[11] = seq;
+	return XDP_TX;
+}
+
+SEC("xdp")
+int bench_sink(struct xdp_md *ctx)
+{
+	__u32 zero = 0;
+	__u64 *c = bpf_map_lookup_elem(&sink_count, &zero);
+
+	if (c)
+		(*c)++;
+	return XDP_DROP;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

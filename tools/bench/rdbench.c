@@ -1,0 +1,1017 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdbench: the measuring half of `make bench` (tools/bench/bench.sh sets up
+ * the namespaces and calls the subcommands; each prints one JSON object).
+ *
+ *   cost      per-packet cost of rocedp's programs under BPF_PROG_TEST_RUN
+ *   mem       memory of every map at the default sizes, per 1M flowlets
+ *   src       live-frame traffic source (BPF_F_TEST_XDP_LIVE_FRAMES) that
+ *             reads the sink counter before and after
+ *   sink      attach the counting XDP_DROP sink to interfaces
+ *   routewait run a command, time until a route is in the pinned LPM map
+ *   count     entries of a pinned map
+ *   flap      link down/up by ioctl, time until the group map follows
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <linux/if_link.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "rocedp.h"
+#include "engine.h"
+#include "attach.h"
+#include "rocedp.skel.h"
+#include "pktgen.skel.h"
+#include "empty.skel.h"
+
+/* the CLI's error helper lives in main.c, which is not linked here */
+bool rd_json, rd_pretty;
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rdbench: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "rdbench: %s: %s\n", what, strerror(err < 0 ? -err : err));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int ncpus(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n > 0 ? n : 1;
+}
+
+static int get_mac(const char *ifname, __u8 mac[ETH_ALEN])
+{
+	struct ifreq ifr = {};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr))
+		err = -errno;
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	close(fd);
+	return err;
+}
+
+static int parse_mac(const char *s, __u8 mac[ETH_ALEN])
+{
+	unsigned int b[6];
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5]) != 6)
+		return -EINVAL;
+	for (i = 0; i < 6; i++)
+		mac[i] = b[i];
+	return 0;
+}
+
+/* ------------------------------------------------------------------ cost */
+
+/* Sum of one rd_stats slot over all CPUs. */
+static uint64_t ctr(int fd, __u32 idx)
+{
+	int n = ncpus(), i;
+	uint64_t v[n], s = 0;
+
+	if (bpf_map_lookup_elem(fd, &idx, v))
+		die("rd_stats lookup", errno);
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+#define FRAME_LEN 128
+#define N_FRAMES 64 /* distinct flows (destination QPs) cycled per batch */
+
+/* IPv4 RoCEv2 RDMA WRITE ONLY, TTL 255, DSCP 0 ECT(0); dest QP varies. */
+static void build_frame(__u8 *f, unsigned int qp, const __u8 *dmac)
+{
+	__u32 sum = 0;
+	int i;
+
+	memset(f, 0, FRAME_LEN);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, "\x02\xcc\x00\x00\x00\x01", 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	f[14] = 0x45;
+	f[15] = 0x02;
+	f[16] = (FRAME_LEN - 14) >> 8;
+	f[17] = (FRAME_LEN - 14) & 0xff;
+	f[20] = 0x40; /* DF */
+	f[22] = 255; /* TTL: 200 rounds per batch leave it at 55 */
+	f[23] = 17;
+	memcpy(f + 26, "\x0a\xc8\x00\x02", 4); /* 10.200.0.2 */
+	memcpy(f + 30, "\x0a\x09\x00\x01", 4); /* 10.9.0.1 */
+	for (i = 14; i < 34; i += 2)
+		sum += f[i] << 8 | f[i + 1];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	f[24] = ~sum >> 8;
+	f[25] = ~sum & 0xff;
+	f[34] = 0xc0; /* sport 49152 */
+	f[36] = 4791 >> 8;
+	f[37] = 4791 & 0xff;
+	f[38] = (FRAME_LEN - 34) >> 8;
+	f[39] = (FRAME_LEN - 34) & 0xff;
+	f[42] = 0x0a; /* RC RDMA WRITE ONLY */
+	f[44] = 0xff;
+	f[45] = 0xff;
+	f[47] = qp >> 16;
+	f[48] = qp >> 8;
+	f[49] = qp;
+	f[52] = 0x12;
+	f[53] = 0x34;
+}
+
+struct timing {
+	uint64_t rounds;
+	double sum_ns; /* sum of duration x repeat */
+	double pass_min, pass_max; /* per-pass mean */
+};
+
+/*
+ * Time prog over `batches` test runs of `repeat` rounds each, frames cycled.
+ * Returns the weighted mean of opts.duration (ns per round).
+ */
+static double time_prog(int prog_fd, bool xdp, __u8 (*frames)[FRAME_LEN],
+			unsigned int batches, unsigned int repeat,
+			unsigned int ifindex, unsigned int egress_port)
+{
+	struct xdp_md xmd = { .data_end = FRAME_LEN,
+			      .ingress_ifindex = ifindex };
+	struct __sk_buff skb = { .mark = egress_port };
+	double sum = 0;
+	unsigned int b;
+
+	for (b = 0; b < batches; b++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frames[b % N_FRAMES],
+			    .data_size_in = FRAME_LEN, .repeat = repeat);
+
+		if (xdp) {
+			o.ctx_in = &xmd;
+			o.ctx_size_in = sizeof(xmd);
+		} else {
+			o.ctx_in = &skb;
+			o.ctx_size_in = sizeof(skb);
+		}
+		if (bpf_prog_test_run_opts(prog_fd, &o))
+			die("BPF_PROG_TEST_RUN", errno);
+		sum += (double)o.duration * repeat;
+	}
+	return sum / ((double)batches * repeat);
+}
+
+struct combo {
+	const char *name;
+	const char *what;
+	__u32 features;
+	__u32 hash_mode;
+	bool egress; /* add the egress (ECN) pipeline */
+	/* what every round must have done, checked on the counters */
+	bool fwd;
+};
+
+static const struct combo combos[] = {
+	{ "parse", "parse+classify+count, features none", 0, ROCEDP_HASH_QP,
+	  false, false },
+	{ "remark", "features remark (DSCP rewrite of data class)",
+	  ROCEDP_F_REMARK, ROCEDP_HASH_QP, false, false },
+	{ "fwd_5tuple", "features forward, hash 5tuple", ROCEDP_F_FORWARD,
+	  ROCEDP_HASH_5TUPLE, false, true },
+	{ "fwd_qp", "features forward, hash qp", ROCEDP_F_FORWARD,
+	  ROCEDP_HASH_QP, false, true },
+	{ "flowlet", "features forward+flowlet, hash flowlet",
+	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET, ROCEDP_HASH_FLOWLET, false,
+	  true },
+	{ "flowlet_ecn", "forward+flowlet+ecn: ingress + egress ECN program",
+	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET | ROCEDP_F_ECN,
+	  ROCEDP_HASH_FLOWLET, true, true },
+	{ "default", "shipped default: forward+remark+ecn, hash qp, + egress",
+	  ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN, ROCEDP_HASH_QP,
+	  true, true },
+};
+#define N_COMBOS (sizeof(combos) / sizeof(combos[0]))
+
+static void set_config(int fd, __u32 features, __u32 mode)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, &c))
+		die("rd_config", errno);
+	c.features = features;
+	c.hash_mode = mode;
+	if (bpf_map_update_elem(fd, &zero, &c, 0))
+		die("rd_config", errno);
+}
+
+/*
+ * The group, route, devmap and port settings of a leaf with 4 uplinks:
+ * members are real interfaces in this netns, so the devmap accepts them and
+ * the programs run exactly the live path (cfg_offline stays false).
+ */
+static void setup_fib(struct rocedp *skel, const struct rd_maps *m,
+		      char **ports)
+{
+	struct bpf_devmap_val dv = {};
+	struct rocedp_group g = {};
+	struct rocedp_route4_key rk = { .prefixlen = 16 };
+	struct rocedp_route rv = { .group_id = 1,
+				   .flags = ROCEDP_ROUTEF_STATIC };
+	struct rocedp_port_cfg pc = { .rate_bps = 25000000000ull,
+				      .kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES,
+				      .kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES,
+				      .pmax_percent =
+					      ROCEDP_DEFAULT_PMAX_PERCENT };
+	struct rocedp_qos q = { .action = ROCEDP_QOS_SET_DSCP, .dscp = 26 };
+	__u32 key = 1, cls = ROCEDP_CLASS_DATA;
+	int i, err;
+
+	g.n_members = 4;
+	for (i = 0; i < 4; i++) {
+		struct rocedp_member *mb = &g.members[i];
+
+		mb->ifindex = if_nametoindex(ports[i]);
+		if (!mb->ifindex)
+			die(ports[i], errno);
+		err = get_mac(ports[i], mb->smac);
+		if (err)
+			die(ports[i], err);
+		memcpy(mb->dmac, "\x02\xbb\x00\x00\x00\x00", 6);
+		mb->dmac[5] = i + 1;
+		mb->weight = 1;
+		mb->flags = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED |
+			    ROCEDP_MEMBERF_STATIC;
+		dv.ifindex = mb->ifindex;
+		dv.bpf_prog.fd =
+			bpf_program__fd(skel->progs.rocedp_xdp_egress);
+		if (bpf_map_update_elem(m->fd[RD_MAP_TX_PORTS], &mb->ifindex,
+					&dv, 0))
+			die("rd_tx_ports", errno);
+		if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &mb->ifindex,
+					&pc, 0))
+			die("rd_port_cfg", errno);
+	}
+	rd_group_build(&g);
+	if (g.n_active != 4)
+		die("group build", EINVAL);
+	if (bpf_map_update_elem(m->fd[RD_MAP_GROUPS], &key, &g, 0))
+		die("rd_groups", errno);
+	inet_pton(AF_INET, "10.9.0.0", &rk.addr);
+	if (bpf_map_update_elem(m->fd[RD_MAP_ROUTES4], &rk, &rv, 0))
+		die("rd_routes4", errno);
+	/* data frames carry DSCP 0: give the class an action so remark
+	 * really rewrites (first round of a batch; later rounds find it set) */
+	if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &cls, &q, 0))
+		die("rd_qos", errno);
+}
+
+struct ctr_snap {
+	uint64_t rx, fwd, redirect, pass_nofwd, remarked, remark_same,
+		ecn_src, flowlet_new, reorder;
+};
+
+static void snap(int fd, struct ctr_snap *s)
+{
+	s->rx = ctr(fd, ROCEDP_CTR_RX_PKTS);
+	s->fwd = ctr(fd, ROCEDP_CTR_FWD_PKTS);
+	s->redirect = ctr(fd, ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_REDIRECT);
+	s->pass_nofwd = ctr(fd, ROCEDP_CTR_PASS_BASE + ROCEDP_PASS_NO_FORWARD);
+	s->remarked = ctr(fd, ROCEDP_CTR_REMARKED);
+	s->remark_same = ctr(fd, ROCEDP_CTR_REMARK_SAME);
+	s->ecn_src = ctr(fd, ROCEDP_CTR_ECN_SRC_MAP) +
+		     ctr(fd, ROCEDP_CTR_ECN_SRC_KFUNC);
+	s->flowlet_new = ctr(fd, ROCEDP_CTR_FLOWLET_NEW);
+	s->reorder = ctr(fd, ROCEDP_CTR_FLOWLET_REORDER_RISK);
+}
+
+/* Did every round of the combo take its intended path? */
+static bool verify(const struct combo *c, const struct ctr_snap *a,
+		   const struct ctr_snap *b, uint64_t rounds, char *why,
+		   size_t len)
+{
+	uint64_t rx = b->rx - a->rx, fwd = b->fwd - a->fwd,
+		 redir = b->redirect - a->redirect,
+		 nofwd = b->pass_nofwd - a->pass_nofwd,
+		 rem = (b->remarked - a->remarked) +
+		       (b->remark_same - a->remark_same);
+
+	snprintf(why, len, "rx %" PRIu64 " fwd %" PRIu64 " redirect %" PRIu64
+		 " pass_no_forward %" PRIu64 " remark %" PRIu64,
+		 rx, fwd, redir, nofwd, rem);
+	if (rx != rounds)
+		return false;
+	if (c->fwd)
+		return fwd == rounds && redir == rounds &&
+		       b->reorder == a->reorder;
+	if (nofwd != rounds)
+		return false;
+	if (c->features & ROCEDP_F_REMARK)
+		return rem == rounds;
+	return true;
+}
+
+static int cmd_cost(int argc, char **argv)
+{
+	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
+	const char *in_if = NULL;
+	char *ports[4] = {}, *list = NULL, why[256];
+	static __u8 frames[N_FRAMES][FRAME_LEN];
+	struct empty *eo;
+	struct rocedp *skel;
+	struct rd_maps m;
+	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, in_idx, egr_port;
+	double empty[16], empty_tc[16], ing[N_COMBOS][16], egr[16];
+	bool ok[N_COMBOS];
+	char okwhy[N_COMBOS][256];
+	__u8 in_mac[6];
+
+	while ((c = getopt(argc, argv, "i:p:b:r:n:")) != -1) {
+		switch (c) {
+		case 'i':
+			in_if = optarg;
+			break;
+		case 'p':
+			list = optarg;
+			break;
+		case 'b':
+			batches = atoi(optarg);
+			break;
+		case 'r':
+			repeat = atoi(optarg);
+			break;
+		case 'n':
+			passes = atoi(optarg);
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!in_if || !list || passes < 1 || passes > 16 || repeat > 250) {
+		fprintf(stderr, "usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+		return 2;
+	}
+	for (i = 0; i < 4; i++) {
+		ports[i] = strsep(&list, ",");
+		if (!ports[i])
+			die("-p: need 4 interfaces", EINVAL);
+	}
+	in_idx = if_nametoindex(in_if);
+	if (!in_idx)
+		die(in_if, errno);
+	err = get_mac(in_if, in_mac);
+	if (err)
+		die(in_if, err);
+	for (i = 0; i < N_FRAMES; i++)
+		build_frame(frames[i], 0x100 + i, in_mac);
+
+	skel = rocedp__open();
+	if (!skel)
+		die("rocedp__open", errno);
+	/* live settings: no trace, real clock, real devmap */
+	skel->rodata->cfg_trace = false;
+	skel->rodata->cfg_clock_from_map = false;
+	skel->rodata->cfg_offline = false;
+	skel->rodata->cfg_ecn_kfunc = false;
+	err = rocedp__load(skel);
+	if (err)
+		die("rocedp__load", err);
+	rd_maps_from_skel(&m, skel);
+	err = rd_config_apply_defaults(&m);
+	if (err)
+		die("defaults", err);
+	setup_fib(skel, &m, ports);
+	fd_xdp = bpf_program__fd(skel->progs.rocedp_xdp);
+	fd_egr = bpf_program__fd(skel->progs.rocedp_egress_tr);
+	egr_port = if_nametoindex(ports[0]);
+
+	eo = empty__open_and_load();
+	if (!eo)
+		die("empty.bpf.o", errno);
+	fd_empty = bpf_program__fd(eo->progs.bench_empty_xdp);
+	fd_empty_tc = bpf_program__fd(eo->progs.bench_empty_tc);
+
+	for (ci = 0; ci < N_COMBOS; ci++)
+		ok[ci] = true;
+	/* passes interleave the programs so drift hits all alike */
+	for (p = 0; p < passes; p++) {
+		empty[p] = time_prog(fd_empty, true, frames, batches, repeat,
+				     in_idx, 0);
+		empty_tc[p] = time_prog(fd_empty_tc, false, frames, batches,
+					repeat, 0, 0);
+		for (ci = 0; ci < N_COMBOS; ci++) {
+			const struct combo *cb = &combos[ci];
+			struct ctr_snap a, b;
+
+			set_config(m.fd[RD_MAP_CONFIG], cb->features,
+				   cb->hash_mode);
+			snap(m.fd[RD_MAP_STATS], &a);
+			ing[ci][p] = time_prog(fd_xdp, true, frames, batches,
+					       repeat, in_idx, 0);
+			snap(m.fd[RD_MAP_STATS], &b);
+			if (!verify(cb, &a, &b, (uint64_t)batches * repeat, why,
+				    sizeof(why)) && ok[ci]) {
+				ok[ci] = false;
+				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s", why);
+			} else if (ok[ci]) {
+				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s", why);
+			}
+		}
+		/* egress ECN program with the ECN feature on */
+		{
+			struct ctr_snap a, b;
+			uint64_t rounds = (uint64_t)batches * repeat;
+
+			set_config(m.fd[RD_MAP_CONFIG],
+				   ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET |
+					   ROCEDP_F_ECN,
+				   ROCEDP_HASH_FLOWLET);
+			snap(m.fd[RD_MAP_STATS], &a);
+			egr[p] = time_prog(fd_egr, false, frames, batches,
+					   repeat, 0, egr_port);
+			snap(m.fd[RD_MAP_STATS], &b);
+			if (b.ecn_src - a.ecn_src != rounds) {
+				fprintf(stderr, "rdbench: egress: ECN decided on %" PRIu64 " of %" PRIu64 " rounds\n",
+					b.ecn_src - a.ecn_src, rounds);
+				for (ci = 0; ci < N_COMBOS; ci++)
+					if (combos[ci].egress)
+						ok[ci] = false;
+			}
+		}
+	}
+
+	/* JSON */
+	{
+		double e = 0, et = 0, eg = 0, mn, mx;
+		uint64_t rounds = (uint64_t)batches * repeat * passes;
+
+		for (p = 0; p < passes; p++) {
+			e += empty[p] / passes;
+			et += empty_tc[p] / passes;
+			eg += egr[p] / passes;
+		}
+		printf("{\"rounds_per_program\":%" PRIu64 ",\"batches\":%u,"
+		       "\"repeat\":%u,\"passes\":%u,\"frame_len\":%d,"
+		       "\"flows\":%d,",
+		       rounds, batches * passes, repeat, passes, FRAME_LEN,
+		       N_FRAMES);
+		printf("\"empty_xdp_ns\":%.2f,\"empty_tc_ns\":%.2f,"
+		       "\"egress_ecn_tc_ns\":%.2f,\"egress_ecn_net_ns\":%.2f,",
+		       e, et, eg, eg - et);
+		printf("\"combos\":[");
+		for (ci = 0; ci < N_COMBOS; ci++) {
+			const struct combo *cb = &combos[ci];
+			double s = 0, total;
+
+			mn = 1e9;
+			mx = 0;
+			for (p = 0; p < passes; p++) {
+				s += ing[ci][p] / passes;
+				mn = fmin(mn, ing[ci][p]);
+				mx = fmax(mx, ing[ci][p]);
+			}
+			total = s + (cb->egress ? eg - et : 0);
+			printf("%s{\"name\":\"%s\",\"what\":\"%s\","
+			       "\"ingress_ns\":%.2f,\"ingress_min_pass_ns\":%.2f,"
+			       "\"ingress_max_pass_ns\":%.2f,"
+			       "\"egress_net_ns\":%.2f,\"ns\":%.2f,"
+			       "\"ratio\":%.3f,\"verified\":%s,\"counters\":\"%s\"}",
+			       ci ? "," : "", cb->name, cb->what, s, mn, mx,
+			       cb->egress ? eg - et : 0.0, total, total / e,
+			       ok[ci] ? "true" : "false", okwhy[ci]);
+		}
+		printf("]}\n");
+	}
+	empty__destroy(eo);
+	rocedp__destroy(skel);
+	for (ci = 0; ci < N_COMBOS; ci++)
+		if (!ok[ci])
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------- mem */
+
+static long fdinfo_memlock(int fd)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static bool percpu_type(__u32 t)
+{
+	return t == BPF_MAP_TYPE_PERCPU_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static void print_map(int fd, const char *name, bool *first)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	unsigned long long computed, vsz;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		die(name, errno);
+	vsz = percpu_type(info.type) ?
+		      (unsigned long long)((info.value_size + 7) & ~7u) * ncpus() :
+		      info.value_size;
+	computed = (unsigned long long)(info.key_size + vsz) * info.max_entries;
+	printf("%s{\"map\":\"%s\",\"type\":\"%s\",\"key\":%u,\"value\":%u,"
+	       "\"entries\":%u,\"percpu\":%s,\"computed_bytes\":%llu,"
+	       "\"memlock_bytes\":%ld}",
+	       *first ? "" : ",", name, libbpf_bpf_map_type_str(info.type),
+	       info.key_size, info.value_size, info.max_entries,
+	       percpu_type(info.type) ? "true" : "false", computed,
+	       fdinfo_memlock(fd));
+	*first = false;
+}
+
+static int cmd_mem(int argc, char **argv)
+{
+	struct rocedp *skel;
+	struct bpf_map *map;
+	bool first = true;
+	long lru_1m, lpm_empty, lpm_full;
+	LIBBPF_OPTS(bpf_map_create_opts, lpm_opts,
+		    .map_flags = BPF_F_NO_PREALLOC);
+	struct rocedp_route4_key k = { .prefixlen = 26 };
+	struct rocedp_route v = { .group_id = 1 };
+	unsigned int i, n_routes = 100000;
+	int fd, err;
+	long total = 0;
+	unsigned long long total_computed = 0;
+
+	skel = rocedp__open();
+	if (!skel)
+		die("rocedp__open", errno);
+	err = rocedp__load(skel);
+	if (err)
+		die("rocedp__load", err);
+	printf("{\"ncpus\":%d,\"maps\":[", ncpus());
+	bpf_object__for_each_map(map, skel->obj) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+		unsigned long long vsz;
+
+		/* .rodata/.bss of the object are not dataplane tables */
+		if (bpf_map__is_internal(map))
+			continue;
+		fd = bpf_map__fd(map);
+		print_map(fd, bpf_map__name(map), &first);
+		total += fdinfo_memlock(fd);
+		bpf_obj_get_info_by_fd(fd, &info, &len);
+		vsz = percpu_type(info.type) ?
+			      (unsigned long long)((info.value_size + 7) & ~7u) *
+				      ncpus() :
+			      info.value_size;
+		total_computed += (info.key_size + vsz) * info.max_entries;
+	}
+	printf("],\"total_memlock_bytes\":%ld,\"total_computed_bytes\":%llu,",
+	       total, total_computed);
+
+	/* 1M flowlets: the same map type, key and value with 1M entries */
+	fd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "bench_fl1m",
+			    sizeof(struct rocedp_flow_key),
+			    sizeof(struct rocedp_flowlet), 1000000, NULL);
+	if (fd < 0)
+		die("LRU_HASH 1M", errno);
+	lru_1m = fdinfo_memlock(fd);
+	close(fd);
+	printf("\"flowlets_1m\":{\"computed_bytes\":%zu,\"memlock_bytes\":%ld},",
+	       (sizeof(struct rocedp_flow_key) + sizeof(struct rocedp_flowlet)) *
+		       1000000,
+	       lru_1m);
+
+	/* LPM tries allocate per entry: measure the IPv4 table filled */
+	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "bench_lpm",
+			    sizeof(struct rocedp_route4_key),
+			    sizeof(struct rocedp_route), ROCEDP_MAX_ROUTES4,
+			    &lpm_opts);
+	if (fd < 0)
+		die("LPM_TRIE", errno);
+	lpm_empty = fdinfo_memlock(fd);
+	for (i = 0; i < n_routes; i++) {
+		k.addr = htonl((10u << 24 | 128u << 16) + (i << 6));
+		if (bpf_map_update_elem(fd, &k, &v, 0))
+			die("LPM fill", errno);
+	}
+	lpm_full = fdinfo_memlock(fd);
+	close(fd);
+	printf("\"routes4_100k\":{\"routes\":%u,\"memlock_empty_bytes\":%ld,"
+	       "\"memlock_bytes\":%ld}}\n",
+	       n_routes, lpm_empty, lpm_full);
+	rocedp__destroy(skel);
+	return 0;
+}
+
+/* ------------------------------------------------------------ src / sink */
+
+static uint64_t read_sink(const char *pin)
+{
+	int fd = bpf_obj_get(pin), n = ncpus(), i;
+	__u32 zero = 0;
+	uint64_t v[n], s = 0;
+
+	if (fd < 0)
+		die(pin, errno);
+	if (bpf_map_lookup_elem(fd, &zero, v))
+		die("sink lookup", errno);
+	close(fd);
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+static int cmd_sink(int argc, char **argv)
+{
+	struct pktgen *skel;
+	int i, fd, idx;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: rdbench sink PIN_PATH IF...\n");
+		return 2;
+	}
+	skel = pktgen__open();
+	if (!skel)
+		die("pktgen__open", errno);
+	bpf_program__set_autoload(skel->progs.bench_src, false);
+	if (pktgen__load(skel))
+		die("pktgen load", errno);
+	fd = bpf_program__fd(skel->progs.bench_sink);
+	for (i = 2; i < argc; i++) {
+		idx = if_nametoindex(argv[i]);
+		if (!idx)
+			die(argv[i], errno);
+		/* a plain attach outlives us; the netns takes it away */
+		if (bpf_xdp_attach(idx, fd, XDP_FLAGS_DRV_MODE, NULL))
+			die(argv[i], errno);
+	}
+	if (bpf_map__pin(skel->maps.sink_count, argv[1]))
+		die(argv[1], errno);
+	pktgen__destroy(skel);
+	return 0;
+}
+
+static int cmd_sink_read(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	printf("%" PRIu64 "\n", read_sink(argv[1]));
+	return 0;
+}
+
+static int cmd_src(int argc, char **argv)
+{
+	const char *ifname = NULL, *sink = NULL;
+	unsigned int size = 64, idx, chunk = 200000;
+	double seconds = 2.0;
+	uint64_t sent = 0, t0, t1, c0, c1;
+	struct in_addr sa = {}, da = {};
+	__u8 dmac[6] = {}, smac[6] = {};
+	struct pktgen *skel;
+	static __u8 frame[9000];
+	int c, fd;
+
+	while ((c = getopt(argc, argv, "i:d:s:S:D:l:t:k:")) != -1) {
+		switch (c) {
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'd':
+			if (parse_mac(optarg, dmac))
+				die("-d", EINVAL);
+			break;
+		case 's':
+			if (inet_pton(AF_INET, optarg, &sa) != 1)
+				die("-s", EINVAL);
+			break;
+		case 'D':
+			if (inet_pton(AF_INET, optarg, &da) != 1)
+				die("-D", EINVAL);
+			break;
+		case 'l':
+			size = atoi(optarg);
+			break;
+		case 't':
+			seconds = atof(optarg);
+			break;
+		case 'k':
+			sink = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!ifname || !sink || size < 64 || size > 1500) {
+		fprintf(stderr, "usage: rdbench src -i IF -d DSTMAC -s SADDR -D DADDR -l SIZE -t SECONDS -k SINK_PIN\n");
+		return 2;
+	}
+	idx = if_nametoindex(ifname);
+	if (!idx || get_mac(ifname, smac))
+		die(ifname, errno);
+	skel = pktgen__open();
+	if (!skel)
+		die("pktgen__open", errno);
+	bpf_program__set_autoload(skel->progs.bench_sink, false);
+	memcpy((void *)skel->rodata->src_dmac, dmac, 6);
+	memcpy((void *)skel->rodata->src_smac, smac, 6);
+	skel->rodata->src_saddr = sa.s_addr;
+	skel->rodata->src_daddr = da.s_addr;
+	if (pktgen__load(skel))
+		die("pktgen load", errno);
+	fd = bpf_program__fd(skel->progs.bench_src);
+
+	c0 = read_sink(sink);
+	t0 = now_ns();
+	do {
+		struct xdp_md ctx = { .data_end = size, .ingress_ifindex = idx };
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
+			    .data_size_in = size, .ctx_in = &ctx,
+			    .ctx_size_in = sizeof(ctx), .repeat = chunk,
+			    .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+
+		if (bpf_prog_test_run_opts(fd, &opts))
+			die("BPF_PROG_TEST_RUN live frames", errno);
+		sent += chunk;
+		t1 = now_ns();
+	} while ((t1 - t0) < seconds * 1e9);
+	/* let the last batch drain through the forwarder */
+	usleep(100000);
+	c1 = read_sink(sink);
+	printf("{\"size\":%u,\"sent\":%" PRIu64 ",\"received\":%" PRIu64
+	       ",\"seconds\":%.4f,\"sent_mpps\":%.4f,\"mpps\":%.4f}\n",
+	       size, sent, c1 - c0, (t1 - t0) / 1e9, sent / ((t1 - t0) / 1e3),
+	       (c1 - c0) / ((t1 - t0) / 1e3));
+	pktgen__destroy(skel);
+	return 0;
+}
+
+/* ----------------------------------------------------------- route sync */
+
+static int lookup4(int fd, const char *addr, struct rocedp_route *v)
+{
+	struct rocedp_route4_key k = { .prefixlen = 32 };
+
+	inet_pton(AF_INET, addr, &k.addr);
+	return bpf_map_lookup_elem(fd, &k, v) ? -errno : 0;
+}
+
+static bool routed(int fd, const char *addr)
+{
+	struct rocedp_route v;
+
+	return !lookup4(fd, addr, &v) && !(v.flags & ROCEDP_ROUTEF_LOCAL) &&
+	       v.group_id;
+}
+
+static int cmd_routewait(int argc, char **argv)
+{
+	const char *pin, *addr;
+	uint64_t t0, t_map = 0, t_cmd = 0, deadline;
+	int fd, st = 0;
+	bool want_gone;
+	pid_t pid;
+
+	/* routewait PIN_DIR ADDR present|gone TIMEOUT_S -- CMD... */
+	if (argc < 7 || strcmp(argv[5], "--"))
+		return 2;
+	pin = argv[1];
+	addr = argv[2];
+	want_gone = !strcmp(argv[3], "gone");
+	{
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/rd_routes4", pin);
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			die(path, errno);
+	}
+	t0 = now_ns();
+	deadline = t0 + atof(argv[4]) * 1e9;
+	pid = fork();
+	if (pid < 0)
+		die("fork", errno);
+	if (!pid) {
+		execvp(argv[6], argv + 6);
+		_exit(127);
+	}
+	while ((!t_map || !t_cmd) && now_ns() < deadline) {
+		if (!t_map && routed(fd, addr) != want_gone)
+			t_map = now_ns();
+		if (!t_cmd && waitpid(pid, &st, WNOHANG) == pid)
+			t_cmd = now_ns();
+		if (!t_map || !t_cmd)
+			usleep(50);
+	}
+	if (!t_cmd)
+		waitpid(pid, &st, 0);
+	printf("{\"map_s\":%.4f,\"cmd_s\":%.4f,\"cmd_status\":%d}\n",
+	       t_map ? (t_map - t0) / 1e9 : -1.0,
+	       t_cmd ? (t_cmd - t0) / 1e9 : -1.0, WEXITSTATUS(st));
+	return t_map ? 0 : 1;
+}
+
+static int cmd_count(int argc, char **argv)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	char key[256], next[256];
+	uint64_t n = 0;
+	int fd, err;
+
+	if (argc != 2)
+		return 2;
+	fd = bpf_obj_get(argv[1]);
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		die(argv[1], errno);
+	err = bpf_map_get_next_key(fd, NULL, next);
+	while (!err) {
+		n++;
+		memcpy(key, next, info.key_size);
+		err = bpf_map_get_next_key(fd, key, next);
+	}
+	printf("%" PRIu64 "\n", n);
+	return 0;
+}
+
+static int set_link(int sock, const char *ifname, bool up)
+{
+	struct ifreq ifr = {};
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(sock, SIOCGIFFLAGS, &ifr))
+		return -errno;
+	if (up)
+		ifr.ifr_flags |= IFF_UP;
+	else
+		ifr.ifr_flags &= ~IFF_UP;
+	return ioctl(sock, SIOCSIFFLAGS, &ifr) ? -errno : 0;
+}
+
+/* Is the member on ifindex in the active list of addr's group? -1: no group */
+static int member_active(int rfd, int gfd, const char *addr, __u32 ifindex)
+{
+	static struct rocedp_group g;
+	struct rocedp_route r;
+	unsigned int i;
+
+	if (lookup4(rfd, addr, &r) || (r.flags & ROCEDP_ROUTEF_LOCAL))
+		return -1;
+	if (bpf_map_lookup_elem(gfd, &r.group_id, &g))
+		return -1;
+	for (i = 0; i < g.n_active && i < ROCEDP_MAX_MEMBERS; i++)
+		if (g.members[g.active[i] % ROCEDP_MAX_MEMBERS].ifindex ==
+		    ifindex)
+			return 1;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmd_flap(int argc, char **argv)
+{
+	uint64_t down[256], up[256], t0, t;
+	char path[512];
+	int rfd, gfd, sock, n, i, a, timeouts = 0;
+	__u32 ifindex;
+
+	/* flap PIN_DIR IF ADDR N */
+	if (argc != 5)
+		return 2;
+	n = atoi(argv[4]);
+	if (n < 1 || n > 256)
+		return 2;
+	snprintf(path, sizeof(path), "%s/rd_routes4", argv[1]);
+	rfd = bpf_obj_get(path);
+	snprintf(path, sizeof(path), "%s/rd_groups", argv[1]);
+	gfd = bpf_obj_get(path);
+	if (rfd < 0 || gfd < 0)
+		die(path, errno);
+	ifindex = if_nametoindex(argv[2]);
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	if (!ifindex || sock < 0)
+		die(argv[2], errno);
+	if (member_active(rfd, gfd, argv[3], ifindex) != 1)
+		die("member not active before the first flap", EINVAL);
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (set_link(sock, argv[2], false))
+			die("link down", errno);
+		do {
+			a = member_active(rfd, gfd, argv[3], ifindex);
+			t = now_ns();
+		} while (a == 1 && t - t0 < 2000000000ull);
+		if (a == 1)
+			timeouts++;
+		down[i] = t - t0;
+		/* let the coalesced resync after the down settle */
+		usleep(150000);
+		t0 = now_ns();
+		if (set_link(sock, argv[2], true))
+			die("link up", errno);
+		do {
+			a = member_active(rfd, gfd, argv[3], ifindex);
+			t = now_ns();
+			if (a != 1)
+				usleep(20);
+		} while (a != 1 && t - t0 < 5000000000ull);
+		if (a != 1)
+			timeouts++;
+		up[i] = t - t0;
+		usleep(150000);
+	}
+	printf("{\"flaps\":%d,\"timeouts\":%d,\"down_us\":[", n, timeouts);
+	for (i = 0; i < n; i++)
+		printf("%s%.1f", i ? "," : "", down[i] / 1e3);
+	printf("],\"up_us\":[");
+	for (i = 0; i < n; i++)
+		printf("%s%.1f", i ? "," : "", up[i] / 1e3);
+	qsort(down, n, sizeof(down[0]), cmp_u64);
+	qsort(up, n, sizeof(up[0]), cmp_u64);
+	printf("],\"down_median_us\":%.1f,\"down_max_us\":%.1f,"
+	       "\"up_median_us\":%.1f,\"up_max_us\":%.1f}\n",
+	       (n % 2 ? down[n / 2] : (down[n / 2 - 1] + down[n / 2]) / 2) / 1e3,
+	       down[n - 1] / 1e3,
+	       (n % 2 ? up[n / 2] : (up[n / 2 - 1] + up[n / 2]) / 2) / 1e3,
+	       up[n - 1] / 1e3);
+	return timeouts ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "cost", cmd_cost },	    { "mem", cmd_mem },
+		{ "src", cmd_src },	    { "sink", cmd_sink },
+		{ "sink-read", cmd_sink_read }, { "routewait", cmd_routewait },
+		{ "count", cmd_count },	    { "flap", cmd_flap },
+	};
+	unsigned int i;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: rdbench cost|mem|src|sink|sink-read|routewait|count|flap ...\n");
+		return 2;
+	}
+	if (!getenv("RDBENCH_DEBUG"))
+		libbpf_set_print(NULL);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "rdbench: unknown command '%s'\n", argv[1]);
+	return 2;
+}

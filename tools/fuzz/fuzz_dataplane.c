@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for the dataplane. Every input is one Ethernet frame
+ * (14..1514 bytes; shorter inputs are zero-padded to 14, the least
+ * BPF_PROG_TEST_RUN accepts). It goes through the real programs:
+ *
+ *   rocedp_xdp, rocedp_tc_ingress   (ingress, same frame, same clock)
+ *   egress pipeline                 (on the XDP output, at the egress port
+ *                                    of a redirect, else a port 2..5 picked
+ *                                    from the frame)
+ *
+ * and every run is checked against invariants the harness derives on its
+ * own: the byte mask a hook may touch comes from this file's parser, not
+ * from the program's trace. The first violation prints the frame in hex and
+ * aborts (libFuzzer then saves the input as crash-*). Counters are checked
+ * against the harness's own tallies every RD_FUZZ_CTR_EVERY inputs and at
+ * exit, where the last line is "fuzz: N executions, F invariant failures".
+ *
+ * Config: $ROCEDP_FUZZ_CONFIG (default tools/fuzz/fuzz.json). See
+ * docs/fuzz.md.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "engine.h"
+
+#define RD_FUZZ_MIN_FRAME 14 /* ETH_HLEN: test runs refuse less */
+#define RD_FUZZ_MAX_FRAME 1514
+#define RD_FUZZ_CTR_EVERY 4096
+#define RD_FUZZ_MAX_GROUP 8
+#define RD_FUZZ_MAX_PORT 8
+#define RD_FUZZ_COV 65536
+
+/* the CLI's error helper lives in main.c, which the harness does not link */
+bool rd_json, rd_pretty;
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz: rocedp: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * The programs are invisible to libFuzzer's coverage, so their outcomes
+ * (class, reasons, verdict, what changed) are fed back as extra counters:
+ * a frame reaching a new outcome is kept in the corpus.
+ */
+__attribute__((section("__libfuzzer_extra_counters"),
+	       used)) static uint8_t rd_cov[RD_FUZZ_COV];
+
+/* What the config put into the maps, read back once at start-up. */
+static struct {
+	struct rocedp_qos qos[ROCEDP_CLASS_MAX];
+	struct rocedp_group group[RD_FUZZ_MAX_GROUP];
+	bool have_group[RD_FUZZ_MAX_GROUP];
+	struct rocedp_port_cfg port[RD_FUZZ_MAX_PORT];
+	bool have_port[RD_FUZZ_MAX_PORT];
+	uint64_t hold_bytes[RD_FUZZ_MAX_PORT];
+	uint32_t optout;
+	bool pcp_remark; /* some class rewrites the outer PCP */
+} cfg;
+
+static struct rd_engine *eng;
+static uint64_t now_ns = 1000000000ull;
+static int ncpus;
+
+/* Honest counts: frames that went through each program. */
+static struct {
+	uint64_t inputs;
+	uint64_t runs[RD_HOOK_MAX];
+	uint64_t refused[RD_HOOK_MAX]; /* short IP frames skb runs refuse */
+	uint64_t failures;
+	/* ingress tallies from the traces, compared with rd_stats */
+	uint64_t rx, rx_bytes;
+	uint64_t cls[ROCEDP_CLASS_MAX];
+	uint64_t mal[ROCEDP_MAL_MAX];
+	uint64_t pass[ROCEDP_PASS_MAX];
+	uint64_t verdict[ROCEDP_VERDICT_MAX];
+	/* for the report: the invariants were not vacuous */
+	uint64_t redirected, remarked, pcp_remarked, ce_marked, csum_bad_in;
+} st;
+
+/* ------------------------------------------------------------ layout */
+
+/* The harness's own view of a frame: where the bytes a hook may touch are. */
+struct layout {
+	int tags; /* VLAN tags in the frame (at most ROCEDP_MAX_VLAN_TAGS) */
+	int tci_off; /* outer tag's TCI, -1 for none */
+	int l3_off; /* -1: no IP header inside the frame */
+	int family; /* 4, 6 or 0 */
+	int ihl_bytes; /* IPv4: header length if it lies inside the frame */
+};
+
+static unsigned int be16(const uint8_t *p)
+{
+	return (unsigned int)p[0] << 8 | p[1];
+}
+
+static void layout_parse(const uint8_t *f, uint32_t len, struct layout *l)
+{
+	unsigned int type = be16(f + 12);
+	int off = 14, ihl;
+
+	memset(l, 0, sizeof(*l));
+	l->tci_off = -1;
+	l->l3_off = -1;
+	while ((type == 0x8100 || type == 0x88a8) &&
+	       l->tags < ROCEDP_MAX_VLAN_TAGS) {
+		if ((uint32_t)off + 4 > len)
+			return;
+		if (l->tci_off < 0)
+			l->tci_off = off;
+		type = be16(f + off + 2);
+		off += 4;
+		l->tags++;
+	}
+	if (type == 0x0800 && (uint32_t)off + 20 <= len) {
+		l->family = 4;
+		l->l3_off = off;
+		ihl = (f[off] & 0x0f) * 4;
+		if (ihl >= 20 && (uint32_t)(off + ihl) <= len)
+			l->ihl_bytes = ihl;
+	} else if (type == 0x86dd && (uint32_t)off + 40 <= len) {
+		l->family = 6;
+		l->l3_off = off;
+	}
+}
+
+static unsigned int tos_of(const uint8_t *f, const struct layout *l)
+{
+	const uint8_t *ip = f + l->l3_off;
+
+	if (l->family == 4)
+		return ip[1];
+	return (ip[0] & 0x0f) << 4 | ip[1] >> 4;
+}
+
+static unsigned int ttl_of(const uint8_t *f, const struct layout *l)
+{
+	return f[l->l3_off + (l->family == 4 ? 8 : 7)];
+}
+
+/* One's complement sum of the IPv4 header, folded; 0xffff when valid. */
+static unsigned int ip4_residual(const uint8_t *f, const struct layout *l)
+{
+	uint32_t sum = 0;
+	int i;
+
+	for (i = 0; i < l->ihl_bytes; i += 2)
+		sum += be16(f + l->l3_off + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+/* ------------------------------------------------------------ failures */
+
+static void hex(const char *what, const uint8_t *f, uint32_t len)
+{
+	uint32_t i;
+
+	fprintf(stderr, "fuzz:   %s (%u bytes):", what, len);
+	for (i = 0; i < len; i++)
+		fprintf(stderr, "%s%02x", i % 32 ? "" : "\nfuzz:     ", f[i]);
+	fputc('\n', stderr);
+}
+
+static const char *const hook_names[RD_HOOK_MAX] = {
+	[RD_HOOK_XDP] = "xdp",
+	[RD_HOOK_TC] = "tc",
+	[RD_HOOK_XDP_EGRESS] = "egress",
+	[RD_HOOK_TC_EGRESS] = "tc_egress",
+};
+
+static void print_summary(FILE *o)
+{
+	fprintf(o,
+		"fuzz: frames through the programs: %llu rocedp_xdp, %llu "
+		"rocedp_tc_ingress, %llu egress (skb runs refused %llu short "
+		"IP frames); %llu redirected, %llu "
+		"DSCP-remarked, %llu PCP-remarked, %llu CE-marked, %llu with a "
+		"bad IPv4 checksum in\n",
+		(unsigned long long)st.runs[RD_HOOK_XDP],
+		(unsigned long long)st.runs[RD_HOOK_TC],
+		(unsigned long long)st.runs[RD_HOOK_XDP_EGRESS],
+		(unsigned long long)st.refused[RD_HOOK_TC],
+		(unsigned long long)st.redirected,
+		(unsigned long long)st.remarked,
+		(unsigned long long)st.pcp_remarked,
+		(unsigned long long)st.ce_marked,
+		(unsigned long long)st.csum_bad_in);
+	fprintf(o, "fuzz: %llu executions, %llu invariant failures\n",
+		(unsigned long long)st.inputs,
+		(unsigned long long)st.failures);
+}
+
+/* An invariant does not hold: say which, show the frames, stop. */
+__attribute__((format(printf, 5, 6), noreturn)) static void
+fail(enum rd_hook h, const struct rd_run *r, const uint8_t *in, uint32_t len,
+     const char *fmt, ...)
+{
+	va_list ap;
+
+	st.failures++;
+	fprintf(stderr, "fuzz: INVARIANT FAILED [%s]: ", hook_names[h]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (r) {
+		fprintf(stderr,
+			"fuzz:   retval %u verdict %s class %s malformed %s "
+			"pass %s egress %u group %u member %u dscp %u->%u "
+			"ecn %u->%u vlan_tags %u\n",
+			r->retval, rd_verdict_name(r->verdict),
+			rd_class_name(r->trace.cls),
+			rd_malformed_name(r->trace.malformed),
+			rd_pass_name(r->trace.pass_reason),
+			r->trace.egress_ifindex, r->trace.group_id,
+			r->trace.member, r->trace.dscp_in, r->trace.dscp_out,
+			r->trace.ecn_in, r->trace.ecn_out, r->trace.vlan_tags);
+		hex("in", in, len);
+		hex("out", r->out, r->out_len);
+	} else {
+		hex("in", in, len);
+	}
+	print_summary(stderr);
+	fflush(stderr);
+	abort();
+}
+
+/* ------------------------------------------------------------ checks */
+
+/* Bits of each byte a hook may change, from the harness's own layout. */
+static void allowed_mask(uint8_t *m, uint32_t len, const struct layout *l,
+			 bool ingress)
+{
+	int o = l->l3_off;
+
+	memset(m, 0, len);
+	if (ingress) {
+		memset(m, 0xff, 12); /* destination and source MAC */
+		if (l->tci_off >= 0 && cfg.pcp_remark)
+			m[l->tci_off] = 0xe0; /* outer PCP */
+	}
+	if (l->family == 4) {
+		m[o + 1] = ingress ? 0xff : 0x03; /* DSCP+ECN / ECN */
+		if (ingress)
+			m[o + 8] = 0xff; /* TTL */
+		m[o + 10] = m[o + 11] = 0xff; /* header checksum */
+	} else if (l->family == 6) {
+		/* traffic class: low nibble of byte 0, high nibble of byte 1 */
+		if (ingress)
+			m[o] = 0x0f;
+		m[o + 1] = ingress ? 0xf0 : 0x30;
+		if (ingress)
+			m[o + 7] = 0xff; /* hop limit */
+	}
+}
+
+static void check_common(enum rd_hook h, const struct rd_run *r,
+			 const uint8_t *in, uint32_t len,
+			 const struct layout *l, bool ingress)
+{
+	static uint8_t mask[RD_FUZZ_MAX_FRAME];
+	const uint8_t *out = r->out;
+	unsigned int rin, rout;
+	uint32_t i;
+
+	if (r->out_len != len)
+		fail(h, r, in, len, "output length %u != input length %u",
+		     r->out_len, len);
+	if (r->trace.cls >= ROCEDP_CLASS_MAX ||
+	    r->trace.malformed >= ROCEDP_MAL_MAX ||
+	    r->trace.pass_reason >= ROCEDP_PASS_MAX)
+		fail(h, r, in, len, "trace out of range");
+	if ((r->trace.cls == ROCEDP_CLASS_MALFORMED) !=
+	    (r->trace.malformed != ROCEDP_MAL_NONE))
+		fail(h, r, in, len, "class malformed without a reason, or a "
+				    "reason without the class");
+	if (r->trace.cls == ROCEDP_CLASS_MALFORMED &&
+	    r->verdict == ROCEDP_VERDICT_REDIRECT)
+		fail(h, r, in, len, "malformed frame redirected");
+	if (r->trace.cls == ROCEDP_CLASS_MALFORMED && memcmp(in, out, len))
+		fail(h, r, in, len, "malformed frame modified");
+	allowed_mask(mask, len, l, ingress);
+	for (i = 0; i < len; i++)
+		if ((in[i] ^ out[i]) & ~mask[i])
+			fail(h, r, in, len,
+			     "byte %u changed 0x%02x -> 0x%02x outside the "
+			     "allowed bits 0x%02x",
+			     i, in[i], out[i], mask[i]);
+	if (l->family == 4 && l->ihl_bytes) {
+		/* The incremental update keeps the header's one's
+		 * complement sum: a valid checksum stays valid, a bad one
+		 * stays bad by the same amount. */
+		rin = ip4_residual(in, l);
+		rout = ip4_residual(out, l);
+		if (rin == 0xffff && rout != 0xffff)
+			fail(h, r, in, len,
+			     "IPv4 checksum valid in, invalid out (sum 0x%04x)",
+			     rout);
+		if (rin % 0xffff != rout % 0xffff)
+			fail(h, r, in, len,
+			     "IPv4 header sum changed 0x%04x -> 0x%04x", rin,
+			     rout);
+	}
+	if (r->trace.cls != ROCEDP_CLASS_MALFORMED &&
+	    r->trace.vlan_tags != (uint32_t)l->tags)
+		fail(h, r, in, len, "trace has %u VLAN tags, the frame %d",
+		     r->trace.vlan_tags, l->tags);
+	if (r->trace.cls != ROCEDP_CLASS_MALFORMED &&
+	    r->trace.cls != ROCEDP_CLASS_NON_IP && !l->family)
+		fail(h, r, in, len, "IP class %s for a frame without an IP "
+				    "header", rd_class_name(r->trace.cls));
+}
+
+static bool class_remarks(unsigned int cls)
+{
+	return cls < ROCEDP_CLASS_MAX &&
+	       cfg.qos[cls].action == ROCEDP_QOS_SET_DSCP &&
+	       cls != ROCEDP_CLASS_MALFORMED && cls != ROCEDP_CLASS_NON_IP;
+}
+
+static void check_ingress(enum rd_hook h, const struct rd_run *r,
+			  const uint8_t *in, uint32_t len,
+			  const struct layout *l)
+{
+	const struct rocedp_member *m;
+	const uint8_t *out = r->out;
+	unsigned int cls = r->trace.cls, tin, tout, pin, pout;
+	bool redirect = r->verdict == ROCEDP_VERDICT_REDIRECT;
+
+	if (r->verdict != ROCEDP_VERDICT_PASS && !redirect)
+		fail(h, r, in, len, "verdict %s: ingress only passes or "
+				    "redirects", rd_verdict_name(r->verdict));
+	if (r->trace.verdict != r->verdict)
+		fail(h, r, in, len, "trace verdict %s, hook returned %s",
+		     rd_verdict_name(r->trace.verdict),
+		     rd_verdict_name(r->verdict));
+	if (redirect != (r->trace.pass_reason == ROCEDP_PASS_NONE))
+		fail(h, r, in, len, "pass reason and verdict disagree");
+	check_common(h, r, in, len, l, true);
+	if (!redirect) {
+		if (memcmp(in, out, 12))
+			fail(h, r, in, len, "MACs rewritten on a passed frame");
+		if (l->family && ttl_of(in, l) != ttl_of(out, l))
+			fail(h, r, in, len, "TTL changed on a passed frame");
+	} else {
+		if (!l->family || l->tags)
+			fail(h, r, in, len, "redirected a frame that is not "
+					    "untagged IP");
+		if (in[0] & 1)
+			fail(h, r, in, len, "redirected a multicast frame");
+		if (ttl_of(in, l) <= 1 ||
+		    ttl_of(out, l) != ttl_of(in, l) - 1)
+			fail(h, r, in, len, "TTL %u -> %u on a redirect",
+			     ttl_of(in, l), ttl_of(out, l));
+		if (r->trace.group_id >= RD_FUZZ_MAX_GROUP ||
+		    !cfg.have_group[r->trace.group_id] ||
+		    r->trace.member >= ROCEDP_MAX_MEMBERS)
+			fail(h, r, in, len, "redirect to an unknown group or "
+					    "member");
+		m = &cfg.group[r->trace.group_id].members[r->trace.member];
+		if (r->trace.member >= cfg.group[r->trace.group_id].n_members ||
+		    !m->weight || m->ifindex != r->trace.egress_ifindex ||
+		    memcmp(out, m->dmac, 6) || memcmp(out + 6, m->smac, 6))
+			fail(h, r, in, len, "redirect does not match group %u "
+					    "member %u",
+			     r->trace.group_id, r->trace.member);
+		st.redirected++;
+	}
+	if (!l->family)
+		return;
+	tin = tos_of(in, l);
+	tout = tos_of(out, l);
+	if ((tin & 3) != (tout & 3))
+		fail(h, r, in, len, "ECN changed on ingress");
+	if (class_remarks(cls) && (tout >> 2) != cfg.qos[cls].dscp)
+		fail(h, r, in, len, "class %s: DSCP %u, configured %u",
+		     rd_class_name(cls), tout >> 2, cfg.qos[cls].dscp);
+	if (!class_remarks(cls) && tin != tout)
+		fail(h, r, in, len, "class %s is not remarked, DSCP %u -> %u",
+		     rd_class_name(cls), tin >> 2, tout >> 2);
+	if (tin != tout)
+		st.remarked++;
+	if (l->tci_off < 0)
+		return;
+	pin = in[l->tci_off] >> 5;
+	pout = out[l->tci_off] >> 5;
+	if (class_remarks(cls) && cfg.qos[cls].set_pcp && pout != cfg.qos[cls].pcp)
+		fail(h, r, in, len, "class %s: PCP %u, configured %u",
+		     rd_class_name(cls), pout, cfg.qos[cls].pcp);
+	if (!(class_remarks(cls) && cfg.qos[cls].set_pcp) && pin != pout)
+		fail(h, r, in, len, "class %s: PCP changed %u -> %u",
+		     rd_class_name(cls), pin, pout);
+	if (pin != pout)
+		st.pcp_remarked++;
+}
+
+static void check_egress(const struct rd_run *r, const uint8_t *in,
+			 uint32_t len, const struct layout *l, uint32_t port)
+{
+	const enum rd_hook h = RD_HOOK_XDP_EGRESS;
+	const struct rocedp_port_cfg *pc;
+	unsigned int cls = r->trace.cls, ein, eout;
+	bool exempt;
+
+	if (r->verdict != ROCEDP_VERDICT_PASS)
+		fail(h, r, in, len, "egress verdict %s",
+		     rd_verdict_name(r->verdict));
+	check_common(h, r, in, len, l, false);
+	if (!l->family)
+		return;
+	ein = tos_of(in, l) & 3;
+	eout = tos_of(r->out, l) & 3;
+	if (ein != eout && !((ein == 1 || ein == 2) && eout == 3))
+		fail(h, r, in, len, "ECN %u -> %u (only ECT -> CE allowed)",
+		     ein, eout);
+	if (ein != eout)
+		st.ce_marked++;
+	/* A queue held at or above Kmax marks every ECT frame it may mark;
+	 * one held below Kmin marks none. */
+	if (port >= RD_FUZZ_MAX_PORT || !cfg.have_port[port])
+		return;
+	pc = &cfg.port[port];
+	if (!(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
+		return;
+	exempt = cls >= ROCEDP_CLASS_MALFORMED || cls == ROCEDP_CLASS_NON_IP ||
+		 ((cfg.optout >> cls) & 1);
+	if (cfg.hold_bytes[port] >= pc->kmax_bytes && !exempt &&
+	    (ein == 1 || ein == 2) && eout != 3)
+		fail(h, r, in, len, "port %u holds %llu >= kmax %u: class %s "
+				    "ECT frame not marked",
+		     port, (unsigned long long)cfg.hold_bytes[port],
+		     pc->kmax_bytes, rd_class_name(cls));
+	if (cfg.hold_bytes[port] < pc->kmin_bytes && ein != eout)
+		fail(h, r, in, len, "port %u below kmin marked", port);
+}
+
+/* ------------------------------------------------------------ counters */
+
+static uint64_t ctr(int fd, uint32_t key)
+{
+	uint64_t v[ncpus], sum = 0;
+	int i;
+
+	if (bpf_map_lookup_elem(fd, &key, v))
+		return UINT64_MAX;
+	for (i = 0; i < ncpus; i++)
+		sum += v[i];
+	return sum;
+}
+
+#define CTR_EXPECT(got, want, ...)                                     \
+	do {                                                           \
+		if ((got) != (want)) {                                 \
+			fprintf(stderr, "fuzz: counters: " __VA_ARGS__); \
+			fprintf(stderr, ": %llu, expected %llu\n",     \
+				(unsigned long long)(got),             \
+				(unsigned long long)(want));           \
+			bad = true;                                    \
+		}                                                      \
+	} while (0)
+
+/* rd_stats against the harness's tallies of what the traces said. */
+static void check_counters(void)
+{
+	int fd = rd_engine_maps(eng)->fd[RD_MAP_STATS];
+	uint64_t sum, v;
+	bool bad = false;
+	unsigned int i;
+
+	CTR_EXPECT(ctr(fd, ROCEDP_CTR_RX_PKTS), st.rx,
+		   "rx packets vs frames run through ingress");
+	CTR_EXPECT(ctr(fd, ROCEDP_CTR_RX_BYTES), st.rx_bytes, "rx bytes");
+	for (sum = 0, i = 0; i < ROCEDP_CLASS_MAX; i++) {
+		v = ctr(fd, ROCEDP_CTR_CLASS_BASE + i);
+		CTR_EXPECT(v, st.cls[i], "class %s", rd_class_name(i));
+		sum += v;
+	}
+	CTR_EXPECT(sum, st.rx, "sum over classes vs rx");
+	for (sum = 0, i = 0; i < ROCEDP_VERDICT_MAX; i++) {
+		v = ctr(fd, ROCEDP_CTR_VERDICT_BASE + i);
+		CTR_EXPECT(v, st.verdict[i], "verdict %s", rd_verdict_name(i));
+		sum += v;
+	}
+	CTR_EXPECT(sum, st.rx, "sum over verdicts vs rx");
+	for (sum = 0, i = 1; i < ROCEDP_MAL_MAX; i++) {
+		v = ctr(fd, ROCEDP_CTR_MAL_BASE + i);
+		CTR_EXPECT(v, st.mal[i], "malformed %s", rd_malformed_name(i));
+		sum += v;
+	}
+	CTR_EXPECT(sum, st.cls[ROCEDP_CLASS_MALFORMED],
+		   "sum over malformed reasons vs class malformed");
+	for (sum = 0, i = 1; i < ROCEDP_PASS_MAX; i++) {
+		v = ctr(fd, ROCEDP_CTR_PASS_BASE + i);
+		CTR_EXPECT(v, st.pass[i], "pass %s", rd_pass_name(i));
+		sum += v;
+	}
+	CTR_EXPECT(sum, st.verdict[ROCEDP_VERDICT_PASS],
+		   "sum over pass reasons vs passed frames");
+	CTR_EXPECT(ctr(fd, ROCEDP_CTR_FWD_PKTS),
+		   st.verdict[ROCEDP_VERDICT_REDIRECT],
+		   "forwarded vs redirected");
+	if (bad) {
+		st.failures++;
+		fprintf(stderr, "fuzz: INVARIANT FAILED: counters do not add "
+				"up after %llu inputs\n",
+			(unsigned long long)st.inputs);
+		print_summary(stderr);
+		abort();
+	}
+}
+
+static void at_exit(void)
+{
+	check_counters();
+	print_summary(stdout);
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------ driver */
+
+static void cov(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	uint32_t x = a * 0x9e3779b1u ^ b * 0x85ebca6bu ^ c * 0xc2b2ae35u ^
+		     d * 0x27d4eb2fu;
+
+	x ^= x >> 15;
+	x *= 0x2c1b3c6du;
+	x ^= x >> 12;
+	if (rd_cov[x % RD_FUZZ_COV] < 255)
+		rd_cov[x % RD_FUZZ_COV]++;
+}
+
+static void feedback(enum rd_hook h, const struct rd_run *r,
+		     const struct layout *l)
+{
+	const struct rocedp_trace *t = &r->trace;
+
+	cov(h, t->cls, t->malformed << 8 | t->pass_reason, r->verdict);
+	cov(16 + h, t->cls, t->bth_opcode << 8 | t->cts_rule,
+	    t->aeth_kind << 8 | t->aeth_code);
+	cov(32 + h, t->cls, t->ecn_in << 4 | t->ecn_out,
+	    (t->dscp_in != t->dscp_out) << 8 | t->vlan_tags);
+	cov(48 + h, t->member, t->is_roce << 1 | t->ack_req, l->family);
+	cov(64, l->tags, l->family, l->ihl_bytes);
+}
+
+/*
+ * skb test runs pull the network header first: they refuse IPv4 frames
+ * shorter than 14 + 20 bytes and IPv6 ones shorter than 14 + 40 with
+ * EINVAL (measured on 6.1 and 6.18). XDP takes every frame >= 14 bytes.
+ */
+static bool skb_refuses(const uint8_t *in, uint32_t len)
+{
+	unsigned int type = be16(in + 12);
+
+	return (type == 0x0800 && len < 34) || (type == 0x86dd && len < 54);
+}
+
+/* false when the kernel refused the frame as documented above */
+static bool run(enum rd_hook h, struct rd_run *r, const uint8_t *in,
+		uint32_t len, uint32_t port)
+{
+	int err;
+
+	r->in = in;
+	r->in_len = len;
+	r->out_size = RD_FUZZ_MAX_FRAME;
+	r->ingress_ifindex = port;
+	err = rd_engine_run(eng, h, r);
+	if (err == -EINVAL && h != RD_HOOK_XDP && skb_refuses(in, len)) {
+		st.refused[h]++;
+		return false;
+	}
+	if (err) {
+		fprintf(stderr, "fuzz: BPF_PROG_TEST_RUN [%s]: %s\n",
+			hook_names[h], strerror(-err));
+		fail(h, NULL, in, len, "test run failed");
+	}
+	st.runs[h]++;
+	return true;
+}
+
+static void tally_ingress(const struct rd_run *r, uint32_t len)
+{
+	st.rx++;
+	st.rx_bytes += len;
+	st.cls[r->trace.cls]++;
+	st.mal[r->trace.malformed]++;
+	st.pass[r->trace.pass_reason]++;
+	st.verdict[r->verdict % ROCEDP_VERDICT_MAX]++;
+}
+
+static int load_config(const char *path)
+{
+	const struct rd_maps *m = rd_engine_maps(eng);
+	struct rocedp_config c;
+	uint32_t k, zero = 0;
+	struct rocedp_port_state ps;
+
+	if (rd_config_apply_file(path, m))
+		return -1;
+	if (bpf_map_lookup_elem(m->fd[RD_MAP_CONFIG], &zero, &c))
+		return -1;
+	cfg.optout = c.ecn_class_optout;
+	for (k = 0; k < ROCEDP_CLASS_MAX; k++) {
+		if (bpf_map_lookup_elem(m->fd[RD_MAP_QOS], &k, &cfg.qos[k]))
+			return -1;
+		if (cfg.qos[k].action == ROCEDP_QOS_SET_DSCP &&
+		    cfg.qos[k].set_pcp)
+			cfg.pcp_remark = true;
+	}
+	for (k = 0; k < RD_FUZZ_MAX_GROUP; k++)
+		cfg.have_group[k] = !bpf_map_lookup_elem(m->fd[RD_MAP_GROUPS],
+							 &k, &cfg.group[k]);
+	for (k = 0; k < RD_FUZZ_MAX_PORT; k++) {
+		cfg.have_port[k] = !bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG],
+							&k, &cfg.port[k]);
+		if (cfg.have_port[k] &&
+		    !bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &k, &ps))
+			cfg.hold_bytes[k] = ps.vq_bytes;
+	}
+	return 0;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *path = getenv("ROCEDP_FUZZ_CONFIG");
+	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	int err;
+
+	if (!path)
+		path = "tools/fuzz/fuzz.json";
+	ncpus = libbpf_num_possible_cpus();
+	err = rd_engine_open(&eng, &o);
+	if (err || ncpus <= 0) {
+		fprintf(stderr, "fuzz: cannot load the BPF object: %s\n",
+			strerror(-err));
+		exit(2);
+	}
+	if (load_config(path)) {
+		fprintf(stderr, "fuzz: %s: config not applied\n", path);
+		exit(2);
+	}
+	atexit(at_exit);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t frame[RD_FUZZ_MAX_FRAME], xout[RD_FUZZ_MAX_FRAME],
+		tout[RD_FUZZ_MAX_FRAME], eout[RD_FUZZ_MAX_FRAME];
+	struct rd_run x = { .out = xout }, t = { .out = tout },
+		      e = { .out = eout };
+	struct layout l, lx;
+	uint32_t len = size, port;
+
+	if (len > RD_FUZZ_MAX_FRAME)
+		len = RD_FUZZ_MAX_FRAME;
+	memset(frame, 0, RD_FUZZ_MIN_FRAME);
+	memcpy(frame, data, len);
+	if (len < RD_FUZZ_MIN_FRAME)
+		len = RD_FUZZ_MIN_FRAME;
+	st.inputs++;
+
+	/* Time moves on between frames by a frame-chosen step, so flowlet
+	 * gaps, the DRE and the virtual queues see both short and long. */
+	now_ns += 200 + (frame[len - 1] * 131u + frame[len / 2]) * 13u;
+	if (rd_engine_set_time(eng, now_ns))
+		fail(RD_HOOK_XDP, NULL, frame, len, "clock not set");
+	layout_parse(frame, len, &l);
+	if (l.family == 4 && l.ihl_bytes &&
+	    ip4_residual(frame, &l) != 0xffff)
+		st.csum_bad_in++;
+
+	run(RD_HOOK_XDP, &x, frame, len, 0);
+	tally_ingress(&x, len);
+	feedback(RD_HOOK_XDP, &x, &l);
+	check_ingress(RD_HOOK_XDP, &x, frame, len, &l);
+
+	if (!run(RD_HOOK_TC, &t, frame, len, 0))
+		goto out;
+	tally_ingress(&t, len);
+	feedback(RD_HOOK_TC, &t, &l);
+	check_ingress(RD_HOOK_TC, &t, frame, len, &l);
+
+	/* One core behind both hooks: same decision, same bytes (the member,
+	 * hence the MACs, may differ only through flowlet state). */
+	if (x.verdict != t.verdict || x.trace.cls != t.trace.cls ||
+	    x.trace.malformed != t.trace.malformed ||
+	    x.trace.pass_reason != t.trace.pass_reason)
+		fail(RD_HOOK_TC, &t, frame, len,
+		     "tc disagrees with xdp (xdp: %s %s %s %s)",
+		     rd_verdict_name(x.verdict), rd_class_name(x.trace.cls),
+		     rd_malformed_name(x.trace.malformed),
+		     rd_pass_name(x.trace.pass_reason));
+	if (memcmp(xout + 12, tout + 12, len - 12) ||
+	    (x.verdict != ROCEDP_VERDICT_REDIRECT && memcmp(xout, tout, 12)))
+		fail(RD_HOOK_TC, &t, frame, len,
+		     "tc output differs from xdp output");
+
+	/* Egress sees what ingress sent: the XDP output at its port. */
+	port = x.verdict == ROCEDP_VERDICT_REDIRECT ?
+		       x.trace.egress_ifindex :
+		       2 + frame[len - 1] % 4;
+	layout_parse(xout, len, &lx);
+	if (run(RD_HOOK_XDP_EGRESS, &e, xout, len, port)) {
+		feedback(RD_HOOK_XDP_EGRESS, &e, &lx);
+		check_egress(&e, xout, len, &lx, port);
+	}
+out:
+	if (st.inputs % RD_FUZZ_CTR_EVERY == 0)
+		check_counters();
+	return 0;
+}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# Load-balance evaluator (build/lbeval) and the flowlet tests
+# (build/tests/flowlet_test). Both link every userspace object except the
+# CLI's main.o and bring their own rd_err().
+
+LBEVAL := $(OUT)/lbeval
+LBEVAL_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+LBEVAL_HDRS := tools/lbeval/frame.h $(USER_HDRS) bpf/rocedp_abi.h
+
+.PHONY: lbeval lbeval-standard
+
+all: $(LBEVAL) $(OUT)/tests/flowlet_test
+
+lbeval: $(LBEVAL)
+
+$(LBEVAL): tools/lbeval/lbeval.c $(LBEVAL_LIB_OBJS) $(LBEVAL_HDRS) | $(OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(LBEVAL_LIB_OBJS) \
+		-o $@ $(LDLIBS)
+
+$(OUT)/tests/flowlet_test: tests/flowlet_test.c $(LBEVAL_LIB_OBJS) \
+		$(LBEVAL_HDRS) | $(OUT)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(LBEVAL_LIB_OBJS) \
+		-o $@ $(LDLIBS)
+
+# The standard trace; `make bench` (owned elsewhere) may call this.
+lbeval-standard: $(LBEVAL)
+	$(LBEVAL) --standard --png $(OUT)/lbeval-standard.png
