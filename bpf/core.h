@@ -127,7 +127,9 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 	if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl);
 		if (!pass)
-			pass = rd_fwd_select(fl, pl->in_ifindex, pl->now, pl);
+			pass = rd_fwd_route(fl, pl);
+		if (!pass)
+			pass = rd_fwd_member(fl, pl);
 		if (!pass) {
 			pl->verdict = ROCEDP_VERDICT_REDIRECT;
 			pl->rewrite_l2 = 1;

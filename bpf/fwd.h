@@ -71,48 +71,59 @@ static __always_inline struct rocedp_route *rd_route_lookup(const struct rd_flow
 }
 
 /*
- * Route, group and member for a routable frame. Out of line (a BPF global
- * function) so the verifier checks it once. Returns 0 with f filled, or a
- * pass reason.
+ * The route: group id and flow hash into f, or a pass reason. Out of line
+ * (a BPF global function) so the verifier checks it once; kept apart from
+ * the member choice so the two stacks are never live together.
  */
-__attribute__((noinline)) int rd_fwd_select(struct rd_flow *p, __u32 ifindex,
-					    __u64 now, struct rd_plan *f)
+__attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
+{
+	struct rocedp_config *cfg;
+	struct rocedp_route *rt;
+	__u32 mode, zero = 0;
+
+	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	if (!p || !f || !cfg)
+		return ROCEDP_PASS_NO_ROUTE;
+	rt = rd_route_lookup(p);
+	if (!rt)
+		return ROCEDP_PASS_NO_ROUTE;
+	if (rt->flags & ROCEDP_ROUTEF_LOCAL)
+		return ROCEDP_PASS_LOCAL;
+	f->group_id = rt->group_id;
+	mode = cfg->hash_mode;
+	p->hash = rd_flow_hash(p, mode == ROCEDP_HASH_FLOWLET ?
+					  ROCEDP_HASH_QP_ONLY : mode,
+			       cfg->hash_seed, cfg->hash_flags);
+	return 0;
+}
+
+/* The member of f->group_id: slot, egress, MACs into f; or a pass reason. */
+__attribute__((noinline)) int rd_fwd_member(struct rd_flow *p, struct rd_plan *f)
 {
 	struct rocedp_config *cfg;
 	struct rocedp_member *m;
-	struct rocedp_route *rt;
 	struct rocedp_group *g;
 	__u32 mode, group_id, egress, zero = 0;
 	int slot;
 
 	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!p || !f || !cfg)
-		return ROCEDP_PASS_NO_ROUTE;
-	mode = cfg->hash_mode;
-	rt = rd_route_lookup(p);
-	if (!rt)
-		return ROCEDP_PASS_NO_ROUTE;
-	if (rt->flags & ROCEDP_ROUTEF_LOCAL)
-		return ROCEDP_PASS_LOCAL;
+		return ROCEDP_PASS_NO_GROUP;
 	/* keys on the stack: 6.1 refuses a key in a global's argument memory */
-	group_id = rt->group_id;
-	f->group_id = group_id;
+	group_id = f->group_id;
 	g = bpf_map_lookup_elem(&rd_groups, &group_id);
 	if (!g)
 		return ROCEDP_PASS_NO_GROUP;
 	if (!g->n_active)
 		return ROCEDP_PASS_NO_MEMBER;
-
-	p->hash = rd_flow_hash(p, mode == ROCEDP_HASH_FLOWLET ?
-					  ROCEDP_HASH_QP_ONLY : mode,
-			       cfg->hash_seed, cfg->hash_flags);
+	mode = cfg->hash_mode;
 	if (mode == ROCEDP_HASH_SPRAY) {
 		rd_count(ROCEDP_CTR_SPRAY_PKTS);
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
 	} else if (mode == ROCEDP_HASH_FLOWLET ||
 		   (cfg->features & ROCEDP_F_FLOWLET)) {
-		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash, ifindex,
-					 now);
+		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash,
+					 f->in_ifindex, f->now);
 	} else {
 		slot = rd_pick_weighted(g, p->hash);
 	}
@@ -125,8 +136,7 @@ __attribute__((noinline)) int rd_fwd_select(struct rd_flow *p, __u32 ifindex,
 	f->egress_ifindex = egress;
 	__builtin_memcpy(f->smac, m->smac, ETH_ALEN);
 	__builtin_memcpy(f->dmac, m->dmac, ETH_ALEN);
-	if (!cfg_offline &&
-	    !bpf_map_lookup_elem(&rd_tx_ports, &egress))
+	if (!cfg_offline && !bpf_map_lookup_elem(&rd_tx_ports, &egress))
 		return ROCEDP_PASS_REDIRECT_FAILED;
 	return 0;
 }

@@ -53,39 +53,59 @@ static __always_inline int rd_pick_weighted(const struct rocedp_group *g,
  * compared by cross-multiplying). Scanning starts at a hash-chosen offset
  * and only a strictly lower load wins, so ties are broken by the hash.
  */
+struct rd_ll_scan {
+	const struct rocedp_group *g;
+	__u64 now;
+	__u64 best_load;
+	__u32 start;
+	__u32 n;
+	__u32 tau_us;
+	__u32 best_w;
+	int best;
+};
+
+/* One member of the scan; a bpf_loop callback, so it is verified once. */
+static long rd_ll_step(__u32 i, void *ctx)
+{
+	struct rd_ll_scan *s = ctx;
+	const struct rocedp_member *m;
+	__u32 idx, slot, w;
+	__u64 load;
+
+	if (i >= s->n || s->n > ROCEDP_MAX_MEMBERS)
+		return 1;
+	idx = s->start + i;
+	if (idx >= s->n)
+		idx -= s->n;
+	slot = s->g->active[idx & (ROCEDP_MAX_MEMBERS - 1)];
+	if (slot >= ROCEDP_MAX_MEMBERS)
+		return 0;
+	m = &s->g->members[slot & (ROCEDP_MAX_MEMBERS - 1)];
+	w = m->weight;
+	if (!w)
+		return 0;
+	load = rd_load_get(m->ifindex, s->now, s->tau_us);
+	if (s->best < 0 || load * s->best_w < s->best_load * w) {
+		s->best = slot;
+		s->best_load = load;
+		s->best_w = w;
+	}
+	return 0;
+}
+
 static __always_inline int rd_pick_least_loaded(const struct rocedp_group *g,
 						__u32 hash, __u64 now,
 						__u32 tau_us)
 {
-	__u64 best_load = 0, load;
-	__u32 n = g->n_active, start, idx, slot, best_w = 0, w;
-	int best = -1;
-	__u32 i;
+	struct rd_ll_scan s = { .g = g, .now = now, .tau_us = tau_us,
+				.best = -1 };
 
-	if (!n || n > ROCEDP_MAX_MEMBERS)
+	s.n = g->n_active;
+	if (!s.n || s.n > ROCEDP_MAX_MEMBERS)
 		return -1;
-	start = ((__u64)hash * n) >> 32;
-	for (i = 0; i < ROCEDP_MAX_MEMBERS; i++) {
-		if (i >= n)
-			break;
-		idx = start + i;
-		if (idx >= n)
-			idx -= n;
-		slot = g->active[idx & (ROCEDP_MAX_MEMBERS - 1)];
-		if (slot >= ROCEDP_MAX_MEMBERS)
-			continue;
-		w = g->members[slot & (ROCEDP_MAX_MEMBERS - 1)].weight;
-		if (!w)
-			continue;
-		load = rd_load_get(g->members[slot & (ROCEDP_MAX_MEMBERS - 1)].ifindex,
-				   now, tau_us);
-		if (best < 0 || load * best_w < best_load * w) {
-			best = slot;
-			best_load = load;
-			best_w = w;
-		}
-	}
-	return best;
+	s.start = ((__u64)hash * s.n) >> 32;
+	bpf_loop(s.n, rd_ll_step, &s, 0);
+	return s.best;
 }
 
 #endif
