@@ -39,9 +39,8 @@ static __always_inline int rd_word_match(__u32 a, __u32 pfx, __u32 plen,
 }
 
 /* Written out word by word: no loop for the verifier to unroll. */
-static __always_inline int rd_prefix_match(const __u32 *addr,
-					   const __u32 *pfx, __u8 plen,
-					   int words)
+static __always_inline int rd_prefix_match(const __u32 *addr, const __u32 *pfx,
+					   __u8 plen, int words)
 {
 	if (!rd_word_match(addr[0], pfx[0], plen, 0))
 		return 0;

@@ -87,7 +87,7 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 	t->egress_ifindex = a->egress_ifindex;
 	t->group_id = a->group_id;
 	t->member = a->verdict == ROCEDP_VERDICT_REDIRECT ? a->slot :
-							   ROCEDP_NO_MEMBER;
+							    ROCEDP_NO_MEMBER;
 	t->dscp_in = fl->tos >> 2;
 	t->dscp_out = a->tos_out >> 2;
 	t->ecn_in = fl->tos & 3;
@@ -191,7 +191,8 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 				       const struct rd_hook_in *in,
 				       struct rd_result *res)
 {
-	struct rd_plan pl = { .slot = ROCEDP_NO_MEMBER, .pcp = 0xff,
+	struct rd_plan pl = { .slot = ROCEDP_NO_MEMBER,
+			      .pcp = 0xff,
 			      .ingress = 1 };
 	struct rd_pkt p = {};
 

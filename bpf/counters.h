@@ -18,7 +18,8 @@ static __always_inline void rd_count(__u32 idx)
 	rd_count_n(idx, 1);
 }
 
-static __always_inline struct rocedp_port_stats *rd_port_stats_get(__u32 ifindex)
+static __always_inline struct rocedp_port_stats *
+rd_port_stats_get(__u32 ifindex)
 {
 	struct rocedp_port_stats *ps, zero = {};
 

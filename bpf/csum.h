@@ -16,10 +16,10 @@ static __always_inline __u16 rd_csum_fold(__u32 sum)
 static __always_inline void rd_csum_replace2(__sum16 *csum, __be16 old,
 					     __be16 new)
 {
-	__u32 sum = (__u16)~*csum;
+	__u32 sum = (__u16) ~*csum;
 
 	sum += (__u16)~old;
-	sum += (__u16)new;
+	sum += (__u16) new;
 	*csum = ~rd_csum_fold(sum);
 }
 

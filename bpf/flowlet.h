@@ -67,12 +67,10 @@ static __always_inline int rd_flowlet_choose(const struct rocedp_config *cfg,
 }
 
 /* Returns the member slot for this frame, or -1. */
-static __always_inline int rd_flowlet_select(const struct rocedp_config *cfg,
-					     const struct rocedp_group *g,
-					     __u32 group_id,
-					     const struct rd_flow *p,
-					     __u32 hash, __u32 ifindex,
-					     __u64 now)
+static __always_inline int
+rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
+		  __u32 group_id, const struct rd_flow *p, __u32 hash,
+		  __u32 ifindex, __u64 now)
 {
 	struct rocedp_flowlet *fl, init = {};
 	struct rocedp_flow_key k = {};

@@ -55,7 +55,8 @@ static __always_inline int rd_fwd_precheck(const struct rd_flow *fl)
 	return 0;
 }
 
-static __always_inline struct rocedp_route *rd_route_lookup(const struct rd_flow *p)
+static __always_inline struct rocedp_route *
+rd_route_lookup(const struct rd_flow *p)
 {
 	struct rocedp_route6_key k6;
 	struct rocedp_route4_key k4;
@@ -91,14 +92,15 @@ __attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
 		return ROCEDP_PASS_LOCAL;
 	f->group_id = rt->group_id;
 	mode = cfg->hash_mode;
-	p->hash = rd_flow_hash(p, mode == ROCEDP_HASH_FLOWLET ?
-					  ROCEDP_HASH_QP_ONLY : mode,
-			       cfg->hash_seed, cfg->hash_flags);
+	p->hash = rd_flow_hash(
+		p, mode == ROCEDP_HASH_FLOWLET ? ROCEDP_HASH_QP_ONLY : mode,
+		cfg->hash_seed, cfg->hash_flags);
 	return 0;
 }
 
 /* The member of f->group_id: slot, egress, MACs into f; or a pass reason. */
-__attribute__((noinline)) int rd_fwd_member(struct rd_flow *p, struct rd_plan *f)
+__attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
+					    struct rd_plan *f)
 {
 	struct rocedp_config *cfg;
 	struct rocedp_member *m;

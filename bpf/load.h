@@ -20,8 +20,8 @@
 static const __u32 rd_dre_decay[32] = {
 	65536, 57344, 50176, 43904, 38416, 33614, 29412, 25736,
 	22519, 19704, 17241, 15086, 13200, 11550, 10106, 8843,
-	7738,  6770,  5924,  5184,  4536,  3969,  3473,  3039,
-	2659,  2326,  2036,  1781,  1559,  1364,  1193,  1044,
+	7738,  6770,  5924,  5184,  4536,  3969,  3473,	 3039,
+	2659,  2326,  2036,  1781,  1559,  1364,  1193,	 1044,
 };
 
 static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
@@ -45,7 +45,8 @@ static __always_inline __u64 rd_dre_decayed(__u64 bytes, __u64 last_ns,
 	return (bytes * rd_dre_decay[n & 31]) >> 16;
 }
 
-static __always_inline struct rocedp_port_state *rd_port_state_get(__u32 ifindex)
+static __always_inline struct rocedp_port_state *
+rd_port_state_get(__u32 ifindex)
 {
 	struct rocedp_port_state *st, zero = {};
 
@@ -64,15 +65,14 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 
 	if (!st)
 		return;
-	st->dre_bytes = rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now,
-				       tau_us) +
-			bytes;
+	st->dre_bytes =
+		rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now, tau_us) +
+		bytes;
 	if (now > st->dre_last_ns)
 		st->dre_last_ns = now;
 }
 
-static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now,
-					 __u32 tau_us)
+static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u32 tau_us)
 {
 	struct rocedp_port_state *st;
 

@@ -97,8 +97,9 @@ static __always_inline int rd_pick_least_loaded(const struct rocedp_group *g,
 						__u32 hash, __u64 now,
 						__u32 tau_us)
 {
-	struct rd_ll_scan s = { .g = g, .now = now, .tau_us = tau_us,
-				.best = -1 };
+	struct rd_ll_scan s = {
+		.g = g, .now = now, .tau_us = tau_us, .best = -1
+	};
 
 	s.n = g->n_active;
 	if (!s.n || s.n > ROCEDP_MAX_MEMBERS)

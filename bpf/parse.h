@@ -91,16 +91,16 @@ struct rd_pkt {
 	__u16 pad;
 };
 
-#define RD_CURSOR_TAKE(c, type, var)                                     \
-	({                                                               \
-		int __ok = 0;                                            \
-		var = (type *)(c)->pos;                                  \
-		if ((void *)(var + 1) <= (c)->end) {                     \
-			(c)->pos = (void *)(var + 1);                    \
-			(c)->off += sizeof(type);                        \
-			__ok = 1;                                        \
-		}                                                        \
-		__ok;                                                    \
+#define RD_CURSOR_TAKE(c, type, var)                  \
+	({                                            \
+		int __ok = 0;                         \
+		var = (type *)(c)->pos;               \
+		if ((void *)(var + 1) <= (c)->end) {  \
+			(c)->pos = (void *)(var + 1); \
+			(c)->off += sizeof(type);     \
+			__ok = 1;                     \
+		}                                     \
+		__ok;                                 \
 	})
 
 static __always_inline int rd_is_vlan(__u16 proto)
@@ -347,10 +347,11 @@ static __always_inline void rd_parse_ports(struct rd_cursor *c,
  * Parse the whole frame. p->fl.malformed holds the first problem found;
  * fields before it stay valid (e.g. the IP header of a truncated BTH).
  */
-static __always_inline void rd_parse(void *data, void *data_end,
-				     __u32 wire_len, struct rd_pkt *p)
+static __always_inline void rd_parse(void *data, void *data_end, __u32 wire_len,
+				     struct rd_pkt *p)
 {
-	struct rd_cursor c = { .pos = data, .end = data_end,
+	struct rd_cursor c = { .pos = data,
+			       .end = data_end,
 			       .wire_len = wire_len };
 	__u32 l4_len = 0;
 	int err;

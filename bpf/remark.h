@@ -28,7 +28,8 @@ static __always_inline void rd_remark_decide(const struct rd_flow *fl,
 		return;
 	pl->tos_out = ((q->dscp & 0x3f) << 2) | (fl->tos & 3);
 	changed = pl->tos_out != fl->tos;
-	if (q->set_pcp && fl->vlan_tags && (fl->outer_tci >> 13) != (q->pcp & 7)) {
+	if (q->set_pcp && fl->vlan_tags &&
+	    (fl->outer_tci >> 13) != (q->pcp & 7)) {
 		pl->pcp = q->pcp & 7;
 		changed = 1;
 	}

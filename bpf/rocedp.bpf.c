@@ -53,8 +53,8 @@ int rocedp_tc_ingress(struct __sk_buff *skb)
 		/* The tag lives in metadata: re-push it with the new PCP. */
 		tci = (skb->vlan_tci & 0x1fff) | (res.pcp_push << 13);
 		if (!bpf_skb_vlan_pop(skb))
-			bpf_skb_vlan_push(skb, skb->vlan_proto ?: bpf_htons(0x8100),
-					  tci);
+			bpf_skb_vlan_push(
+				skb, skb->vlan_proto ?: bpf_htons(0x8100), tci);
 	}
 	if (res.verdict == ROCEDP_VERDICT_REDIRECT)
 		return bpf_redirect(res.egress_ifindex, 0);
@@ -84,7 +84,6 @@ int rocedp_tc_egress(struct __sk_buff *skb)
 		  &res);
 	return TC_ACT_OK;
 }
-
 
 /*
  * BPF_PROG_TEST_RUN refuses devmap programs and needs a real device for

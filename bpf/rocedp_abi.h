@@ -346,8 +346,7 @@ struct rocedp_group {
 	__u8 active[ROCEDP_MAX_MEMBERS]; /* slot indices */
 	struct rocedp_member members[ROCEDP_MAX_MEMBERS];
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_group) ==
-			     16 + 4 * 64 + 64 + 40 * 64,
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_group) == 16 + 4 * 64 + 64 + 40 * 64,
 		     "group");
 
 /* rocedp_member_stats: PERCPU_ARRAY[group * ROCEDP_MAX_MEMBERS + slot] */
@@ -495,12 +494,11 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_trace) == 64, "trace");
  *   than any switch buffer), 56..62 pmax percent, bit 63 valid.
  *   0 means "no such profile".
  */
-#define ROCEDP_ECN_PACK(kmin, kmax, pmax)                         \
-	((1ull << 63) | ((__u64)((pmax) & 0x7f) << 56) |                   \
-	 ((__u64)((kmax) & 0xfffffff) << 28) |                         \
-	 ((__u64)((kmin) & 0xfffffff)))
+#define ROCEDP_ECN_PACK(kmin, kmax, pmax)              \
+	((1ull << 63) | ((__u64)((pmax)&0x7f) << 56) | \
+	 ((__u64)((kmax)&0xfffffff) << 28) | ((__u64)((kmin)&0xfffffff)))
 #define ROCEDP_ECN_VALID(v) (((v) >> 63) & 1)
-#define ROCEDP_ECN_KMIN(v) ((__u32)((v) & 0xfffffff))
+#define ROCEDP_ECN_KMIN(v) ((__u32)((v)&0xfffffff))
 #define ROCEDP_ECN_KMAX(v) ((__u32)(((v) >> 28) & 0xfffffff))
 #define ROCEDP_ECN_PMAX(v) ((__u32)(((v) >> 56) & 0x7f))
 #define ROCEDP_ECN_MAX_PROFILES 8

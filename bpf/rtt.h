@@ -21,8 +21,8 @@ static __always_inline void rd_rtt_key(struct rocedp_rtt_key *k,
 	k->family = p->family;
 }
 
-__attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p,
-					     __u32 ifindex, __u64 now)
+__attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
+					     __u64 now)
 {
 	struct rocedp_config *cfg;
 	__u32 zero = 0;

@@ -8,8 +8,8 @@
 # failure.
 #
 # Suites: the fixture runner, the hash-uniformity test, the scapy
-# agreement test, and when built: unit_group, the ICRC tests, any other
-# $OUT/tests/unit_* program. With ROCEDP_SELFTESTS=1 (set by `make test`)
+# agreement test, every other program built into $OUT/tests, the ICRC
+# test (with $OUT/librd_icrc.so) and the other tests/*.sh. With ROCEDP_SELFTESTS=1 (set by `make test`)
 # and root: selftests/*.sh. With ROCEDP_KERNEL_TESTS=1: tests/kernel/run.sh
 # (boots a 6.1 kernel under qemu; slow).
 #
@@ -89,14 +89,21 @@ need hash_uniformity "$OUT/tests/hash_uniformity" &&
 need scapy_agree "$OUT/rocedp" &&
 	run_suite scapy_agree "$PY" tests/scapy_agree.py "$OUT/rocedp"
 
-# other components' unit tests, when built
-for t in "$OUT"/tests/unit_* "$OUT"/tests/icrc_*; do
-	[ -x "$t" ] && [ -f "$t" ] || continue
+# every other test program built into $OUT/tests (unit_group, flowlet_test,
+# ...), and the shell tests other components keep in tests/
+for t in "$OUT"/tests/*; do
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	case $(basename "$t") in fixtures | hash_uniformity) continue ;; esac
 	run_suite "$(basename "$t")" "$t"
 done
 if [ -f tests/icrc_scapy.py ] && [ -f "$OUT/librd_icrc.so" ]; then
 	run_suite icrc_scapy "$PY" tests/icrc_scapy.py "$OUT/librd_icrc.so"
 fi
+for t in tests/*.sh; do
+	[ -f "$t" ] || continue
+	[ "$t" = tests/run.sh ] && continue
+	run_suite "$(basename "$t" .sh)" bash "$t"
+done
 
 if [ "${ROCEDP_SELFTESTS:-0}" = 1 ]; then
 	if [ "$(id -u)" = 0 ]; then

@@ -153,7 +153,8 @@ static int set_pin_paths(struct rocedp *skel)
 	char path[256];
 	int fd, err;
 
-	bpf_object__for_each_map(map, skel->obj) {
+	bpf_object__for_each_map(map, skel->obj)
+	{
 		/* .rodata/.bss are private to each load */
 		if (strncmp(bpf_map__name(map), "rd_", 3))
 			continue;
@@ -223,9 +224,8 @@ int rd_state_read(struct rd_attach_state *st)
 	f = fopen(rd_state_file(), "r");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	while (st->n < RD_MAX_ATTACH &&
-	       fscanf(f, "%16s %u %15s %u", name, &ifindex, mode, &created) ==
-		       4) {
+	while (st->n < RD_MAX_ATTACH && fscanf(f, "%16s %u %15s %u", name,
+					       &ifindex, mode, &created) == 4) {
 		struct rd_attached *a = &st->ifs[st->n];
 
 		snprintf(a->name, sizeof(a->name), "%s", name);
@@ -331,8 +331,8 @@ static int attach_tc_one(int prog_fd, unsigned int ifindex,
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 		    .attach_point = where);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
-		    .priority = TC_PRIO, .prog_fd = prog_fd,
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE, .priority = TC_PRIO,
+		    .prog_fd = prog_fd,
 		    .flags = replace ? BPF_TC_F_REPLACE : 0);
 
 	return bpf_tc_attach(&hook, &opts);
@@ -464,21 +464,24 @@ int cmd_attach(int argc, char **argv)
 		switch (c) {
 		case 'm':
 			if (parse_mode(optarg, &mode)) {
-				rd_err("attach", "--mode: '%s' is not native, generic or tc",
+				rd_err("attach",
+				       "--mode: '%s' is not native, generic or tc",
 				       optarg);
 				return 2;
 			}
 			break;
 		case 'f':
 			if (rd_parse_features(optarg, &features)) {
-				rd_err("attach", "--features: '%s': expected a list of forward,remark,flowlet,ecn",
+				rd_err("attach",
+				       "--features: '%s': expected a list of forward,remark,flowlet,ecn",
 				       optarg);
 				return 2;
 			}
 			set_features = true;
 			break;
 		default:
-			rd_err("attach", "bad arguments (see 'rocedp attach help')");
+			rd_err("attach",
+			       "bad arguments (see 'rocedp attach help')");
 			return 2;
 		}
 	}
@@ -501,7 +504,8 @@ int cmd_attach(int argc, char **argv)
 	for (i = optind; i < argc; i++) {
 		a = state_find(&st, if_nametoindex(argv[i]));
 		if (a && a->mode != mode) {
-			rd_err("attach", "%s: attached in %s mode; detach first to change to %s",
+			rd_err("attach",
+			       "%s: attached in %s mode; detach first to change to %s",
 			       argv[i], rd_mode_name(a->mode),
 			       rd_mode_name(mode));
 			return 1;
@@ -514,7 +518,8 @@ int cmd_attach(int argc, char **argv)
 	}
 	err = rd_live_load(&skel, true);
 	if (err) {
-		rd_err("attach", "loading the BPF programs: %s (ROCEDP_DEBUG=1 shows the verifier log)",
+		rd_err("attach",
+		       "loading the BPF programs: %s (ROCEDP_DEBUG=1 shows the verifier log)",
 		       strerror(-err));
 		return 1;
 	}
@@ -719,9 +724,8 @@ int cmd_status(int argc, char **argv)
 		printf("{\"version\":\"%s\",\"maps_pinned\":%s,\"pin_dir\":\"%s\","
 		       "\"features\":\"%s\",\"hash_mode\":\"%s\","
 		       "\"ecn_source\":\"%s\",\"interfaces\":[",
-		       ROCEDP_VERSION, pinned ? "true" : "false",
-		       rd_pin_dir(), feat,
-		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
+		       ROCEDP_VERSION, pinned ? "true" : "false", rd_pin_dir(),
+		       feat, pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
 		       rd_ecn_module_loaded() ? "module" : "map");
 		for (i = 0; i < st.n; i++)
 			printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
@@ -765,15 +769,16 @@ int cmd_selftest_load(int argc, char **argv)
 		       strerror(-err));
 		return 1;
 	}
-	bpf_object__for_each_program(p, skel->obj) {
+	bpf_object__for_each_program(p, skel->obj)
+	{
 		if (!bpf_program__autoload(p))
 			continue;
 		printf("loaded %s (fd %d)\n", bpf_program__name(p),
 		       bpf_program__fd(p));
 		n++;
 	}
-	printf("ecn kfunc: %s\n", skel->rodata->cfg_ecn_kfunc ? "used" :
-								 "not used");
+	printf("ecn kfunc: %s\n",
+	       skel->rodata->cfg_ecn_kfunc ? "used" : "not used");
 	rocedp__destroy(skel);
 	/* the test entry too, as replay loads it */
 	{

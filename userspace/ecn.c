@@ -71,10 +71,12 @@ static int ecn_show(const struct rd_maps *m)
 	char name[IF_NAMESIZE];
 
 	if (rd_json)
-		printf("{\"source\":\"%s\",\"ports\":[", module ? "module" : "map");
+		printf("{\"source\":\"%s\",\"ports\":[",
+		       module ? "module" : "map");
 	else
 		printf("ECN thresholds source: %s\n",
-		       module ? "module (rocedp_ecn kfunc)" : "map (rd_port_cfg)");
+		       module ? "module (rocedp_ecn kfunc)" :
+				"map (rd_port_cfg)");
 	while (!bpf_map_get_next_key(m->fd[RD_MAP_PORT_CFG], prev, &next)) {
 		key = next;
 		prev = &key;
@@ -96,8 +98,9 @@ static int ecn_show(const struct rd_maps *m)
 			       "\"profile\":%u,\"queue_bytes\":%llu,\"marked\":%llu,"
 			       "\"would_mark\":%llu}",
 			       n ? "," : "", port_label(key, name), key,
-			       (unsigned long long)pc.rate_bps, kmin, kmax, pmax,
-			       pc.ecn_profile, (unsigned long long)ps.vq_bytes,
+			       (unsigned long long)pc.rate_bps, kmin, kmax,
+			       pmax, pc.ecn_profile,
+			       (unsigned long long)ps.vq_bytes,
 			       (unsigned long long)st.ecn_marked,
 			       (unsigned long long)st.ecn_would_mark);
 		else
@@ -165,7 +168,8 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 					ROCEDP_ECN_MAX_PROFILES - 1, &prof))
 			return -EINVAL;
 		if (!rd_ecn_module_loaded()) {
-			rd_err("ecn", "profile %llu: the rocedp_ecn module is not loaded",
+			rd_err("ecn",
+			       "profile %llu: the rocedp_ecn module is not loaded",
 			       prof);
 			return -ENOENT;
 		}
@@ -198,11 +202,13 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 			return -EINVAL;
 		}
 		if (!strcmp(argv[i], "kmin")) {
-			if (parse_u("kmin", argv[i + 1], ROCEDP_ECN_MAX_BYTES, &v))
+			if (parse_u("kmin", argv[i + 1], ROCEDP_ECN_MAX_BYTES,
+				    &v))
 				return -EINVAL;
 			pc.kmin_bytes = v;
 		} else if (!strcmp(argv[i], "kmax")) {
-			if (parse_u("kmax", argv[i + 1], ROCEDP_ECN_MAX_BYTES, &v))
+			if (parse_u("kmax", argv[i + 1], ROCEDP_ECN_MAX_BYTES,
+				    &v))
 				return -EINVAL;
 			pc.kmax_bytes = v;
 		} else if (!strcmp(argv[i], "pmax")) {

@@ -37,10 +37,14 @@ static const struct rd_cmd cmds[] = {
 	  "IFACE... [--mode native|generic|tc] [--features LIST] [--egress]" },
 	{ "detach", cmd_detach, true, "[IFACE...] [--all]" },
 	{ "status", cmd_status, true, "" },
-	{ "config", cmd_config, true, "show|dump|check FILE|load FILE|set K=V..." },
-	{ "qos", cmd_qos, true, "show|set CLASS dscp D [pcp P]|set CLASS leave|rules" },
-	{ "ecn", cmd_ecn, true, "show|set [PORT] kmin K kmax K pmax P [rate R]" },
-	{ "stats", cmd_stats, true, "[--watch SEC] [--prometheus] [--textfile DIR]" },
+	{ "config", cmd_config, true,
+	  "show|dump|check FILE|load FILE|set K=V..." },
+	{ "qos", cmd_qos, true,
+	  "show|set CLASS dscp D [pcp P]|set CLASS leave|rules" },
+	{ "ecn", cmd_ecn, true,
+	  "show|set [PORT] kmin K kmax K pmax P [rate R]" },
+	{ "stats", cmd_stats, true,
+	  "[--watch SEC] [--prometheus] [--textfile DIR]" },
 	{ "flows", cmd_flows, true, "[--limit N]" },
 	{ "sync", cmd_sync, true, "[--daemon] [--once] [--table N]" },
 	{ "replay", cmd_replay, true,
@@ -53,8 +57,9 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: rocedp [-j|--json] [-p|--pretty] OBJECT { COMMAND | help }\n"
-		   "Objects and commands:\n");
+	fprintf(f,
+		"Usage: rocedp [-j|--json] [-p|--pretty] OBJECT { COMMAND | help }\n"
+		"Objects and commands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "See rocedp(8).\n");
@@ -69,8 +74,9 @@ static int cmd_help(int argc, char **argv)
 /* `rocedp OBJECT help` and `rocedp OBJECT --help` print the object's line */
 static bool wants_help(int argc, char **argv)
 {
-	return argc > 1 && (!strcmp(argv[1], "help") ||
-			    !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	return argc > 1 &&
+	       (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+		!strcmp(argv[1], "-h"));
 }
 
 /* libbpf's own messages only with ROCEDP_DEBUG set: ours name the object */
@@ -103,7 +109,8 @@ int main(int argc, char **argv)
 			printf("rocedp %s\n", ROCEDP_VERSION);
 			return 0;
 		} else {
-			rd_err("options", "unknown option '%s' (try 'rocedp help')",
+			rd_err("options",
+			       "unknown option '%s' (try 'rocedp help')",
 			       argv[1]);
 			return 2;
 		}

@@ -28,20 +28,23 @@ static void print_verdict(FILE *f, unsigned long n, const struct rd_run *r)
 	const char *reason = t->malformed ? rd_malformed_name(t->malformed) :
 					    rd_pass_name(t->pass_reason);
 
-	fprintf(f, "{\"frame\":%lu,\"verdict\":\"%s\",\"class\":\"%s\","
-		   "\"reason\":\"%s\",",
+	fprintf(f,
+		"{\"frame\":%lu,\"verdict\":\"%s\",\"class\":\"%s\","
+		"\"reason\":\"%s\",",
 		n, rd_verdict_name(r->verdict), rd_class_name(t->cls), reason);
 	if (r->verdict == ROCEDP_VERDICT_REDIRECT)
 		fprintf(f, "\"egress\":%u,\"member\":%u,\"group\":%u,",
 			t->egress_ifindex, t->member, t->group_id);
 	else
 		fprintf(f, "\"egress\":null,\"member\":null,\"group\":null,");
-	fprintf(f, "\"dscp_in\":%u,\"dscp_out\":%u,\"ecn_in\":%u,\"ecn_out\":%u,"
-		   "\"len\":%u",
+	fprintf(f,
+		"\"dscp_in\":%u,\"dscp_out\":%u,\"ecn_in\":%u,\"ecn_out\":%u,"
+		"\"len\":%u",
 		t->dscp_in, t->dscp_out, t->ecn_in, t->ecn_out, r->in_len);
 	if (t->is_roce)
-		fprintf(f, ",\"opcode\":%u,\"dest_qp\":%u,\"psn\":%u,"
-			   "\"ack_req\":%u,\"aeth\":\"%s\",\"aeth_code\":%u",
+		fprintf(f,
+			",\"opcode\":%u,\"dest_qp\":%u,\"psn\":%u,"
+			"\"ack_req\":%u,\"aeth\":\"%s\",\"aeth_code\":%u",
 			t->bth_opcode, t->dest_qp, t->psn, t->ack_req,
 			rd_aeth_name(t->aeth_kind), t->aeth_code);
 	if (t->cts_rule != 0xff)
@@ -88,8 +91,8 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			} else if (!strcmp(optarg, "tc")) {
 				o->hook = RD_HOOK_TC;
 			} else {
-				rd_err("replay", "--hook: '%s' is not xdp or tc",
-				       optarg);
+				rd_err("replay",
+				       "--hook: '%s' is not xdp or tc", optarg);
 				return -EINVAL;
 			}
 			break;
@@ -97,7 +100,8 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			errno = 0;
 			o->ifindex = strtoul(optarg, &end, 0);
 			if (errno || *end) {
-				rd_err("replay", "--ingress-ifindex: '%s' is not a number",
+				rd_err("replay",
+				       "--ingress-ifindex: '%s' is not a number",
 				       optarg);
 				return -EINVAL;
 			}
@@ -106,7 +110,8 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			o->summary = true;
 			break;
 		default:
-			rd_err("replay", "bad arguments (see 'rocedp replay help')");
+			rd_err("replay",
+			       "bad arguments (see 'rocedp replay help')");
 			return -EINVAL;
 		}
 	}
@@ -174,7 +179,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	err = rd_engine_open(&e, &eo);
 	if (err) {
-		rd_err("replay", "loading the BPF programs: %s", strerror(-err));
+		rd_err("replay", "loading the BPF programs: %s",
+		       strerror(-err));
 		goto out;
 	}
 	if (o.config && rd_config_apply_file(o.config, rd_engine_maps(e)))
@@ -198,7 +204,8 @@ int cmd_replay(int argc, char **argv)
 		if (err == 0)
 			break;
 		if (err < 0) {
-			rd_err("replay", "%s: frame %lu: truncated or corrupt record",
+			rd_err("replay",
+			       "%s: frame %lu: truncated or corrupt record",
 			       o.in, tot.frames + 1);
 			goto out;
 		}
@@ -240,7 +247,8 @@ int cmd_replay(int argc, char **argv)
 			eg.ingress_ifindex = r.trace.egress_ifindex;
 			err = rd_engine_run(e, RD_HOOK_XDP_EGRESS, &eg);
 			if (err) {
-				rd_err("replay", "frame %lu: egress test run failed: %s",
+				rd_err("replay",
+				       "frame %lu: egress test run failed: %s",
 				       tot.frames, strerror(-err));
 				goto out;
 			}

@@ -27,7 +27,8 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	[ROCEDP_CTR_REMARK_SAME - ROCEDP_CTR_MISC_BASE] = "remark_unchanged",
 	[ROCEDP_CTR_FLOWLET_NEW - ROCEDP_CTR_MISC_BASE] = "flowlets_started",
 	[ROCEDP_CTR_FLOWLET_FLOW_NEW - ROCEDP_CTR_MISC_BASE] = "flows_new",
-	[ROCEDP_CTR_FLOWLET_MOVE - ROCEDP_CTR_MISC_BASE] = "flowlet_path_changes",
+	[ROCEDP_CTR_FLOWLET_MOVE - ROCEDP_CTR_MISC_BASE] =
+		"flowlet_path_changes",
 	[ROCEDP_CTR_FLOWLET_REORDER_RISK - ROCEDP_CTR_MISC_BASE] =
 		"flowlet_reorder_risk",
 	[ROCEDP_CTR_FLOWLET_INSERT_FAIL - ROCEDP_CTR_MISC_BASE] =
@@ -39,7 +40,8 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	[ROCEDP_CTR_ECN_WOULD_MARK - ROCEDP_CTR_MISC_BASE] = "ecn_would_mark",
 	[ROCEDP_CTR_ECN_ALREADY_CE - ROCEDP_CTR_MISC_BASE] = "ecn_already_ce",
 	[ROCEDP_CTR_ECN_OPTOUT - ROCEDP_CTR_MISC_BASE] = "ecn_class_optout",
-	[ROCEDP_CTR_ECN_SRC_KFUNC - ROCEDP_CTR_MISC_BASE] = "ecn_thresholds_module",
+	[ROCEDP_CTR_ECN_SRC_KFUNC - ROCEDP_CTR_MISC_BASE] =
+		"ecn_thresholds_module",
 	[ROCEDP_CTR_ECN_SRC_MAP - ROCEDP_CTR_MISC_BASE] = "ecn_thresholds_map",
 	[ROCEDP_CTR_SPRAY_PKTS - ROCEDP_CTR_MISC_BASE] = "spray_packets",
 };
@@ -164,12 +166,14 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 	for (i = 1; i < ROCEDP_MAL_MAX; i++)
 		if (s->ctr[ROCEDP_CTR_MAL_BASE + i])
 			fprintf(f, " %s %llu", rd_malformed_name(i),
-				(unsigned long long)s->ctr[ROCEDP_CTR_MAL_BASE + i]);
+				(unsigned long long)
+					s->ctr[ROCEDP_CTR_MAL_BASE + i]);
 	fprintf(f, "\npassed to kernel:");
 	for (i = 1; i < ROCEDP_PASS_MAX; i++)
 		if (s->ctr[ROCEDP_CTR_PASS_BASE + i])
 			fprintf(f, " %s %llu", rd_pass_name(i),
-				(unsigned long long)s->ctr[ROCEDP_CTR_PASS_BASE + i]);
+				(unsigned long long)
+					s->ctr[ROCEDP_CTR_PASS_BASE + i]);
 	fprintf(f, "\n");
 	for (i = ROCEDP_CTR_MISC_BASE; i < ROCEDP_CTR_MAX; i++)
 		fprintf(f, "%-24s %llu\n", rd_counter_misc_name(i),
@@ -180,8 +184,8 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 				(unsigned long long)s->cts_hits[i]);
 	if (s->n_ports)
 		fprintf(f, "%-16s %12s %14s %12s %14s %10s %10s\n", "port",
-			"rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes", "ce_marked",
-			"would_mark");
+			"rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes",
+			"ce_marked", "would_mark");
 	for (i = 0; i < s->n_ports; i++) {
 		const struct rocedp_port_stats *p = &s->ports[i].st;
 
@@ -200,7 +204,8 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 		fprintf(f, "group %u: imbalance %.3f (busiest / mean)\n", g->id,
 			g->imbalance);
 		for (j = 0; j < g->n_members; j++)
-			fprintf(f, "  member %-2u %-16s weight %-5u %s pkts %llu bytes %llu\n",
+			fprintf(f,
+				"  member %-2u %-16s weight %-5u %s pkts %llu bytes %llu\n",
 				j, port_name(g->members[j].ifindex, name),
 				g->members[j].weight,
 				(g->members[j].flags & ROCEDP_MEMBERF_UP) &&
@@ -247,9 +252,10 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 	for (i = 0; i < s->n_ports; i++) {
 		const struct rocedp_port_stats *p = &s->ports[i].st;
 
-		fprintf(f, "%s{\"ifindex\":%u,\"name\":\"%s\",\"rx_pkts\":%llu,"
-			   "\"rx_bytes\":%llu,\"tx_pkts\":%llu,\"tx_bytes\":%llu,"
-			   "\"ecn_marked\":%llu,\"ecn_would_mark\":%llu}",
+		fprintf(f,
+			"%s{\"ifindex\":%u,\"name\":\"%s\",\"rx_pkts\":%llu,"
+			"\"rx_bytes\":%llu,\"tx_pkts\":%llu,\"tx_bytes\":%llu,"
+			"\"ecn_marked\":%llu,\"ecn_would_mark\":%llu}",
 			i ? "," : "", s->ports[i].ifindex,
 			port_name(s->ports[i].ifindex, name),
 			(unsigned long long)p->rx_pkts,
@@ -266,8 +272,9 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 		fprintf(f, "%s{\"id\":%u,\"imbalance\":%.4f,\"members\":[",
 			i ? "," : "", g->id, g->imbalance);
 		for (j = 0; j < g->n_members; j++)
-			fprintf(f, "%s{\"slot\":%u,\"ifindex\":%u,\"weight\":%u,"
-				   "\"flags\":%u,\"pkts\":%llu,\"bytes\":%llu}",
+			fprintf(f,
+				"%s{\"slot\":%u,\"ifindex\":%u,\"weight\":%u,"
+				"\"flags\":%u,\"pkts\":%llu,\"bytes\":%llu}",
 				j ? "," : "", j, g->members[j].ifindex,
 				g->members[j].weight, g->members[j].flags,
 				(unsigned long long)g->members[j].st.pkts,
@@ -283,20 +290,24 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 	char name[IF_NAMESIZE];
 	unsigned int i, j;
 
-	fprintf(f, "# HELP rocedp_class_packets_total Frames per traffic class.\n"
-		   "# TYPE rocedp_class_packets_total counter\n");
+	fprintf(f,
+		"# HELP rocedp_class_packets_total Frames per traffic class.\n"
+		"# TYPE rocedp_class_packets_total counter\n");
 	for (i = 0; i < ROCEDP_CLASS_MAX; i++)
 		fprintf(f, "rocedp_class_packets_total{class=\"%s\"} %llu\n",
 			rd_class_name(i),
 			(unsigned long long)s->ctr[ROCEDP_CTR_CLASS_BASE + i]);
-	fprintf(f, "# HELP rocedp_malformed_packets_total Malformed frames by reason.\n"
-		   "# TYPE rocedp_malformed_packets_total counter\n");
+	fprintf(f,
+		"# HELP rocedp_malformed_packets_total Malformed frames by reason.\n"
+		"# TYPE rocedp_malformed_packets_total counter\n");
 	for (i = 1; i < ROCEDP_MAL_MAX; i++)
-		fprintf(f, "rocedp_malformed_packets_total{reason=\"%s\"} %llu\n",
+		fprintf(f,
+			"rocedp_malformed_packets_total{reason=\"%s\"} %llu\n",
 			rd_malformed_name(i),
 			(unsigned long long)s->ctr[ROCEDP_CTR_MAL_BASE + i]);
-	fprintf(f, "# HELP rocedp_passed_packets_total Frames handed to the kernel, by reason.\n"
-		   "# TYPE rocedp_passed_packets_total counter\n");
+	fprintf(f,
+		"# HELP rocedp_passed_packets_total Frames handed to the kernel, by reason.\n"
+		"# TYPE rocedp_passed_packets_total counter\n");
 	for (i = 1; i < ROCEDP_PASS_MAX; i++)
 		fprintf(f, "rocedp_passed_packets_total{reason=\"%s\"} %llu\n",
 			rd_pass_name(i),
@@ -304,11 +315,13 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 	fprintf(f, "# HELP rocedp_verdict_packets_total Frames by verdict.\n"
 		   "# TYPE rocedp_verdict_packets_total counter\n");
 	for (i = 0; i < ROCEDP_VERDICT_MAX; i++)
-		fprintf(f, "rocedp_verdict_packets_total{verdict=\"%s\"} %llu\n",
+		fprintf(f,
+			"rocedp_verdict_packets_total{verdict=\"%s\"} %llu\n",
 			rd_verdict_name(i),
 			(unsigned long long)s->ctr[ROCEDP_CTR_VERDICT_BASE + i]);
 	for (i = ROCEDP_CTR_MISC_BASE; i < ROCEDP_CTR_MAX; i++)
-		fprintf(f, "# TYPE rocedp_%s_total counter\nrocedp_%s_total %llu\n",
+		fprintf(f,
+			"# TYPE rocedp_%s_total counter\nrocedp_%s_total %llu\n",
 			rd_counter_misc_name(i), rd_counter_misc_name(i),
 			(unsigned long long)s->ctr[i]);
 	fprintf(f, "# TYPE rocedp_cts_rule_hits_total counter\n");
@@ -320,8 +333,9 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 		const struct rocedp_port_stats *p = &s->ports[i].st;
 
 		port_name(s->ports[i].ifindex, name);
-		fprintf(f, "rocedp_port_packets_total{port=\"%s\",dir=\"rx\"} %llu\n"
-			   "rocedp_port_packets_total{port=\"%s\",dir=\"tx\"} %llu\n",
+		fprintf(f,
+			"rocedp_port_packets_total{port=\"%s\",dir=\"rx\"} %llu\n"
+			"rocedp_port_packets_total{port=\"%s\",dir=\"tx\"} %llu\n",
 			name, (unsigned long long)p->rx_pkts, name,
 			(unsigned long long)p->tx_pkts);
 	}
@@ -330,8 +344,9 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 		const struct rocedp_port_stats *p = &s->ports[i].st;
 
 		port_name(s->ports[i].ifindex, name);
-		fprintf(f, "rocedp_port_bytes_total{port=\"%s\",dir=\"rx\"} %llu\n"
-			   "rocedp_port_bytes_total{port=\"%s\",dir=\"tx\"} %llu\n",
+		fprintf(f,
+			"rocedp_port_bytes_total{port=\"%s\",dir=\"rx\"} %llu\n"
+			"rocedp_port_bytes_total{port=\"%s\",dir=\"tx\"} %llu\n",
 			name, (unsigned long long)p->rx_bytes, name,
 			(unsigned long long)p->tx_bytes);
 	}
@@ -343,12 +358,17 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 	fprintf(f, "# TYPE rocedp_member_bytes_total counter\n");
 	for (i = 0; i < s->n_groups; i++)
 		for (j = 0; j < s->groups[i].n_members; j++)
-			fprintf(f, "rocedp_member_bytes_total{group=\"%u\",member=\"%u\",port=\"%s\"} %llu\n",
+			fprintf(f,
+				"rocedp_member_bytes_total{group=\"%u\",member=\"%u\",port=\"%s\"} %llu\n",
 				s->groups[i].id, j,
-				port_name(s->groups[i].members[j].ifindex, name),
-				(unsigned long long)s->groups[i].members[j].st.bytes);
-	fprintf(f, "# HELP rocedp_group_imbalance Busiest member bytes / mean (Meta's metric).\n"
-		   "# TYPE rocedp_group_imbalance gauge\n");
+				port_name(s->groups[i].members[j].ifindex,
+					  name),
+				(unsigned long long)s->groups[i]
+					.members[j]
+					.st.bytes);
+	fprintf(f,
+		"# HELP rocedp_group_imbalance Busiest member bytes / mean (Meta's metric).\n"
+		"# TYPE rocedp_group_imbalance gauge\n");
 	for (i = 0; i < s->n_groups; i++)
 		fprintf(f, "rocedp_group_imbalance{group=\"%u\"} %.4f\n",
 			s->groups[i].id, s->groups[i].imbalance);
@@ -399,7 +419,8 @@ int cmd_stats(int argc, char **argv)
 		case 'w':
 			watch = strtoul(optarg, &end, 10);
 			if (*end || !watch) {
-				rd_err("stats", "--watch: '%s' is not a positive number of seconds",
+				rd_err("stats",
+				       "--watch: '%s' is not a positive number of seconds",
 				       optarg);
 				return 2;
 			}
@@ -411,7 +432,8 @@ int cmd_stats(int argc, char **argv)
 			textfile = optarg;
 			break;
 		default:
-			rd_err("stats", "bad arguments (see 'rocedp stats help')");
+			rd_err("stats",
+			       "bad arguments (see 'rocedp stats help')");
 			return 2;
 		}
 	}
@@ -461,8 +483,8 @@ out:
 
 /* ---------------------------------------------------------------- flows */
 
-static void addr_str(const struct rocedp_flow_key *k, const __u32 *a,
-		     char *buf, size_t len)
+static void addr_str(const struct rocedp_flow_key *k, const __u32 *a, char *buf,
+		     size_t len)
 {
 	inet_ntop(k->family == 6 ? AF_INET6 : AF_INET, a, buf, len);
 }

@@ -53,7 +53,8 @@ void rd_err(const char *obj, const char *fmt, ...)
 
 static void die(const char *what, int err)
 {
-	fprintf(stderr, "rdbench: %s: %s\n", what, strerror(err < 0 ? -err : err));
+	fprintf(stderr, "rdbench: %s: %s\n", what,
+		strerror(err < 0 ? -err : err));
 	exit(1);
 }
 
@@ -181,7 +182,8 @@ static double time_prog(int prog_fd, bool xdp, __u8 (*frames)[FRAME_LEN],
 	unsigned int b;
 
 	for (b = 0; b < batches; b++) {
-		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frames[b % N_FRAMES],
+		LIBBPF_OPTS(bpf_test_run_opts, o,
+			    .data_in = frames[b % N_FRAMES],
 			    .data_size_in = FRAME_LEN, .repeat = repeat);
 
 		if (xdp) {
@@ -280,8 +282,7 @@ static void setup_fib(struct rocedp *skel, const struct rd_maps *m,
 		mb->flags = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED |
 			    ROCEDP_MEMBERF_STATIC;
 		dv.ifindex = mb->ifindex;
-		dv.bpf_prog.fd =
-			bpf_program__fd(skel->progs.rocedp_xdp_egress);
+		dv.bpf_prog.fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
 		if (bpf_map_update_elem(m->fd[RD_MAP_TX_PORTS], &mb->ifindex,
 					&dv, 0))
 			die("rd_tx_ports", errno);
@@ -304,15 +305,16 @@ static void setup_fib(struct rocedp *skel, const struct rd_maps *m,
 }
 
 struct ctr_snap {
-	uint64_t rx, fwd, redirect, pass_nofwd, remarked, remark_same,
-		ecn_src, flowlet_new, reorder;
+	uint64_t rx, fwd, redirect, pass_nofwd, remarked, remark_same, ecn_src,
+		flowlet_new, reorder;
 };
 
 static void snap(int fd, struct ctr_snap *s)
 {
 	s->rx = ctr(fd, ROCEDP_CTR_RX_PKTS);
 	s->fwd = ctr(fd, ROCEDP_CTR_FWD_PKTS);
-	s->redirect = ctr(fd, ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_REDIRECT);
+	s->redirect =
+		ctr(fd, ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_REDIRECT);
 	s->pass_nofwd = ctr(fd, ROCEDP_CTR_PASS_BASE + ROCEDP_PASS_NO_FORWARD);
 	s->remarked = ctr(fd, ROCEDP_CTR_REMARKED);
 	s->remark_same = ctr(fd, ROCEDP_CTR_REMARK_SAME);
@@ -333,7 +335,8 @@ static bool verify(const struct combo *c, const struct ctr_snap *a,
 		 rem = (b->remarked - a->remarked) +
 		       (b->remark_same - a->remark_same);
 
-	snprintf(why, len, "rx %" PRIu64 " fwd %" PRIu64 " redirect %" PRIu64
+	snprintf(why, len,
+		 "rx %" PRIu64 " fwd %" PRIu64 " redirect %" PRIu64
 		 " pass_no_forward %" PRIu64 " remark %" PRIu64,
 		 rx, fwd, redir, nofwd, rem);
 	if (rx != rounds)
@@ -385,7 +388,8 @@ static int cmd_cost(int argc, char **argv)
 		}
 	}
 	if (!in_if || !list || passes < 1 || passes > 16 || repeat > 250) {
-		fprintf(stderr, "usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+		fprintf(stderr,
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 [-b batches] [-r repeat<=250] [-n passes<=16]\n");
 		return 2;
 	}
 	for (i = 0; i < 4; i++) {
@@ -447,11 +451,14 @@ static int cmd_cost(int argc, char **argv)
 					       repeat, in_idx, 0);
 			snap(m.fd[RD_MAP_STATS], &b);
 			if (!verify(cb, &a, &b, (uint64_t)batches * repeat, why,
-				    sizeof(why)) && ok[ci]) {
+				    sizeof(why)) &&
+			    ok[ci]) {
 				ok[ci] = false;
-				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s", why);
+				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s",
+					 why);
 			} else if (ok[ci]) {
-				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s", why);
+				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s",
+					 why);
 			}
 		}
 		/* egress ECN program with the ECN feature on */
@@ -468,7 +475,9 @@ static int cmd_cost(int argc, char **argv)
 					   repeat, 0, egr_port);
 			snap(m.fd[RD_MAP_STATS], &b);
 			if (b.ecn_src - a.ecn_src != rounds) {
-				fprintf(stderr, "rdbench: egress: ECN decided on %" PRIu64 " of %" PRIu64 " rounds\n",
+				fprintf(stderr,
+					"rdbench: egress: ECN decided on %" PRIu64
+					" of %" PRIu64 " rounds\n",
 					b.ecn_src - a.ecn_src, rounds);
 				for (ci = 0; ci < N_COMBOS; ci++)
 					if (combos[ci].egress)
@@ -548,7 +557,8 @@ static long fdinfo_memlock(int fd)
 
 static bool percpu_type(__u32 t)
 {
-	return t == BPF_MAP_TYPE_PERCPU_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	return t == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       t == BPF_MAP_TYPE_PERCPU_HASH ||
 	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 }
 
@@ -561,7 +571,8 @@ static void print_map(int fd, const char *name, bool *first)
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		die(name, errno);
 	vsz = percpu_type(info.type) ?
-		      (unsigned long long)((info.value_size + 7) & ~7u) * ncpus() :
+		      (unsigned long long)((info.value_size + 7) & ~7u) *
+			      ncpus() :
 		      info.value_size;
 	computed = (unsigned long long)(info.key_size + vsz) * info.max_entries;
 	printf("%s{\"map\":\"%s\",\"type\":\"%s\",\"key\":%u,\"value\":%u,"
@@ -596,7 +607,8 @@ static int cmd_mem(int argc, char **argv)
 	if (err)
 		die("rocedp__load", err);
 	printf("{\"ncpus\":%d,\"maps\":[", ncpus());
-	bpf_object__for_each_map(map, skel->obj) {
+	bpf_object__for_each_map(map, skel->obj)
+	{
 		struct bpf_map_info info = {};
 		__u32 len = sizeof(info);
 		unsigned long long vsz;
@@ -609,7 +621,8 @@ static int cmd_mem(int argc, char **argv)
 		total += fdinfo_memlock(fd);
 		bpf_obj_get_info_by_fd(fd, &info, &len);
 		vsz = percpu_type(info.type) ?
-			      (unsigned long long)((info.value_size + 7) & ~7u) *
+			      (unsigned long long)((info.value_size + 7) &
+						   ~7u) *
 				      ncpus() :
 			      info.value_size;
 		total_computed += (info.key_size + vsz) * info.max_entries;
@@ -626,7 +639,8 @@ static int cmd_mem(int argc, char **argv)
 	lru_1m = fdinfo_memlock(fd);
 	close(fd);
 	printf("\"flowlets_1m\":{\"computed_bytes\":%zu,\"memlock_bytes\":%ld},",
-	       (sizeof(struct rocedp_flow_key) + sizeof(struct rocedp_flowlet)) *
+	       (sizeof(struct rocedp_flow_key) +
+		sizeof(struct rocedp_flowlet)) *
 		       1000000,
 	       lru_1m);
 
@@ -751,7 +765,8 @@ static int cmd_src(int argc, char **argv)
 		}
 	}
 	if (!ifname || !sink || size < 64 || size > 1500) {
-		fprintf(stderr, "usage: rdbench src -i IF -d DSTMAC -s SADDR -D DADDR -l SIZE -t SECONDS -k SINK_PIN\n");
+		fprintf(stderr,
+			"usage: rdbench src -i IF -d DSTMAC -s SADDR -D DADDR -l SIZE -t SECONDS -k SINK_PIN\n");
 		return 2;
 	}
 	idx = if_nametoindex(ifname);
@@ -772,7 +787,8 @@ static int cmd_src(int argc, char **argv)
 	c0 = read_sink(sink);
 	t0 = now_ns();
 	do {
-		struct xdp_md ctx = { .data_end = size, .ingress_ifindex = idx };
+		struct xdp_md ctx = { .data_end = size,
+				      .ingress_ifindex = idx };
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
 			    .data_size_in = size, .ctx_in = &ctx,
 			    .ctx_size_in = sizeof(ctx), .repeat = chunk,
@@ -983,7 +999,8 @@ static int cmd_flap(int argc, char **argv)
 	qsort(up, n, sizeof(up[0]), cmp_u64);
 	printf("],\"down_median_us\":%.1f,\"down_max_us\":%.1f,"
 	       "\"up_median_us\":%.1f,\"up_max_us\":%.1f}\n",
-	       (n % 2 ? down[n / 2] : (down[n / 2 - 1] + down[n / 2]) / 2) / 1e3,
+	       (n % 2 ? down[n / 2] : (down[n / 2 - 1] + down[n / 2]) / 2) /
+		       1e3,
 	       down[n - 1] / 1e3,
 	       (n % 2 ? up[n / 2] : (up[n / 2 - 1] + up[n / 2]) / 2) / 1e3,
 	       up[n - 1] / 1e3);
@@ -996,15 +1013,20 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*fn)(int, char **);
 	} cmds[] = {
-		{ "cost", cmd_cost },	    { "mem", cmd_mem },
-		{ "src", cmd_src },	    { "sink", cmd_sink },
-		{ "sink-read", cmd_sink_read }, { "routewait", cmd_routewait },
-		{ "count", cmd_count },	    { "flap", cmd_flap },
+		{ "cost", cmd_cost },
+		{ "mem", cmd_mem },
+		{ "src", cmd_src },
+		{ "sink", cmd_sink },
+		{ "sink-read", cmd_sink_read },
+		{ "routewait", cmd_routewait },
+		{ "count", cmd_count },
+		{ "flap", cmd_flap },
 	};
 	unsigned int i;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: rdbench cost|mem|src|sink|sink-read|routewait|count|flap ...\n");
+		fprintf(stderr,
+			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|flap ...\n");
 		return 2;
 	}
 	if (!getenv("RDBENCH_DEBUG"))
