@@ -460,6 +460,7 @@ int cmd_attach(int argc, char **argv)
 	int c, i, err, ret = 1;
 
 	optind = 1;
+	opterr = 0; /* getopt's own message would be a second error line */
 	while ((c = getopt_long(argc, argv, "m:f:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -589,6 +590,28 @@ out:
 
 /* ---------------------------------------------------------------- detach */
 
+/*
+ * config keeps CTS rule names in ROCEDP_RUN_DIR/cts-<map id>.names; the map
+ * goes away with its pin, so its names file must too (else detach leaves a
+ * file behind).
+ */
+static void remove_cts_names(const char *map_pin)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	char path[64];
+	int fd = bpf_obj_get(map_pin);
+
+	if (fd < 0)
+		return;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		snprintf(path, sizeof(path), "%s/cts-%u.names",
+			 ROCEDP_RUN_DIR, info.id);
+		unlink(path);
+	}
+	close(fd);
+}
+
 static int remove_pins(void)
 {
 	const char *sub[] = { "/links", "/progs", "" };
@@ -599,6 +622,8 @@ static int remove_pins(void)
 	for (i = 0; i < RD_MAP_MAX; i++) {
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 rd_map_names[i]);
+		if (!strcmp(rd_map_names[i], "rd_cts_rules"))
+			remove_cts_names(path);
 		if (unlink(path) && errno != ENOENT)
 			err = -errno;
 	}
@@ -619,9 +644,15 @@ int cmd_detach(int argc, char **argv)
 	unsigned int i, ifindex;
 	int j, err, ret = 0;
 
-	for (j = 1; j < argc; j++)
-		if (!strcmp(argv[j], "--all"))
+	for (j = 1; j < argc; j++) {
+		if (!strcmp(argv[j], "--all")) {
 			all = true;
+		} else if (argv[j][0] == '-') {
+			/* not an interface name: say so, not "not attached" */
+			rd_err("detach", "unknown option '%s'", argv[j]);
+			return 2;
+		}
+	}
 	err = rd_state_read(&st);
 	if (err) {
 		rd_err("detach", "%s: %s", rd_state_file(), strerror(-err));
@@ -763,6 +794,10 @@ int cmd_selftest_load(int argc, char **argv)
 	struct bpf_program *p;
 	int err, n = 0;
 
+	if (argc > 1) {
+		rd_err("selftest-load", "unexpected argument '%s'", argv[1]);
+		return 2;
+	}
 	err = rd_live_load(&skel, false);
 	if (err) {
 		rd_err("selftest-load", "loading the BPF programs: %s",

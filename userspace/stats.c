@@ -414,6 +414,7 @@ int cmd_stats(int argc, char **argv)
 	int c, err, ret = 1;
 
 	optind = 1;
+	opterr = 0; /* getopt's own message would be a second error line */
 	while ((c = getopt_long(argc, argv, "w:Pt:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'w':

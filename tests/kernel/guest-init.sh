@@ -232,8 +232,9 @@ else
 fi
 
 if [ -x $FIXTURES ]; then
-	out=$($FIXTURES 2>&1)
+	out=$($FIXTURES --no-netns 2>&1)
 	rc=$?
+	echo "$out" | grep "^not ok" | head -n 20
 	echo "$out" | tail -n 5
 	# closing line "N passed, N failed[, N skipped]", maybe after "word: "
 	sum=$(echo "$out" | grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)

@@ -98,6 +98,7 @@ for f in "$OUT"/*.bpf.o; do
 done
 # Fixture data, if the suite reads any at run time.
 [ -d tests/fixtures ] && mkdir -p "$stage/rocedp/tests" &&
+	cp -r tests/configs "$stage/rocedp/tests/" &&
 	cp -r tests/fixtures "$stage/rocedp/tests/"
 
 # Shared libraries of every dynamic binary, at their host paths.

@@ -11,7 +11,8 @@ FUZZ_OUT := $(OUT)/fuzz
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 1000000
-FUZZ_SEED ?= 1
+FUZZ_SEED ?= 1 # fuzz-short: fixed, so `make test` is repeatable
+FUZZ_LONG_SEED ?= 0 # fuzz: 0 = a new random seed per run
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(WARN) -std=gnu11 \
 	-D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace $(FUZZ_SAN)
@@ -19,6 +20,7 @@ FUZZ_LIB_SRCS := $(filter-out userspace/main.c,$(wildcard userspace/*.c))
 FUZZ_LIB_OBJS := $(patsubst userspace/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_dataplane
 FUZZ_SEEDS := $(FUZZ_OUT)/seeds
+FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-seeds
 
@@ -53,4 +55,4 @@ fuzz-short: fuzz-build
 	OUT=$(OUT) tools/fuzz/run.sh -n $(FUZZ_RUNS) -s $(FUZZ_SEED)
 
 fuzz: fuzz-build
-	OUT=$(OUT) tools/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_SEED) -k
+	OUT=$(OUT) tools/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_LONG_SEED) -k

@@ -37,6 +37,7 @@
 #define RD_FUZZ_MAX_GROUP 8
 #define RD_FUZZ_MAX_PORT 8
 #define RD_FUZZ_COV 65536
+#define RD_FUZZ_LO 1 /* skb->ifindex of tc egress runs */
 
 /* the CLI's error helper lives in main.c, which the harness does not link */
 bool rd_json, rd_pretty;
@@ -187,13 +188,15 @@ static void print_summary(FILE *o)
 {
 	fprintf(o,
 		"fuzz: frames through the programs: %llu rocedp_xdp, %llu "
-		"rocedp_tc_ingress, %llu egress (skb runs refused %llu short "
-		"IP frames); %llu redirected, %llu "
+		"rocedp_tc_ingress, %llu egress pipeline, %llu "
+		"rocedp_tc_egress (skb runs refused %llu short IP frames); "
+		"%llu redirected, %llu "
 		"DSCP-remarked, %llu PCP-remarked, %llu CE-marked, %llu with a "
 		"bad IPv4 checksum in\n",
 		(unsigned long long)st.runs[RD_HOOK_XDP],
 		(unsigned long long)st.runs[RD_HOOK_TC],
 		(unsigned long long)st.runs[RD_HOOK_XDP_EGRESS],
+		(unsigned long long)st.runs[RD_HOOK_TC_EGRESS],
 		(unsigned long long)st.refused[RD_HOOK_TC],
 		(unsigned long long)st.redirected,
 		(unsigned long long)st.remarked,
@@ -201,8 +204,7 @@ static void print_summary(FILE *o)
 		(unsigned long long)st.ce_marked,
 		(unsigned long long)st.csum_bad_in);
 	fprintf(o, "fuzz: %llu executions, %llu invariant failures\n",
-		(unsigned long long)st.inputs,
-		(unsigned long long)st.failures);
+		(unsigned long long)st.inputs, (unsigned long long)st.failures);
 }
 
 /* An invariant does not hold: say which, show the frames, stop. */
@@ -287,8 +289,9 @@ static void check_common(enum rd_hook h, const struct rd_run *r,
 		fail(h, r, in, len, "trace out of range");
 	if ((r->trace.cls == ROCEDP_CLASS_MALFORMED) !=
 	    (r->trace.malformed != ROCEDP_MAL_NONE))
-		fail(h, r, in, len, "class malformed without a reason, or a "
-				    "reason without the class");
+		fail(h, r, in, len,
+		     "class malformed without a reason, or a "
+		     "reason without the class");
 	if (r->trace.cls == ROCEDP_CLASS_MALFORMED &&
 	    r->verdict == ROCEDP_VERDICT_REDIRECT)
 		fail(h, r, in, len, "malformed frame redirected");
@@ -322,8 +325,10 @@ static void check_common(enum rd_hook h, const struct rd_run *r,
 		     r->trace.vlan_tags, l->tags);
 	if (r->trace.cls != ROCEDP_CLASS_MALFORMED &&
 	    r->trace.cls != ROCEDP_CLASS_NON_IP && !l->family)
-		fail(h, r, in, len, "IP class %s for a frame without an IP "
-				    "header", rd_class_name(r->trace.cls));
+		fail(h, r, in, len,
+		     "IP class %s for a frame without an IP "
+		     "header",
+		     rd_class_name(r->trace.cls));
 }
 
 static bool class_remarks(unsigned int cls)
@@ -343,8 +348,10 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 	bool redirect = r->verdict == ROCEDP_VERDICT_REDIRECT;
 
 	if (r->verdict != ROCEDP_VERDICT_PASS && !redirect)
-		fail(h, r, in, len, "verdict %s: ingress only passes or "
-				    "redirects", rd_verdict_name(r->verdict));
+		fail(h, r, in, len,
+		     "verdict %s: ingress only passes or "
+		     "redirects",
+		     rd_verdict_name(r->verdict));
 	if (r->trace.verdict != r->verdict)
 		fail(h, r, in, len, "trace verdict %s, hook returned %s",
 		     rd_verdict_name(r->trace.verdict),
@@ -359,25 +366,27 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 			fail(h, r, in, len, "TTL changed on a passed frame");
 	} else {
 		if (!l->family || l->tags)
-			fail(h, r, in, len, "redirected a frame that is not "
-					    "untagged IP");
+			fail(h, r, in, len,
+			     "redirected a frame that is not "
+			     "untagged IP");
 		if (in[0] & 1)
 			fail(h, r, in, len, "redirected a multicast frame");
-		if (ttl_of(in, l) <= 1 ||
-		    ttl_of(out, l) != ttl_of(in, l) - 1)
+		if (ttl_of(in, l) <= 1 || ttl_of(out, l) != ttl_of(in, l) - 1)
 			fail(h, r, in, len, "TTL %u -> %u on a redirect",
 			     ttl_of(in, l), ttl_of(out, l));
 		if (r->trace.group_id >= RD_FUZZ_MAX_GROUP ||
 		    !cfg.have_group[r->trace.group_id] ||
 		    r->trace.member >= ROCEDP_MAX_MEMBERS)
-			fail(h, r, in, len, "redirect to an unknown group or "
-					    "member");
+			fail(h, r, in, len,
+			     "redirect to an unknown group or "
+			     "member");
 		m = &cfg.group[r->trace.group_id].members[r->trace.member];
 		if (r->trace.member >= cfg.group[r->trace.group_id].n_members ||
 		    !m->weight || m->ifindex != r->trace.egress_ifindex ||
 		    memcmp(out, m->dmac, 6) || memcmp(out + 6, m->smac, 6))
-			fail(h, r, in, len, "redirect does not match group %u "
-					    "member %u",
+			fail(h, r, in, len,
+			     "redirect does not match group %u "
+			     "member %u",
 			     r->trace.group_id, r->trace.member);
 		st.redirected++;
 	}
@@ -399,7 +408,8 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 		return;
 	pin = in[l->tci_off] >> 5;
 	pout = out[l->tci_off] >> 5;
-	if (class_remarks(cls) && cfg.qos[cls].set_pcp && pout != cfg.qos[cls].pcp)
+	if (class_remarks(cls) && cfg.qos[cls].set_pcp &&
+	    pout != cfg.qos[cls].pcp)
 		fail(h, r, in, len, "class %s: PCP %u, configured %u",
 		     rd_class_name(cls), pout, cfg.qos[cls].pcp);
 	if (!(class_remarks(cls) && cfg.qos[cls].set_pcp) && pin != pout)
@@ -409,10 +419,10 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 		st.pcp_remarked++;
 }
 
-static void check_egress(const struct rd_run *r, const uint8_t *in,
-			 uint32_t len, const struct layout *l, uint32_t port)
+static void check_egress(enum rd_hook h, const struct rd_run *r,
+			 const uint8_t *in, uint32_t len,
+			 const struct layout *l, uint32_t port)
 {
-	const enum rd_hook h = RD_HOOK_XDP_EGRESS;
 	const struct rocedp_port_cfg *pc;
 	unsigned int cls = r->trace.cls, ein, eout;
 	bool exempt;
@@ -430,6 +440,11 @@ static void check_egress(const struct rd_run *r, const uint8_t *in,
 		     ein, eout);
 	if (ein != eout)
 		st.ce_marked++;
+	exempt = cls >= ROCEDP_CLASS_MALFORMED || cls == ROCEDP_CLASS_NON_IP ||
+		 ((cfg.optout >> cls) & 1);
+	if (exempt && ein != eout)
+		fail(h, r, in, len, "class %s is exempt from ECN, marked",
+		     rd_class_name(cls));
 	/* A queue held at or above Kmax marks every ECT frame it may mark;
 	 * one held below Kmin marks none. */
 	if (port >= RD_FUZZ_MAX_PORT || !cfg.have_port[port])
@@ -437,12 +452,11 @@ static void check_egress(const struct rd_run *r, const uint8_t *in,
 	pc = &cfg.port[port];
 	if (!(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
 		return;
-	exempt = cls >= ROCEDP_CLASS_MALFORMED || cls == ROCEDP_CLASS_NON_IP ||
-		 ((cfg.optout >> cls) & 1);
 	if (cfg.hold_bytes[port] >= pc->kmax_bytes && !exempt &&
 	    (ein == 1 || ein == 2) && eout != 3)
-		fail(h, r, in, len, "port %u holds %llu >= kmax %u: class %s "
-				    "ECT frame not marked",
+		fail(h, r, in, len,
+		     "port %u holds %llu >= kmax %u: class %s "
+		     "ECT frame not marked",
 		     port, (unsigned long long)cfg.hold_bytes[port],
 		     pc->kmax_bytes, rd_class_name(cls));
 	if (cfg.hold_bytes[port] < pc->kmin_bytes && ein != eout)
@@ -463,15 +477,15 @@ static uint64_t ctr(int fd, uint32_t key)
 	return sum;
 }
 
-#define CTR_EXPECT(got, want, ...)                                     \
-	do {                                                           \
-		if ((got) != (want)) {                                 \
+#define CTR_EXPECT(got, want, ...)                                       \
+	do {                                                             \
+		if ((got) != (want)) {                                   \
 			fprintf(stderr, "fuzz: counters: " __VA_ARGS__); \
-			fprintf(stderr, ": %llu, expected %llu\n",     \
-				(unsigned long long)(got),             \
-				(unsigned long long)(want));           \
-			bad = true;                                    \
-		}                                                      \
+			fprintf(stderr, ": %llu, expected %llu\n",       \
+				(unsigned long long)(got),               \
+				(unsigned long long)(want));             \
+			bad = true;                                      \
+		}                                                        \
 	} while (0)
 
 /* rd_stats against the harness's tallies of what the traces said. */
@@ -516,8 +530,9 @@ static void check_counters(void)
 		   "forwarded vs redirected");
 	if (bad) {
 		st.failures++;
-		fprintf(stderr, "fuzz: INVARIANT FAILED: counters do not add "
-				"up after %llu inputs\n",
+		fprintf(stderr,
+			"fuzz: INVARIANT FAILED: counters do not add "
+			"up after %llu inputs\n",
 			(unsigned long long)st.inputs);
 		print_summary(stderr);
 		abort();
@@ -663,7 +678,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t frame[RD_FUZZ_MAX_FRAME], xout[RD_FUZZ_MAX_FRAME],
-		tout[RD_FUZZ_MAX_FRAME], eout[RD_FUZZ_MAX_FRAME];
+		tout[RD_FUZZ_MAX_FRAME], eout[RD_FUZZ_MAX_FRAME],
+		eout2[RD_FUZZ_MAX_FRAME];
 	struct rd_run x = { .out = xout }, t = { .out = tout },
 		      e = { .out = eout };
 	struct layout l, lx;
@@ -683,8 +699,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rd_engine_set_time(eng, now_ns))
 		fail(RD_HOOK_XDP, NULL, frame, len, "clock not set");
 	layout_parse(frame, len, &l);
-	if (l.family == 4 && l.ihl_bytes &&
-	    ip4_residual(frame, &l) != 0xffff)
+	if (l.family == 4 && l.ihl_bytes && ip4_residual(frame, &l) != 0xffff)
 		st.csum_bad_in++;
 
 	run(RD_HOOK_XDP, &x, frame, len, 0);
@@ -713,14 +728,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail(RD_HOOK_TC, &t, frame, len,
 		     "tc output differs from xdp output");
 
-	/* Egress sees what ingress sent: the XDP output at its port. */
-	port = x.verdict == ROCEDP_VERDICT_REDIRECT ?
-		       x.trace.egress_ifindex :
-		       2 + frame[len - 1] % 4;
+	/* Egress sees what ingress sent: the XDP output, at its port through
+	 * the test entry of the egress pipeline, and at port 1 (lo, the only
+	 * device a test run can name) through rocedp_tc_egress itself. */
+	port = x.verdict == ROCEDP_VERDICT_REDIRECT ? x.trace.egress_ifindex :
+						      2 + frame[len - 1] % 4;
 	layout_parse(xout, len, &lx);
 	if (run(RD_HOOK_XDP_EGRESS, &e, xout, len, port)) {
 		feedback(RD_HOOK_XDP_EGRESS, &e, &lx);
-		check_egress(&e, xout, len, &lx, port);
+		check_egress(RD_HOOK_XDP_EGRESS, &e, xout, len, &lx, port);
+	}
+	e.out = eout2;
+	if (run(RD_HOOK_TC_EGRESS, &e, xout, len, RD_FUZZ_LO)) {
+		feedback(RD_HOOK_TC_EGRESS, &e, &lx);
+		check_egress(RD_HOOK_TC_EGRESS, &e, xout, len, &lx, RD_FUZZ_LO);
 	}
 out:
 	if (st.inputs % RD_FUZZ_CTR_EVERY == 0)

@@ -73,12 +73,12 @@ elapsed=$(( $(date +%s) - start ))
 # the harness's own count, printed at exit or on a failure
 line=$(grep -E '^fuzz: [0-9]+ executions, [0-9]+ invariant failures' "$log" |
 	tail -n 1)
-grep -E '^fuzz: (frames|INVARIANT|  )' "$log" | head -n 40 | sed 's/^/# /'
+grep -E '^fuzz: (frames|INVARIANT|counters|  )' "$log" | head -n 40 | sed 's/^/# /'
 [ -n "$line" ] || { tail -n 20 "$log" | sed 's/^/# /'; notok "no summary (exit $rc), see $log"; }
 n=$(echo "$line" | sed -E 's/^fuzz: ([0-9]+) executions.*/\1/')
 f=$(echo "$line" | sed -E 's/.* ([0-9]+) invariant failures.*/\1/')
 rate=$(( n / (elapsed > 0 ? elapsed : 1) ))
-echo "# $n inputs in ${elapsed}s ($rate/s), each through rocedp_xdp, rocedp_tc_ingress and the egress pipeline"
+echo "# $n inputs in ${elapsed}s ($rate/s), each through rocedp_xdp, rocedp_tc_ingress and both egress programs"
 if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
 	ls "$dir"/crash-* 2>/dev/null | sed 's/^/# input saved: /'
 	notok "$n executions, $f invariant failures (exit $rc), see $log"

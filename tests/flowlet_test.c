@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flowlet switching through the real XDP program on the deterministic
+ * clock (engine + BPF_PROG_TEST_RUN, rd_clock set before every frame):
+ * the member is held within the gap and re-chosen after it, a new flowlet
+ * takes the least-loaded member (loads preloaded through single-member
+ * groups sharing the ports, checked against the DRE formula), the gap
+ * clamps hold, the auto gap follows an RTT measured from data frames and
+ * their ACKs, a member leaving forces a move counted apart from reorder
+ * risk (which stays 0), and table pressure shows as inserts versus live
+ * entries, with LRU evictions when more flows than ROCEDP_MAX_FLOWLETS
+ * pass. TAP output. Usage: flowlet_test [-q]   (root)
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "engine.h"
+#include "frame.h"
+
+#define US 1000ull
+#define T0 (5000 * US) /* traces start at 5 ms: 0 is no time */
+#define IN_IFINDEX 1 /* lo: a test run needs a real receiving device */
+#define PORT0 100 /* modelled egress ports 100..103 */
+#define N_MEMBERS 4
+#define TAU_US 100
+
+/* the CLI's error helper lives in main.c, which tests do not link */
+bool rd_json, rd_pretty;
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "# rocedp: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int n_test, n_fail, ncpu;
+static bool quiet;
+
+static bool result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	n_test++;
+	if (!ok)
+		n_fail++;
+	if (ok && quiet)
+		return ok;
+	printf("%sok %d - ", ok ? "" : "not ", n_test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return ok;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+/*
+ * Group 1: four equal members on ports 100..103 (10.1.0.0/16). Groups 2..5
+ * hold one of those ports each (10.2..10.5/16): traffic routed there loads
+ * exactly that port, which is how the tests preload the DRE. Group 6
+ * (10.6/16) has rtt_us 2 and group 7 (10.7/16) rtt_us 1000, to hit the
+ * gap clamps from below and above.
+ */
+static int write_config(char *path, size_t len, const char *flowlet)
+{
+	static const char *const groups[] = {
+		"{\"id\": 1, \"members\": [%s, %s, %s, %s]}",
+		"{\"id\": 2, \"members\": [%s]}",
+		"{\"id\": 3, \"members\": [%s]}",
+		"{\"id\": 4, \"members\": [%s]}",
+		"{\"id\": 5, \"members\": [%s]}",
+		"{\"id\": 6, \"rtt_us\": 2, \"members\": [%s, %s]}",
+		"{\"id\": 7, \"rtt_us\": 1000, \"members\": [%s, %s]}",
+	};
+	char mb[N_MEMBERS][128];
+	unsigned int i;
+	FILE *f;
+	int fd;
+
+	for (i = 0; i < N_MEMBERS; i++)
+		snprintf(mb[i], sizeof(mb[i]),
+			 "{\"ifindex\": %u, \"smac\": \"02:aa:00:00:00:%02x\", "
+			 "\"dmac\": \"02:bb:00:00:00:%02x\", \"weight\": 1}",
+			 PORT0 + i, i, i);
+	snprintf(path, len, "/tmp/flowlet_test-XXXXXX.json");
+	fd = mkstemps(path, 5);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	fprintf(f, "{\"features\": [\"forward\", \"flowlet\"],\n"
+		   " \"hash\": {\"mode\": \"flowlet\"},\n"
+		   " \"flowlet\": %s,\n \"groups\": [\n",
+		flowlet);
+	fprintf(f, groups[0], mb[0], mb[1], mb[2], mb[3]);
+	for (i = 0; i < N_MEMBERS; i++) {
+		fputs(",\n", f);
+		fprintf(f, groups[1 + i], mb[i]);
+	}
+	fputs(",\n", f);
+	fprintf(f, groups[5], mb[0], mb[1]);
+	fputs(",\n", f);
+	fprintf(f, groups[6], mb[0], mb[1]);
+	fputs("],\n \"routes\": [", f);
+	for (i = 1; i <= 7; i++)
+		fprintf(f, "%s{\"prefix\": \"10.%u.0.0/16\", \"group\": %u}",
+			i > 1 ? ", " : "", i, i);
+	/* the hosts' own subnet, for ACKs travelling back */
+	fputs(", {\"prefix\": \"10.9.0.0/16\", \"group\": 1}]}\n", f);
+	return fclose(f) ? -errno : 0;
+}
+
+static struct rd_engine *engine_with(const char *flowlet)
+{
+	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
+	struct rd_engine *e;
+	char path[64];
+	int err;
+
+	err = rd_engine_open(&e, &eo);
+	if (err) {
+		printf("# cannot load the BPF object: %s\n", strerror(-err));
+		return NULL;
+	}
+	err = write_config(path, sizeof(path), flowlet);
+	if (!err) {
+		err = rd_config_apply_file(path, rd_engine_maps(e));
+		unlink(path);
+	}
+	if (err) {
+		printf("# config rejected: %s\n", strerror(-err));
+		rd_engine_close(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* ---------------------------------------------------------------- frames */
+
+struct tx {
+	uint32_t src, dst; /* host order */
+	uint32_t qp, psn;
+	uint8_t opcode;
+	bool ack_req;
+	uint32_t payload;
+};
+
+static uint32_t ip4(unsigned int a, unsigned int b, unsigned int c,
+		    unsigned int d)
+{
+	return a << 24 | b << 16 | c << 8 | d;
+}
+
+/* Run one frame at time t; returns the member slot, -1 if not forwarded. */
+static int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
+		   uint32_t *len)
+{
+	struct lb_frame_spec s = {
+		.smac = { 2, 0xee, 0, 0, 0, 1 },
+		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
+		.src = x->src,
+		.dst = x->dst,
+		.sport = 0xc001,
+		.tos = 0x68,
+		.opcode = x->opcode ? x->opcode : LB_OP_WRITE_MIDDLE,
+		.dest_qp = x->qp,
+		.psn = x->psn,
+		.ack_req = x->ack_req,
+		.payload = x->opcode == LB_OP_ACK ? 0 :
+			   x->payload ? x->payload : 1024,
+		.aeth = 0x1f000000 | (x->psn & 0xffffff),
+	};
+	uint8_t in[2048], out[2048];
+	struct rd_run r = { .in = in, .out = out, .out_size = sizeof(out),
+			    .ingress_ifindex = IN_IFINDEX };
+
+	r.in_len = lb_build_frame(in, sizeof(in), &s);
+	if (len)
+		*len = r.in_len;
+	if (rd_engine_set_time(e, t) || rd_engine_run(e, RD_HOOK_XDP, &r))
+		return -1;
+	if (r.verdict != ROCEDP_VERDICT_REDIRECT)
+		return -1;
+	return r.trace.member;
+}
+
+static uint64_t ctr(struct rd_engine *e, uint32_t key)
+{
+	uint64_t vals[ncpu], sum = 0;
+	int i;
+
+	if (bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_STATS], &key,
+				vals))
+		return ~0ull;
+	for (i = 0; i < ncpu; i++)
+		sum += vals[i];
+	return sum;
+}
+
+static int port_state(struct rd_engine *e, uint32_t ifindex,
+		      struct rocedp_port_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	return bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_STATE],
+				   &ifindex, st);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* The DRE as documented: (7/8) per tau/8 tick of the shared clock grid. */
+static double dre_model(const uint64_t *t, const uint32_t *bytes, int n,
+			uint64_t now)
+{
+	uint64_t step = TAU_US * US / 8;
+	double sum = 0, f;
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		k = now / step - t[i] / step;
+		for (f = bytes[i]; k > 0; k--)
+			f *= 7.0 / 8;
+		sum += f;
+	}
+	return sum;
+}
+
+/* fixed gap: rtt 20 us -> gap 10 us */
+static void test_gap_and_choice(struct rd_engine *e)
+{
+	struct tx a = { .src = ip4(10, 9, 0, 1), .dst = ip4(10, 1, 0, 2),
+			.qp = 0x111 };
+	uint64_t t = T0, moves0, new0;
+	int first, m, i, held = 1, slot[N_MEMBERS];
+	uint32_t len;
+
+	first = send_at(e, t, &a, &len);
+	result(first >= 0 && first < N_MEMBERS,
+	       "first frame of a flow forwarded to a member (slot %d)", first);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == 1 &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_NEW) == 1,
+	       "first frame counted as a new flow and a new flowlet");
+	/*
+	 * 20 frames 10 us apart (idle == gap keeps the flowlet): the member
+	 * just chosen is now the most loaded, so only the gap holds it there.
+	 */
+	for (i = 0; i < 20; i++) {
+		t += 10 * US;
+		m = send_at(e, t, &a, NULL);
+		held &= m == first;
+	}
+	result(held, "member held over 20 frames with idle = gap (10 us)");
+	result(ctr(e, ROCEDP_CTR_FLOWLET_NEW) == 1 &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_MOVE) == 0,
+	       "no new flowlet and no move within the gap");
+
+	moves0 = ctr(e, ROCEDP_CTR_FLOWLET_MOVE);
+	new0 = ctr(e, ROCEDP_CTR_FLOWLET_NEW);
+	t += 10 * US + 1;
+	m = send_at(e, t, &a, NULL);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_NEW) == new0 + 1,
+	       "idle of gap + 1 ns starts a new flowlet");
+	result(m >= 0 && m != first &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_MOVE) == moves0 + 1,
+	       "the new flowlet left the busiest member (slot %d -> %d), one move counted",
+	       first, m);
+
+	/* Several new flows at once fill the idle members first. */
+	memset(slot, 0, sizeof(slot));
+	t += 1 * US;
+	for (i = 0; i < N_MEMBERS; i++) {
+		struct tx b = a;
+
+		b.qp = 0x200 + i;
+		m = send_at(e, t + i * 100, &b, NULL);
+		if (m >= 0 && m < N_MEMBERS)
+			slot[m]++;
+	}
+	for (i = 0, held = 1; i < N_MEMBERS; i++)
+		held &= i == first ? slot[i] == 0 : slot[i] >= 1;
+	result(held, "4 new flows: none on the 22-frame member, one or more on each other member (%d %d %d %d)",
+	       slot[0], slot[1], slot[2], slot[3]);
+}
+
+/*
+ * Preload ports 100..103 with known bytes through the single-member groups,
+ * check the DRE against the formula, then new flows must pick the least
+ * loaded member of group 1.
+ */
+static void test_least_loaded(struct rd_engine *e)
+{
+	/* frames per port: port 102 is the least loaded, then 100 */
+	static const int frames[N_MEMBERS] = { 6, 12, 3, 9 };
+	uint64_t t = 2 * T0, times[64], now;
+	uint32_t bytes[64], len;
+	struct rocedp_port_state st;
+	struct tx x = { .src = ip4(10, 9, 0, 7) };
+	int p, i, n, m, m2;
+	double want, got;
+	bool dre_ok = true;
+
+	for (p = 0; p < N_MEMBERS; p++) {
+		n = 0;
+		x.dst = ip4(10, 2 + p, 0, 9);
+		for (i = 0; i < frames[p]; i++) {
+			x.qp = 0x300 + p;
+			x.payload = 1024;
+			/*
+			 * spread over 30 us (several DRE ticks), each port
+			 * starting off the tick grid at its own offset: the
+			 * decay must still follow the shared grid
+			 */
+			times[n] = t + 7 * US + p * 5 * US + 333 +
+				   (uint64_t)i * 30 * US / frames[p];
+			send_at(e, times[n], &x, &len);
+			bytes[n++] = len;
+		}
+		if (port_state(e, PORT0 + p, &st)) {
+			dre_ok = false;
+			continue;
+		}
+		want = dre_model(times, bytes, n, st.dre_last_ns);
+		got = st.dre_bytes;
+		if (got < want * 0.99 - 8 || got > want * 1.01 + 8) {
+			dre_ok = false;
+			printf("# port %d: dre %.0f, model %.0f\n", PORT0 + p,
+			       got, want);
+		}
+	}
+	result(dre_ok,
+	       "DRE of each preloaded port matches (7/8)^ticks decay within 1%%");
+
+	x.dst = ip4(10, 1, 7, 7);
+	x.qp = 0x400;
+	now = t + 60 * US;
+	m = send_at(e, now, &x, &len);
+	result(m == 2, "new flow takes the least-loaded member (slot %d, want 2)",
+	       m);
+	/* load port 102 far above the others, in one burst */
+	x.dst = ip4(10, 4, 0, 9);
+	x.qp = 0x302;
+	for (i = 0; i < 40; i++)
+		send_at(e, now + 100 + i, &x, NULL);
+	x.dst = ip4(10, 1, 7, 8);
+	x.qp = 0x401;
+	m2 = send_at(e, now + 200, &x, NULL);
+	result(m2 == 0,
+	       "after port 102 gets 40 more frames the next new flow takes slot %d (want 0, the next least loaded)",
+	       m2);
+}
+
+/*
+ * Decay ticks are shared by all ports. Port 100 carries 11 frames at 0.1
+ * tick, port 101 10 frames at 0.9 tick; read at 1.5 ticks both have
+ * decayed once, so 101 is the less loaded. A grid anchored at each port's
+ * first frame would have decayed 100 but not yet 101 and sent the new
+ * flow to the busier port 100.
+ */
+static void test_dre_grid(struct rd_engine *e)
+{
+	const uint64_t tick = TAU_US * US / 8, t = 26000 * US; /* on a tick */
+	struct tx x = { .src = ip4(10, 9, 0, 8), .qp = 0x500 };
+	int i, m;
+
+	x.dst = ip4(10, 2, 0, 8); /* group 2: port 100 only */
+	for (i = 0; i < 11; i++)
+		send_at(e, t + tick / 10 + i, &x, NULL);
+	x.dst = ip4(10, 3, 0, 8); /* group 3: port 101 only */
+	for (i = 0; i < 10; i++)
+		send_at(e, t + tick * 9 / 10 + i, &x, NULL);
+	x.dst = ip4(10, 7, 0, 8); /* group 7: ports 100 and 101 */
+	x.qp = 0x501;
+	m = send_at(e, t + tick * 3 / 2, &x, NULL);
+	result(m == 1,
+	       "shared decay grid: new flow takes port 101 (10 frames), not 100 (11 frames, first seen a tick phase earlier) (slot %d, want 1)",
+	       m);
+}
+
+/* group 6: rtt 2 us -> gap 1 us, clamped up to gap_min 5 us;
+ * group 7: rtt 1000 us -> gap 500 us, clamped down to gap_max 50 us */
+static void test_clamps(struct rd_engine *e)
+{
+	struct tx x = { .src = ip4(10, 9, 0, 3) };
+	uint64_t t = 3 * T0, n0;
+	int m0, m, i;
+	bool held = true;
+
+	x.dst = ip4(10, 6, 0, 1);
+	x.qp = 0x600;
+	m0 = send_at(e, t, &x, NULL);
+	n0 = ctr(e, ROCEDP_CTR_FLOWLET_NEW);
+	for (i = 0; i < 5; i++) {
+		t += 5 * US;
+		m = send_at(e, t, &x, NULL);
+		held &= m == m0;
+	}
+	result(held && ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0,
+	       "gap_min: rtt 2 us (gap 1 us) holds the member over 5 us idles");
+	t += 5 * US + 1;
+	m = send_at(e, t, &x, NULL);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0 + 1 && m >= 0 && m != m0,
+	       "gap_min: 5 us + 1 ns idle starts a new flowlet on the other member");
+
+	x.dst = ip4(10, 7, 0, 1);
+	x.qp = 0x700;
+	t += 1000 * US;
+	m0 = send_at(e, t, &x, NULL);
+	n0 = ctr(e, ROCEDP_CTR_FLOWLET_NEW);
+	t += 50 * US;
+	m = send_at(e, t, &x, NULL);
+	result(m == m0 && ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0,
+	       "gap_max: rtt 1000 us (gap 500 us) holds over a 50 us idle");
+	t += 50 * US + 1;
+	m = send_at(e, t, &x, NULL);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0 + 1,
+	       "gap_max: 50 us + 1 ns idle starts a new flowlet, not 500 us");
+}
+
+/*
+ * A member leaving its group: the held flow moves at once, counted as
+ * member_gone, never as reorder risk.
+ */
+static void test_member_gone(struct rd_engine *e)
+{
+	int fd = rd_engine_maps(e)->fd[RD_MAP_GROUPS];
+	struct tx x = { .src = ip4(10, 9, 0, 4), .dst = ip4(10, 1, 4, 4),
+			.qp = 0x800 };
+	struct rocedp_group g;
+	uint64_t t = 4 * T0, gone0, risk0;
+	uint32_t id = 1;
+	int m0, m;
+
+	m0 = send_at(e, t, &x, NULL);
+	gone0 = ctr(e, ROCEDP_CTR_FLOWLET_MEMBER_GONE);
+	risk0 = ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK);
+	if (m0 < 0 || bpf_map_lookup_elem(fd, &id, &g)) {
+		result(false, "member gone: setup");
+		return;
+	}
+	g.members[m0].flags &= ~ROCEDP_MEMBERF_UP;
+	rd_group_build(&g);
+	bpf_map_update_elem(fd, &id, &g, BPF_ANY);
+	m = send_at(e, t + 1 * US, &x, NULL);
+	result(m >= 0 && m != m0 &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_MEMBER_GONE) == gone0 + 1 &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK) == risk0,
+	       "member down within the gap: flow moves (slot %d -> %d), counted as member_gone, not reorder risk",
+	       m0, m);
+	g.members[m0].flags |= ROCEDP_MEMBERF_UP;
+	rd_group_build(&g);
+	bpf_map_update_elem(fd, &id, &g, BPF_ANY);
+}
+
+/* 5-tuple keyed entries and the table: inserts vs live entries. */
+static unsigned long count_entries(struct rd_engine *e)
+{
+	int fd = rd_engine_maps(e)->fd[RD_MAP_FLOWLETS];
+	struct rocedp_flow_key k, next, *prev = NULL;
+	unsigned long n = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		n++;
+	}
+	return n;
+}
+
+static void test_table(struct rd_engine *e, int flows)
+{
+	struct tx x = { .src = ip4(10, 9, 1, 1), .dst = ip4(10, 1, 9, 9) };
+	uint64_t t = 6 * T0, new0, flows0, fail0;
+	unsigned long live0, live;
+	int i, fwd = 0;
+
+	new0 = ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW);
+	fail0 = ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL);
+	live0 = count_entries(e);
+	for (i = 0; i < 1000; i++) {
+		x.qp = 0x10000 + i;
+		fwd += send_at(e, t + i * 10, &x, NULL) >= 0;
+	}
+	result(fwd == 1000 &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == new0 + 1000 &&
+		       count_entries(e) == live0 + 1000,
+	       "1000 new flows: 1000 inserts counted, 1000 more live entries");
+
+	/* more flows than the table holds: the LRU evicts, inserts go on */
+	flows0 = ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW);
+	t += 1000 * US;
+	for (i = 0; i < flows; i++) {
+		x.qp = 0x100000 + i;
+		x.src = ip4(10, 9, 2 + (i >> 16), 1);
+		send_at(e, t + i * 10ull, &x, NULL);
+	}
+	live = count_entries(e);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == flows0 + flows &&
+		       live <= ROCEDP_MAX_FLOWLETS &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL) == fail0,
+	       "%d flows into a %d-entry table: %lu live, %llu evicted (inserts - live), no insert failure",
+	       flows, ROCEDP_MAX_FLOWLETS, live,
+	       (unsigned long long)(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) -
+				    live));
+	/* the first of those flows was evicted: it comes back as new */
+	x.qp = 0x100000;
+	x.src = ip4(10, 9, 2, 1);
+	new0 = ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW);
+	send_at(e, t + flows * 10ull + 100, &x, NULL);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == new0 + 1,
+	       "an evicted flow returns as a new flow");
+}
+
+/*
+ * gap auto: data frames with AckReq from 10.9.0.5 and their ACKs RTT
+ * later; the EWMA on the ingress port must land within 10% of the RTT,
+ * and the gap must follow it (RTT 30 us -> gap 15 us, not the 11 us of
+ * the configured 22 us).
+ */
+static void test_auto_rtt(struct rd_engine *e)
+{
+	const uint64_t rtt = 30 * US;
+	struct tx d = { .src = ip4(10, 9, 0, 5), .dst = ip4(10, 1, 0, 5),
+			.qp = 0x900, .ack_req = true,
+			.opcode = LB_OP_WRITE_ONLY };
+	struct tx ack = { .src = d.dst, .dst = d.src, .qp = 0x77,
+			  .opcode = LB_OP_ACK };
+	struct rocedp_port_state st;
+	uint64_t t = 7 * T0, jitter, n0;
+	struct tx f = { .src = ip4(10, 9, 0, 6), .dst = ip4(10, 1, 0, 6),
+			.qp = 0x901 };
+	double err;
+	int i, m0, m;
+
+	for (i = 0; i < 64; i++) {
+		d.psn = 1000 + i;
+		ack.psn = d.psn;
+		send_at(e, t, &d, NULL);
+		/* +-3 us of deterministic jitter around the RTT */
+		jitter = (i * 7919) % 7;
+		send_at(e, t + rtt - 3 * US + jitter * US, &ack, NULL);
+		t += 50 * US;
+	}
+	if (port_state(e, IN_IFINDEX, &st)) {
+		result(false, "auto RTT: no port state for ifindex %d",
+		       IN_IFINDEX);
+		return;
+	}
+	err = ((double)st.rtt_ewma_ns - rtt) / rtt;
+	result(st.rtt_samples == 64 &&
+		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 64,
+	       "auto RTT: 64 data/ACK pairs give 64 samples (port %llu, counter %llu)",
+	       (unsigned long long)st.rtt_samples,
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_SAMPLES));
+	result(err > -0.10 && err < 0.10,
+	       "auto RTT: EWMA %.2f us within 10%% of the injected %.0f us",
+	       st.rtt_ewma_ns / 1000.0, rtt / 1000.0);
+
+	/* an ACK nobody asked for closes nothing */
+	ack.psn = 5;
+	send_at(e, t, &ack, NULL);
+	result(ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 64,
+	       "auto RTT: an ACK for an unknown PSN adds no sample");
+
+	/* the gap follows: rtt_ewma / 2, about 15 us */
+	t += 100 * US;
+	m0 = send_at(e, t, &f, NULL);
+	n0 = ctr(e, ROCEDP_CTR_FLOWLET_NEW);
+	t += 14 * US;
+	m = send_at(e, t, &f, NULL);
+	result(m == m0 && ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0,
+	       "auto gap: a 14 us idle keeps the flowlet (configured rtt 22 us would give 11 us)");
+	t += st.rtt_ewma_ns / 2 + 1;
+	send_at(e, t, &f, NULL);
+	result(ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0 + 1,
+	       "auto gap: an idle of rtt_ewma/2 + 1 ns starts a new flowlet");
+}
+
+int main(int argc, char **argv)
+{
+	struct rd_engine *e;
+	int big = ROCEDP_MAX_FLOWLETS + ROCEDP_MAX_FLOWLETS / 8;
+	uint64_t risk = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "-q"))
+		quiet = true;
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu < 1) {
+		printf("not ok 1 - cannot count CPUs\n");
+		return 1;
+	}
+
+	e = engine_with("{\"rtt_us\": 20, \"choice\": \"least-loaded\", "
+			"\"gap_min_us\": 5, \"gap_max_us\": 50, "
+			"\"load_tau_us\": 100}");
+	if (!result(e != NULL, "engine loaded with a fixed-gap flowlet config"))
+		return 1;
+	test_gap_and_choice(e);
+	test_least_loaded(e);
+	test_clamps(e);
+	test_member_gone(e);
+	test_dre_grid(e);
+	test_table(e, big);
+	risk += ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK);
+	rd_engine_close(e);
+
+	e = engine_with("{\"rtt_us\": 22, \"gap\": \"auto\", "
+			"\"choice\": \"least-loaded\", \"rtt_ewma_shift\": 3}");
+	if (result(e != NULL, "engine loaded with an auto-gap flowlet config")) {
+		test_auto_rtt(e);
+		risk += ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK);
+		rd_engine_close(e);
+	}
+	result(risk == 0, "flowlet_reorder_risk stayed 0 in every run");
+	printf("1..%d\n", n_test);
+	return n_fail ? 1 : 0;
+}
