@@ -58,6 +58,7 @@ t_skip() {
 }
 
 t_done() {
+	[ -s "$T_TMP/workarounds" ] && sort "$T_TMP/workarounds" | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/\2 (x\1)/'
 	[ "$t_skipped" -gt 0 ] && echo "# $t_skipped SKIPPED: see the '# SKIP' lines above"
 	echo "$t_pass passed, $t_failed failed"
 	[ "$t_failed" = 0 ]
@@ -144,3 +145,23 @@ T_TSHARK_OPTS=(--disable-heuristic rpcordma_infiniband
 # lab helpers: the fabric builder, with this test's prefix
 lab() { "$LAB" "$1" --prefix "$T_LAB_PREFIX" "${@:2}"; }
 lab_exec() { "$LAB" exec --prefix "$T_LAB_PREFIX" "$@"; }
+
+# rocedp_set NODE OBJECT ARGS...: a `rocedp config|qos|ecn set` on a lab
+# leaf. WORKAROUND: while `rocedp sync` runs it holds an exclusive flock on
+# the pin directory for its whole life, and config/qos writers take the same
+# lock blocking, so they hang. If the command does not finish in 3 s, stop
+# the leaf's sync, run it, and start sync again (the dataplane keeps its
+# maps meanwhile); said loudly, since it is a bug to fix in rocedp.
+rocedp_set() {
+	local node=$1 rc
+	shift
+	timeout 3 "$LAB" exec --prefix "$T_LAB_PREFIX" "$node" "$ROCEDP" "$@"
+	rc=$?
+	[ $rc = 124 ] || return $rc
+	echo "# WORKAROUND: 'rocedp $1 $2' blocked >3 s while 'rocedp sync' ran (both flock the pin dir); sync was restarted around it" >>"$T_TMP/workarounds"
+	"$LAB" sync --prefix "$T_LAB_PREFIX" stop "$node"
+	"$LAB" exec --prefix "$T_LAB_PREFIX" "$node" "$ROCEDP" "$@"
+	rc=$?
+	"$LAB" sync --prefix "$T_LAB_PREFIX" start "$node" || return 1
+	return $rc
+}

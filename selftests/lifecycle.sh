@@ -48,10 +48,10 @@ NS_D=lc_d$$
 PIN=/sys/fs/bpf/lc_life$$
 export ROCEDP_PIN_DIR=$PIN
 SYNC_PID=$T_TMP/sync.pid
-# traffic: 4 QPs x COUNT x 64 KiB at RATE Mbit/s (about 5 s), long enough
+# traffic: 4 QPs x COUNT x 64 KiB at RATE Mbit/s (about 7 s), long enough
 # for a kill + restart or two upgrades in the middle
 RATE=60
-COUNT=140
+COUNT=200
 
 in_s() { ip netns exec "$NS_S" "$@"; }
 in_d() { ip netns exec "$NS_D" "$@"; }
@@ -83,22 +83,28 @@ lab_up() {
 		ip netns add "$n" || return 1
 		ip -n "$n" link set lo up
 	done
+	# r2/d1: a second port to the receiver that no route uses until the
+	# upgrade phase adds one (sync must give it the new egress program)
 	ip -n "$NS_R" link add r0 type veth peer name s0 netns "$NS_S" &&
-		ip -n "$NS_R" link add r1 type veth peer name d0 netns "$NS_D" ||
+		ip -n "$NS_R" link add r1 type veth peer name d0 netns "$NS_D" &&
+		ip -n "$NS_R" link add r2 type veth peer name d1 netns "$NS_D" ||
 		return 1
 	ip -n "$NS_S" addr add 10.71.1.2/24 dev s0
 	ip -n "$NS_S" addr add 10.71.8.2/32 dev lo
 	ip -n "$NS_R" addr add 10.71.1.1/24 dev r0
 	ip -n "$NS_R" addr add 10.71.2.1/24 dev r1
 	ip -n "$NS_D" addr add 10.71.2.2/24 dev d0
+	ip -n "$NS_R" addr add 10.71.3.1/24 dev r2
+	ip -n "$NS_D" addr add 10.71.3.2/24 dev d1
 	ip -n "$NS_D" addr add 10.71.9.2/32 dev lo
-	for n in "$NS_S:s0" "$NS_R:r0" "$NS_R:r1" "$NS_D:d0"; do
+	for n in "$NS_S:s0" "$NS_R:r0" "$NS_R:r1" "$NS_R:r2" "$NS_D:d0" "$NS_D:d1"; do
 		ip netns exec "${n%%:*}" sysctl -qw "net.ipv6.conf.${n#*:}.disable_ipv6=1"
 		ip -n "${n%%:*}" link set "${n#*:}" up
 	done
 	# XDP redirect into a veth needs NAPI on its peer: GRO on
 	in_s ethtool -K s0 gro on >/dev/null
 	in_d ethtool -K d0 gro on >/dev/null
+	in_d ethtool -K d1 gro on >/dev/null
 	ip -n "$NS_S" route add default via 10.71.1.1
 	ip -n "$NS_D" route add default via 10.71.2.1
 	ip -n "$NS_R" route add 10.71.8.0/24 via 10.71.1.2 dev r0
@@ -166,7 +172,11 @@ send_bg() { # NAME
 		--rate $RATE -j
 }
 
-# delivered NAME DESC: receiver frames == sender frames, nothing retransmitted
+# delivered NAME DESC: nothing lost in either direction. Forward: every
+# frame the sender put on the wire (retransmissions included) arrived at the
+# responder (in order, or as a duplicate of a retransmission; a gap would be
+# counted out of sequence). Reverse: every ACK/NAK the responder sent
+# arrived at the sender. Every message completed.
 delivered() {
 	local why
 	why=$($PY - "$T_TMP/$1.send" "$T_TMP/$1.serve" "$COUNT" <<'EOF'
@@ -177,18 +187,39 @@ except Exception as e:
     print(f"no rocegen report: {e}"); sys.exit(1)
 st, rt = s["total"], r["total"]
 bad = []
+arrived = rt["frames"] + rt["dups"] + rt["oos"]
 if st["qps_failed"]: bad.append(f"{st['qps_failed']} QPs failed")
-if rt["frames"] != st["frames"]: bad.append(f"receiver {rt['frames']} frames != sender {st['frames']}")
-if st["retx_frames"]: bad.append(f"{st['retx_frames']} frames retransmitted")
+if arrived != st["frames"]: bad.append(f"receiver got {arrived} frames ({rt['frames']} + {rt['dups']} dups + {rt['oos']} oos) != sender {st['frames']} ({st['retx_frames']} retx)")
+if rt["oos"] or rt["naks"]: bad.append(f"{rt['oos']} out of sequence, {rt['naks']} NAKs (a gap: a frame was lost)")
+if st["acks"] != rt["acks"] or st["naks"] != rt["naks"]: bad.append(f"sender got {st['acks']} ACKs/{st['naks']} NAKs, responder sent {rt['acks']}/{rt['naks']}")
 if rt["messages"] != st["messages"] or st["messages"] != 4 * int(sys.argv[3]):
     bad.append(f"messages: receiver {rt['messages']}, sender {st['messages']}")
-if rt["oos"] or rt["naks"]: bad.append(f"{rt['oos']} out of sequence, {rt['naks']} NAKs")
 if rt["socket_drops"] or rt["icrc_errors"]: bad.append(f"{rt['socket_drops']} socket drops, {rt['icrc_errors']} ICRC errors")
-print("; ".join(bad) or f"sender {st['frames']} frames, receiver {rt['frames']}, 0 retx, {rt['messages']} messages acked")
+print("; ".join(bad) or f"sender {st['frames']} frames ({st['retx_frames']} retx), receiver {arrived}; {rt['acks']} ACKs both ends; {rt['messages']} messages")
 sys.exit(1 if bad else 0)
 EOF
 	)
 	t_check $? "$2 ($why)" "$why"
+}
+
+# flowing: the sender still runs and rocedp forwarded frames in the last
+# 0.3 s; the reason in $flow
+flowing() {
+	local a b
+	a=$(forwarded)
+	sleep 0.3
+	b=$(forwarded)
+	flow="forwarded_packets $a -> $b in 0.3 s"
+	kill -0 "$sender" 2>/dev/null || { flow="$flow; the sender already finished: make the run longer"; return 1; }
+	[ "$b" -gt "$a" ]
+}
+
+# txport_prog IFINDEX: program id in rd_tx_ports[IFINDEX], or ""
+txport_prog() {
+	bpftool -j map lookup pinned "$PIN/rd_tx_ports" key $(printf '%d %d %d %d' $(($1 & 255)) $(($1 >> 8 & 255)) 0 0) 2>/dev/null | $PY -c '
+import json, sys
+v = json.load(sys.stdin)["value"]
+print(int.from_bytes(bytes(int(x, 16) for x in v[4:8]), "little"))' 2>/dev/null
 }
 
 # forwarded: rocedp's forwarded_packets counter
@@ -262,6 +293,8 @@ phase_sync_kill() {
 	send_bg "$mode-kill"
 	sleep 1.2
 	local f0 f1 f2
+	flowing
+	t_check $? "$mode/kill: traffic flowing before the kill ($flow)" "$flow"
 	f0=$(forwarded)
 	sync_kill KILL
 	sleep 0.2
@@ -285,10 +318,8 @@ phase_sync_kill() {
 	bpftool -j map dump pinned "$PIN/rd_groups" >"$T_TMP/groups.after" 2>&1
 	cmp -s "$T_TMP/groups.before" "$T_TMP/groups.after"
 	t_check $? "$mode/kill: rd_groups byte-identical across the restart (writes only the differences)"
-	sleep 0.5
-	f2=$(forwarded)
-	kill -0 "$sender" 2>/dev/null
-	t_check $? "$mode/kill: traffic still running after the restart (forwarded_packets $f1 -> $f2)" "sender finished too early: make the run longer"
+	flowing
+	t_check $? "$mode/kill: traffic still flowing after the restart ($flow)" "$flow"
 	wait "$sender"
 	why=$?
 	serve_stop
@@ -307,6 +338,8 @@ phase_upgrade() {
 	sleep 1
 	p1=$p0
 	for i in 1 2; do
+		flowing
+		t_check $? "$mode/upgrade $i: traffic flowing before the upgrade ($flow)" "$flow"
 		rd -j stats >"$T_TMP/$mode-upg-$i.a" 2>&1
 		rd attach r0 r1 --mode "$mode" >"$T_TMP/upg.out" 2>&1
 		t_check $? "$mode/upgrade $i: rocedp attach r0 r1 --mode $mode again during traffic" "$(cat "$T_TMP/upg.out")"
@@ -319,8 +352,10 @@ phase_upgrade() {
 		t_check $? "$mode/upgrade $i: programs replaced in place ($p1 -> $p2), the old ones unloaded" "$out"
 		out=$(monotonic "$T_TMP/$mode-upg-$i.a" "$T_TMP/$mode-upg-$i.b")
 		t_check $? "$mode/upgrade $i: rocedp stats -j counters monotonic across the upgrade ($out)" "$out"
+		flowing
+		t_check $? "$mode/upgrade $i: traffic flowing after the upgrade ($flow)" "$flow"
 		p1=$p2
-		sleep 0.8
+		sleep 0.5
 	done
 	e1=$(egress_prog_id)
 	m1=$(map_ids)
@@ -335,13 +370,27 @@ print(sum(1 for l in json.load(sys.stdin) if l.get("type") == "xdp" and l.get("p
 		[ "$n" = 2 ]
 		t_check $? "$mode/upgrade: still exactly one XDP link per interface ($n)"
 	fi
-	kill -0 "$sender" 2>/dev/null
-	t_check $? "$mode/upgrade: traffic was running through both upgrades" "sender finished too early: make the run longer"
 	wait "$sender"
 	rc=$?
 	serve_stop
 	[ $rc = 0 ] || t_fail "$mode/upgrade: rocegen send exits 0" "rc $rc: $(head -c 300 "$T_TMP/$mode-upg.send.err")"
 	delivered "$mode-upg" "$mode/upgrade: nothing lost across two program upgrades"
+	# the sync daemon kept running through the upgrade: a port it adds now
+	# must get the upgraded egress program, not the one it saw at start
+	ip -n "$NS_R" route add 10.71.11.0/24 via 10.71.3.2 dev r2
+	wait_route 10.71.11.0/24
+	r2=$(ip -n "$NS_R" -j link show dev r2 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["ifindex"])')
+	for _ in $(seq 40); do [ -n "$(txport_prog "$r2")" ] && break; sleep 0.05; done
+	out=$(txport_prog "$r2")
+	[ -n "$out" ] && [ "$out" = "$(egress_prog_id)" ]
+	t_check $? "$mode/upgrade: a port sync adds after the upgrade gets the new egress program (r2: prog ${out:-none}, pinned $(egress_prog_id))" \
+		"rd_tx_ports[$r2] carries program '${out:-none}', the upgraded one is $(egress_prog_id)"
+	out=$(bpftool -j map dump pinned "$PIN/rd_tx_ports" | $PY -c '
+import json, sys
+print(" ".join(str(int.from_bytes(bytes(int(x, 16) for x in e["value"][4:8]), "little")) for e in json.load(sys.stdin)))')
+	[ -n "$out" ] && [ -z "$(echo "$out" | tr ' ' '\n' | grep -vx "$(egress_prog_id)")" ]
+	t_check $? "$mode/upgrade: every rd_tx_ports entry runs the new egress program ($out)" "entries: $out, pinned $(egress_prog_id)"
+	ip -n "$NS_R" route del 10.71.11.0/24
 }
 
 phase_detach() {

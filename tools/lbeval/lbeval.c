@@ -66,7 +66,7 @@ struct lb_opts {
 	enum lb_pattern pattern;
 	unsigned int hosts, pairs, qps, iters, members;
 	unsigned int msg, mtu;
-	double gap_us, skew_us, rate_gbps;
+	double gap_us, skew_us, rate_gbps, jitter_us;
 	unsigned int rtt_us, tau_us; /* tau 0: the ABI default */
 	unsigned int modes; /* 1 << enum lb_mode */
 	unsigned int seed;
@@ -220,7 +220,9 @@ static uint64_t wire_ps(uint32_t frame_len, double gbps)
  * One phase: every host's NIC sends one message of o->msg bytes on each of
  * its QPs, one MTU frame at a time, round-robin over the QPs, back to back
  * at line rate. Hosts start a fraction of a frame apart so that the merged
- * trace has no ties. Returns the time the last frame left.
+ * trace has no ties, plus a random delay in [0, jitter] (hosts of a real
+ * collective do not start in lockstep). Returns the time the last frame
+ * left.
  */
 static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 		     unsigned int phase, uint64_t start_ps, uint64_t *end_ps)
@@ -239,6 +241,9 @@ static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 	slot_ps = wire_ps(lb_frame_len(&s), o->rate_gbps);
 	for (h = 0; h < o->hosts && !err; h++) {
 		th = start_ps + slot_ps * h / o->hosts;
+		if (o->jitter_us > 0)
+			th += (uint64_t)(o->jitter_us * 1e6 * rng32() /
+					 4294967296.0);
 		for (q = 0; q < t->n_qps; q++)
 			left[q] = t->pairs[t->qps[q].pair].src == h ? o->msg :
 								       0;
@@ -543,9 +548,10 @@ static void print_table(const struct lb_trace *t, const struct lb_opts *o,
 	int i;
 
 	printf("trace: %s, %u hosts, %u pairs, %u QPs each (%u QPs), %u B messages, "
-	       "MTU %u, %u phases %.1f us apart, %.0f Gbit/s per host\n",
+	       "MTU %u, %u phases %.1f us apart, start jitter %.1f us, %.0f Gbit/s per host\n",
 	       pattern_names[o->pattern], o->hosts, t->n_pairs, o->qps,
-	       t->n_qps, o->msg, o->mtu, t->n_phases, o->gap_us, o->rate_gbps);
+	       t->n_qps, o->msg, o->mtu, t->n_phases, o->gap_us, o->jitter_us,
+	       o->rate_gbps);
 	printf("       %zu frames, %.1f MB, %.1f us; %u members, delay skew %.1f us, "
 	       "flowlet gap %.1f us (rtt %u us), load tau %u us\n",
 	       t->n_ev, t->bytes / 1e6, (t->end_ps - t->ev[0].t_ps) / 1e6,
@@ -579,11 +585,11 @@ static void print_json(const struct lb_trace *t, const struct lb_opts *o,
 
 	printf("{\"trace\":{\"pattern\":\"%s\",\"hosts\":%u,\"pairs\":%u,"
 	       "\"qps_per_pair\":%u,\"msg_bytes\":%u,\"mtu\":%u,\"phases\":%u,"
-	       "\"gap_us\":%g,\"rate_gbps\":%g,\"frames\":%zu,\"bytes\":%llu,"
+	       "\"gap_us\":%g,\"jitter_us\":%g,\"rate_gbps\":%g,\"frames\":%zu,\"bytes\":%llu,"
 	       "\"members\":%u,\"skew_us\":%g,\"flowlet_gap_us\":%g,"
 	       "\"rtt_us\":%u,\"load_tau_us\":%u},\"modes\":[",
 	       pattern_names[o->pattern], o->hosts, t->n_pairs, o->qps, o->msg,
-	       o->mtu, t->n_phases, o->gap_us, o->rate_gbps, t->n_ev,
+	       o->mtu, t->n_phases, o->gap_us, o->jitter_us, o->rate_gbps, t->n_ev,
 	       (unsigned long long)t->bytes, o->members, o->skew_us,
 	       flowlet_gap_us(o), o->rtt_us,
 	       o->tau_us ? o->tau_us : ROCEDP_DEFAULT_LOAD_TAU_US);
@@ -673,7 +679,7 @@ static void usage(FILE *f)
 		"usage: lbeval [--standard] [--pattern ring|alltoall|incast] [--hosts N]\n"
 		"              [--pairs P] [--qps Q] [--msg BYTES] [--mtu M] [--gap-us G]\n"
 		"              [--iters I] [--rate-gbps R] [--members K] [--skew-us S]\n"
-		"              [--rtt-us R] [--tau-us T] [--seed N]\n"
+		"              [--jitter-us J] [--rtt-us R] [--tau-us T] [--seed N]\n"
 		"              [--modes 5tuple,qp,qp-only,flowlet,flowlet-random,spray]\n"
 		"              [-j] [--png FILE] [--check]\n"
 		"--standard: ring AllReduce, 16 hosts (16 pairs), 4 QPs per pair,\n"
@@ -763,7 +769,7 @@ int main(int argc, char **argv)
 	enum {
 		O_PATTERN = 256, O_HOSTS, O_PAIRS, O_QPS, O_MSG, O_MTU, O_GAP,
 		O_MEMBERS, O_SKEW, O_MODES, O_PNG, O_STANDARD, O_ITERS, O_RATE,
-		O_RTT, O_TAU, O_SEED, O_CHECK,
+		O_RTT, O_TAU, O_SEED, O_CHECK, O_JITTER,
 	};
 	static const struct option lopts[] = {
 		{ "pattern", required_argument, NULL, O_PATTERN },
@@ -784,6 +790,7 @@ int main(int argc, char **argv)
 		{ "tau-us", required_argument, NULL, O_TAU },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "check", no_argument, NULL, O_CHECK },
+		{ "jitter-us", required_argument, NULL, O_JITTER },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -874,6 +881,10 @@ int main(int argc, char **argv)
 			break;
 		case O_CHECK:
 			o.check = true;
+			break;
+		case O_JITTER:
+			err = parse_double("--jitter-us", optarg, 0, 1e6,
+					   &o.jitter_us);
 			break;
 		case 'j':
 			o.json = true;

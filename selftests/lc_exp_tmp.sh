@@ -1,0 +1,455 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lifecycle under traffic (issue 8, "Done when": lab selftests).
+#
+#   sender netns --s0/r0-- router netns (rocedp) --r1/d0-- receiver netns
+#
+# The router forwards ONLY through rocedp: the kernel's ip_forward is off, so
+# a frame that rocedp handed to the kernel would be lost and show up as a
+# missing frame at the receiver. Routes with gateways are mirrored into the
+# maps by `rocedp sync --daemon` running in the router netns (nsenter keeps
+# the host mount namespace, so the pins live in our own bpffs directory).
+# rocegen sends RoCEv2 RDMA WRITEs 10.71.8.2 -> 10.71.9.2 and its responder
+# acknowledges them back through the router; "nothing lost" means every
+# frame the sender put on the wire (retransmissions included) reached the
+# responder, in order, none retransmitted, every message acknowledged.
+#
+# Per mode (native XDP, then tc):
+#  1. kill -9 of the sync daemon during traffic: nothing lost; a route added
+#     while no daemon runs appears once it restarts; the entries that did not
+#     change are byte-identical (a restart writes only the differences);
+#  2. upgrade during traffic (`rocedp attach` again, twice): the programs
+#     are replaced (new ids on the same link / tc filter, old ids gone), the
+#     pinned maps are reused (same map ids), every counter of `stats -j` is
+#     monotonic across the upgrade, nothing lost;
+#  3. detach: no pins, none of our programs or maps left in the kernel, no
+#     XDP on the links, no clsact qdisc rocedp added (an operator's clsact
+#     that existed before attach stays), no attachment record.
+#
+# Usage: selftests/lifecycle.sh [native|tc|generic ...]  (root; default: native tc)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+modes=("$@")
+[ ${#modes[@]} = 0 ] && modes=(native tc)
+
+missing=$(t_need nsenter ethtool bpftool tc ip) || {
+	t_fail "tools present" "missing: $missing"
+	t_done
+	exit 1
+}
+for b in "$ROCEDP" "$ROCEGEN"; do
+	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
+done
+
+NS_S=lc_s$$
+NS_R=lc_r$$
+NS_D=lc_d$$
+PIN=/sys/fs/bpf/lc_life$$
+export ROCEDP_PIN_DIR=$PIN
+SYNC_PID=$T_TMP/sync.pid
+# traffic: 4 QPs x COUNT x 64 KiB at RATE Mbit/s (about 7 s), long enough
+# for a kill + restart or two upgrades in the middle
+RATE=60
+COUNT=200
+
+in_s() { ip netns exec "$NS_S" "$@"; }
+in_d() { ip netns exec "$NS_D" "$@"; }
+# the router: network namespace only, so the host's /sys/fs/bpf is ours
+in_r() { nsenter --net="/run/netns/$NS_R" "$@"; }
+rd() { in_r "$ROCEDP" "$@"; }
+
+sync_kill() {
+	[ -s "$SYNC_PID" ] && kill "-${1:-TERM}" "$(cat "$SYNC_PID")" 2>/dev/null
+	rm -f "$SYNC_PID"
+}
+
+teardown() {
+	local n p
+	sync_kill TERM
+	[ -d "/run/netns/$NS_R" ] && rd detach --all
+	for n in "$NS_S" "$NS_R" "$NS_D"; do
+		# whatever still runs in our namespaces was started by this test
+		for p in $(ip netns pids "$n" 2>/dev/null); do kill "$p"; done
+		ip netns del "$n" 2>/dev/null
+	done
+	rm -rf "$PIN"
+}
+t_cleanup teardown
+
+lab_up() {
+	local n
+	for n in "$NS_S" "$NS_R" "$NS_D"; do
+		ip netns add "$n" || return 1
+		ip -n "$n" link set lo up
+	done
+	# r2/d1: a second port to the receiver that no route uses until the
+	# upgrade phase adds one (sync must give it the new egress program)
+	ip -n "$NS_R" link add r0 type veth peer name s0 netns "$NS_S" &&
+		ip -n "$NS_R" link add r1 type veth peer name d0 netns "$NS_D" &&
+		ip -n "$NS_R" link add r2 type veth peer name d1 netns "$NS_D" ||
+		return 1
+	ip -n "$NS_S" addr add 10.71.1.2/24 dev s0
+	ip -n "$NS_S" addr add 10.71.8.2/32 dev lo
+	ip -n "$NS_R" addr add 10.71.1.1/24 dev r0
+	ip -n "$NS_R" addr add 10.71.2.1/24 dev r1
+	ip -n "$NS_D" addr add 10.71.2.2/24 dev d0
+	ip -n "$NS_R" addr add 10.71.3.1/24 dev r2
+	ip -n "$NS_D" addr add 10.71.3.2/24 dev d1
+	ip -n "$NS_D" addr add 10.71.9.2/32 dev lo
+	for n in "$NS_S:s0" "$NS_R:r0" "$NS_R:r1" "$NS_R:r2" "$NS_D:d0" "$NS_D:d1"; do
+		ip netns exec "${n%%:*}" sysctl -qw "net.ipv6.conf.${n#*:}.disable_ipv6=1"
+		ip -n "${n%%:*}" link set "${n#*:}" up
+	done
+	# XDP redirect into a veth needs NAPI on its peer: GRO on
+	in_s ethtool -K s0 gro on >/dev/null
+	in_d ethtool -K d0 gro on >/dev/null
+	in_d ethtool -K d1 gro on >/dev/null
+	ip -n "$NS_S" route add default via 10.71.1.1
+	ip -n "$NS_D" route add default via 10.71.2.1
+	ip -n "$NS_R" route add 10.71.8.0/24 via 10.71.1.2 dev r0
+	ip -n "$NS_R" route add 10.71.9.0/24 via 10.71.2.2 dev r1
+	# only rocedp forwards: a frame it passes to the kernel is lost
+	ip netns exec "$NS_R" sysctl -qw net.ipv4.ip_forward=0
+}
+
+sync_start() {
+	rm -f "$SYNC_PID"
+	rd sync --daemon --pid-file "$SYNC_PID" >>"$T_TMP/sync.out" 2>&1 || return 1
+	for _ in $(seq 50); do [ -s "$SYNC_PID" ] && return 0; sleep 0.05; done
+	return 1
+}
+
+# route4 PREFIX: the rd_routes4 entry of PREFIX as "group_id flags", or ""
+route4() {
+	bpftool -j map dump pinned "$PIN/rd_routes4" 2>/dev/null | $PY -c '
+import json, sys
+want = sys.argv[1]
+for e in json.load(sys.stdin):
+    k = [int(x, 16) for x in e["key"]]; v = [int(x, 16) for x in e["value"]]
+    plen = int.from_bytes(bytes(k[0:4]), "little")
+    p = ".".join(map(str, k[4:8])) + "/" + str(plen)
+    if p == want:
+        print(int.from_bytes(bytes(v[0:4]), "little"), int.from_bytes(bytes(v[4:8]), "little"))' "$1"
+}
+
+# members_resolved: every member of every group is UP and RESOLVED (sync
+# resolves the gateways itself); waits up to 3 s
+members_resolved() {
+	for _ in $(seq 60); do
+		rd -j stats 2>/dev/null | $PY -c '
+import json, sys
+g = json.load(sys.stdin).get("groups", [])
+sys.exit(0 if g and all(m["flags"] & 3 == 3 for x in g for m in x["members"]) else 1)' && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_route PREFIX: until sync has put PREFIX into rd_routes4 (2 s at most)
+wait_route() {
+	for _ in $(seq 40); do [ -n "$(route4 "$1")" ] && return 0; sleep 0.05; done
+	return 1
+}
+
+serve_start() {
+	rm -f "$T_TMP/ready"
+	T_BG_OUT=$T_TMP/$1.serve T_BG_ERR=$T_TMP/$1.serve.err \
+		t_bg srv ip netns exec "$NS_D" "$ROCEGEN" serve --dev d0 \
+		--ready "$T_TMP/ready" -j
+	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && return 0; sleep 0.05; done
+	return 1
+}
+serve_stop() {
+	sleep 0.3 # the last ACKs
+	kill -TERM "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+}
+send_bg() { # NAME
+	T_BG_OUT=$T_TMP/$1.send T_BG_ERR=$T_TMP/$1.send.err \
+		t_bg sender ip netns exec "$NS_S" "$ROCEGEN" send --dev s0 \
+		--src 10.71.8.2 --dst 10.71.9.2 --qps 4 --msg 64K --count $COUNT \
+		--rate $RATE -j
+}
+
+# delivered NAME DESC: nothing lost in either direction. Forward: every
+# frame the sender put on the wire (retransmissions included) arrived at the
+# responder (in order, or as a duplicate of a retransmission; a gap would be
+# counted out of sequence). Reverse: every ACK/NAK the responder sent
+# arrived at the sender. Every message completed.
+delivered() {
+	local why
+	why=$($PY - "$T_TMP/$1.send" "$T_TMP/$1.serve" "$COUNT" <<'EOF'
+import json, sys
+try:
+    s, r = (json.load(open(p)) for p in sys.argv[1:3])
+except Exception as e:
+    print(f"no rocegen report: {e}"); sys.exit(1)
+st, rt = s["total"], r["total"]
+bad = []
+arrived = rt["frames"] + rt["dups"] + rt["oos"]
+if st["qps_failed"]: bad.append(f"{st['qps_failed']} QPs failed")
+if arrived != st["frames"]: bad.append(f"receiver got {arrived} frames ({rt['frames']} + {rt['dups']} dups + {rt['oos']} oos) != sender {st['frames']} ({st['retx_frames']} retx)")
+if rt["oos"] or rt["naks"]: bad.append(f"{rt['oos']} out of sequence, {rt['naks']} NAKs (a gap: a frame was lost)")
+if st["acks"] != rt["acks"] or st["naks"] != rt["naks"]: bad.append(f"sender got {st['acks']} ACKs/{st['naks']} NAKs, responder sent {rt['acks']}/{rt['naks']}")
+if rt["messages"] != st["messages"] or st["messages"] != 4 * int(sys.argv[3]):
+    bad.append(f"messages: receiver {rt['messages']}, sender {st['messages']}")
+if rt["socket_drops"] or rt["icrc_errors"]: bad.append(f"{rt['socket_drops']} socket drops, {rt['icrc_errors']} ICRC errors")
+print("; ".join(bad) or f"sender {st['frames']} frames ({st['retx_frames']} retx), receiver {arrived}; {rt['acks']} ACKs both ends; {rt['messages']} messages")
+sys.exit(1 if bad else 0)
+EOF
+	)
+	t_check $? "$2 ($why)" "$why"
+}
+
+# flowing: the sender still runs and rocedp forwarded frames in the last
+# 0.3 s; the reason in $flow
+flowing() {
+	local a b
+	a=$(forwarded)
+	sleep 0.3
+	b=$(forwarded)
+	flow="forwarded_packets $a -> $b in 0.3 s"
+	kill -0 "$sender" 2>/dev/null || { flow="$flow; the sender already finished: make the run longer"; return 1; }
+	[ "$b" -gt "$a" ]
+}
+
+# txport_prog IFINDEX: program id in rd_tx_ports[IFINDEX], or ""
+txport_prog() {
+	bpftool -j map lookup pinned "$PIN/rd_tx_ports" key $(printf '%d %d %d %d' $(($1 & 255)) $(($1 >> 8 & 255)) 0 0) 2>/dev/null | $PY -c '
+import json, sys
+v = json.load(sys.stdin)["value"]
+print(int.from_bytes(bytes(int(x, 16) for x in v[4:8]), "little"))' 2>/dev/null
+}
+
+# forwarded: rocedp's forwarded_packets counter
+forwarded() { rd -j stats 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin)["counters"]["forwarded_packets"])' 2>/dev/null || echo 0; }
+
+# prog_ids: the ids of the programs on r0 and r1 (XDP or tc ingress+egress)
+prog_ids() {
+	local dev
+	for dev in r0 r1; do
+		if [ "$mode" = tc ]; then
+			for dir in ingress egress; do
+				in_r tc -j filter show dev $dev $dir | $PY -c '
+import json, sys
+print(" ".join(str(f["options"]["prog"]["id"]) for f in json.load(sys.stdin) if f.get("options", {}).get("prog")))'
+			done
+		else
+			ip -n "$NS_R" -j -d link show dev $dev | $PY -c '
+import json, sys
+x = json.load(sys.stdin)[0].get("xdp", {})
+print(x.get("prog", {}).get("id", x.get("attached", [{}])[0].get("prog", {}).get("id", "")))'
+		fi
+	done | xargs
+}
+egress_prog_id() { bpftool -j prog show pinned "$PIN/progs/xdp_egress" 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null; }
+map_ids() {
+	local f
+	for f in "$PIN"/rd_*; do
+		bpftool -j map show pinned "$f" | $PY -c 'import json,sys; print(json.load(sys.stdin)["id"])'
+	done | xargs
+}
+ids_gone() { # prog|map IDS...: every id is gone from the kernel
+	local kind=$1 id left=
+	shift
+	for id in "$@"; do
+		bpftool $kind show id "$id" >/dev/null 2>&1 && left="$left $id"
+	done
+	[ -z "$left" ] || { echo "still loaded:$left"; return 1; }
+}
+
+# monotonic A B: every counter in `stats -j` snapshot B >= A
+monotonic() {
+	$PY - "$1" "$2" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+bad, n = [], [0]
+def walk(x, y, path):
+    if isinstance(x, bool) or x is None:
+        return
+    if isinstance(x, (int, float)):
+        n[0] += 1
+        # gauges (loads, EWMAs, imbalance ratios) may go down; counters not
+        if any(s in path for s in ("load", "rtt", "imbalance", "ewma", "queue", "weight", "flags", "ifindex", "mean", "id", "slot")):
+            return
+        if y is None or y < x: bad.append(f"{path}: {x} -> {y}")
+    elif isinstance(x, dict):
+        for k in x: walk(x[k], y.get(k) if isinstance(y, dict) else None, f"{path}.{k}")
+    elif isinstance(x, list):
+        for i, v in enumerate(x): walk(v, y[i] if isinstance(y, list) and i < len(y) else None, f"{path}[{i}]")
+walk(a, b, "")
+print("; ".join(bad[:5]) or f"{n[0]} values, none went down")
+sys.exit(1 if bad or not n[0] else 0)
+EOF
+}
+
+phase_sync_kill() {
+	local why before after newgrp grp9
+	rd -j stats >/dev/null
+	bpftool -j map dump pinned "$PIN/rd_groups" >"$T_TMP/groups.before" 2>&1
+	route4 10.71.9.0/24 >"$T_TMP/r9.before"
+	serve_start "$mode-kill" || { t_fail "$mode/kill: responder starts"; return; }
+	send_bg "$mode-kill"
+	sleep 1.2
+	local f0 f1 f2
+	flowing
+	t_check $? "$mode/kill: traffic flowing before the kill ($flow)" "$flow"
+	f0=$(forwarded)
+	sync_kill KILL
+	sleep 0.2
+	# while no daemon runs: a new route in the kernel, and traffic goes on
+	ip -n "$NS_R" route add 10.71.10.0/24 via 10.71.2.2 dev r1
+	sleep 0.8
+	f1=$(forwarded)
+	[ "$f1" -gt "$f0" ]
+	t_check $? "$mode/kill: dataplane forwards with the sync daemon killed (-9): forwarded_packets $f0 -> $f1"
+	[ -z "$(route4 10.71.10.0/24)" ]
+	t_check $? "$mode/kill: a route added meanwhile is not in the maps yet (no daemon)"
+	sync_start
+	t_check $? "$mode/kill: sync daemon restarts (--daemon) while traffic runs" "$(tail -n2 "$T_TMP/sync.out")"
+	wait_route 10.71.10.0/24
+	t_check $? "$mode/kill: restarted daemon resynced: 10.71.10.0/24 in rd_routes4 ($(route4 10.71.10.0/24))"
+	newgrp=$(route4 10.71.10.0/24 | cut -d' ' -f1)
+	grp9=$(route4 10.71.9.0/24)
+	[ "$grp9" = "$(cat "$T_TMP/r9.before")" ] && [ "$newgrp" = "${grp9%% *}" ]
+	t_check $? "$mode/kill: the traffic's route kept its group ($grp9) and the new route shares it ($newgrp)" \
+		"before '$(cat "$T_TMP/r9.before")', after '$grp9', new '$newgrp'"
+	bpftool -j map dump pinned "$PIN/rd_groups" >"$T_TMP/groups.after" 2>&1
+	cmp -s "$T_TMP/groups.before" "$T_TMP/groups.after"
+	t_check $? "$mode/kill: rd_groups byte-identical across the restart (writes only the differences)"
+	flowing
+	t_check $? "$mode/kill: traffic still flowing after the restart ($flow)" "$flow"
+	wait "$sender"
+	why=$?
+	serve_stop
+	[ $why = 0 ] || t_fail "$mode/kill: rocegen send exits 0" "rc $why: $(head -c 300 "$T_TMP/$mode-kill.send.err")"
+	delivered "$mode-kill" "$mode/kill: nothing lost across kill -9 and restart of rocedp sync"
+	ip -n "$NS_R" route del 10.71.10.0/24
+}
+
+phase_upgrade() {
+	local p0 p1 p2 e0 e1 m0 m1 rc out i
+	p0=$(prog_ids)
+	e0=$(egress_prog_id)
+	m0=$(map_ids)
+	serve_start "$mode-upg" || { t_fail "$mode/upgrade: responder starts"; return; }
+	send_bg "$mode-upg"
+	sleep 1
+	p1=$p0
+	for i in 1 2; do
+		flowing
+		t_check $? "$mode/upgrade $i: traffic flowing before the upgrade ($flow)" "$flow"
+		rd -j stats >"$T_TMP/$mode-upg-$i.a" 2>&1
+		if [ -n "${FAKE:-}" ]; then rd selftest-load >"$T_TMP/upg.out" 2>&1; else rd attach r0 r1 --mode "$mode" >"$T_TMP/upg.out" 2>&1; fi
+		t_check $? "$mode/upgrade $i: rocedp attach r0 r1 --mode $mode again during traffic" "$(cat "$T_TMP/upg.out")"
+		rd -j stats >"$T_TMP/$mode-upg-$i.b" 2>&1
+		p2=$(prog_ids)
+		out=$(ids_gone prog $p1)
+		[ -n "$p2" ] && [ "$(echo "$p2" | wc -w)" = "$(echo "$p0" | wc -w)" ] &&
+			[ -z "$(comm -12 <(echo "$p1" | tr ' ' '\n' | sort) <(echo "$p2" | tr ' ' '\n' | sort))" ] &&
+			[ -z "$out" ]
+		t_check $? "$mode/upgrade $i: programs replaced in place ($p1 -> $p2), the old ones unloaded" "$out"
+		out=$(monotonic "$T_TMP/$mode-upg-$i.a" "$T_TMP/$mode-upg-$i.b")
+		t_check $? "$mode/upgrade $i: rocedp stats -j counters monotonic across the upgrade ($out)" "$out"
+		flowing
+		t_check $? "$mode/upgrade $i: traffic flowing after the upgrade ($flow)" "$flow"
+		p1=$p2
+		sleep 0.5
+	done
+	e1=$(egress_prog_id)
+	m1=$(map_ids)
+	[ -n "$e1" ] && [ "$e0" != "$e1" ] && ids_gone prog "$e0" >/dev/null
+	t_check $? "$mode/upgrade: devmap egress program replaced ($e0 -> $e1), old one unloaded"
+	[ "$m0" = "$m1" ]
+	t_check $? "$mode/upgrade: pinned maps reused (same map ids)" "before $m0, after $m1"
+	if [ "$mode" != tc ]; then
+		n=$(bpftool -j link show | $PY -c '
+import json, sys
+print(sum(1 for l in json.load(sys.stdin) if l.get("type") == "xdp" and l.get("prog_id") in [int(x) for x in sys.argv[1:]]))' $p1)
+		[ "$n" = 2 ]
+		t_check $? "$mode/upgrade: still exactly one XDP link per interface ($n)"
+	fi
+	wait "$sender"
+	rc=$?
+	serve_stop
+	[ $rc = 0 ] || t_fail "$mode/upgrade: rocegen send exits 0" "rc $rc: $(head -c 300 "$T_TMP/$mode-upg.send.err")"
+	delivered "$mode-upg" "$mode/upgrade: nothing lost across two program upgrades"
+	# the sync daemon kept running through the upgrade: a port it adds now
+	# must get the upgraded egress program, not the one it saw at start
+	ip -n "$NS_R" route add 10.71.11.0/24 via 10.71.3.2 dev r2
+	wait_route 10.71.11.0/24
+	r2=$(ip -n "$NS_R" -j link show dev r2 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["ifindex"])')
+	for _ in $(seq 40); do [ -n "$(txport_prog "$r2")" ] && break; sleep 0.05; done
+	out=$(txport_prog "$r2")
+	[ -n "$out" ] && [ "$out" = "$(egress_prog_id)" ]
+	t_check $? "$mode/upgrade: a port sync adds after the upgrade gets the new egress program (r2: prog ${out:-none}, pinned $(egress_prog_id))" \
+		"rd_tx_ports[$r2] carries program '${out:-none}', the upgraded one is $(egress_prog_id)"
+	out=$(bpftool -j map dump pinned "$PIN/rd_tx_ports" | $PY -c '
+import json, sys
+print(" ".join(str(int.from_bytes(bytes(int(x, 16) for x in e["value"][4:8]), "little")) for e in json.load(sys.stdin)))')
+	[ -n "$out" ] && [ -z "$(echo "$out" | tr ' ' '\n' | grep -vx "$(egress_prog_id)")" ]
+	t_check $? "$mode/upgrade: every rd_tx_ports entry runs the new egress program ($out)" "entries: $out, pinned $(egress_prog_id)"
+	ip -n "$NS_R" route del 10.71.11.0/24
+}
+
+phase_detach() {
+	local progs maps eg out ns_ino q
+	progs=$(prog_ids)
+	eg=$(egress_prog_id)
+	maps=$(map_ids)
+	ns_ino=$(stat -Lc %i "/run/netns/$NS_R")
+	cts_id=$(bpftool -j map show pinned "$PIN/rd_cts_rules" | $PY -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+	sync_kill TERM
+	sleep 0.3
+	rd detach --all >"$T_TMP/detach.out" 2>&1
+	t_check $? "$mode/detach: rocedp detach --all" "$(cat "$T_TMP/detach.out")"
+	out=$(find "$PIN" 2>/dev/null | head -5 | xargs)
+	[ -z "$out" ]
+	t_check $? "$mode/detach: no pins left ($PIN gone)" "left: $out"
+	sleep 0.5 # programs and maps are freed after an RCU grace period
+	out=$(ids_gone prog $progs $eg)
+	t_check $? "$mode/detach: none of our programs loaded (ids $progs $eg)" "$out"
+	out=$(ids_gone map $maps)
+	t_check $? "$mode/detach: none of our maps left (ids $maps)" "$out"
+	out=$(ip -n "$NS_R" -d link show | grep -E "xdp|prog/xdp" | head -2)
+	[ -z "$out" ]
+	t_check $? "$mode/detach: no XDP program on any router link" "$out"
+	q=$(in_r tc qdisc show dev r0 | grep clsact)
+	out=$(in_r tc filter show dev r1 ingress; in_r tc filter show dev r1 egress; in_r tc filter show dev r0 ingress 2>/dev/null)
+	if [ "$mode" = tc ]; then
+		[ -z "$q" ] && in_r tc qdisc show dev r1 | grep -q clsact && [ -z "$out" ]
+		t_check $? "$mode/detach: the clsact rocedp added on r0 is gone, the operator's on r1 stays, no filters left" "r0: $q; filters: $out"
+	else
+		[ -z "$q" ] && [ -z "$(in_r tc qdisc show dev r1 | grep clsact)" ]
+		t_check $? "$mode/detach: no clsact qdisc on the router links"
+	fi
+	out=$(ls /run/rocedp/attached.$ns_ino /run/rocedp/cts-$cts_id.names 2>/dev/null)
+	[ -z "$out" ]
+	t_check $? "$mode/detach: no attachment record or rule-name file left in /run/rocedp" "left: $out"
+	rd status >"$T_TMP/status.out" 2>&1 && grep -q "not loaded" "$T_TMP/status.out"
+	t_check $? "$mode/detach: rocedp status says not loaded" "$(cat "$T_TMP/status.out")"
+}
+
+for mode in "${modes[@]}"; do
+	teardown >/dev/null 2>&1
+	if ! lab_up >"$T_TMP/lab.out" 2>&1; then
+		t_fail "$mode: lab up (3 netns)" "$(tail -n3 "$T_TMP/lab.out")"
+		continue
+	fi
+	# tc mode: an operator's clsact on r1 exists before rocedp; it must stay
+	[ "$mode" = tc ] && in_r tc qdisc add dev r1 clsact
+	rd attach r0 r1 --mode "$mode" >"$T_TMP/attach.out" 2>&1
+	t_check $? "$mode: rocedp attach r0 r1 --mode $mode (pins in $PIN)" "$(cat "$T_TMP/attach.out")"
+	sync_start
+	t_check $? "$mode: rocedp sync --daemon in the router netns" "$(tail -n2 "$T_TMP/sync.out")"
+	wait_route 10.71.9.0/24 && route4 10.71.9.0/24 | grep -qv '^0 '
+	t_check $? "$mode: sync mirrored 10.71.9.0/24 via the receiver into a group ($(route4 10.71.9.0/24))"
+	members_resolved
+	t_check $? "$mode: sync resolved both gateways (every group member UP and RESOLVED)"
+	phase_sync_kill
+	phase_upgrade
+	phase_detach
+	teardown >/dev/null 2>&1
+done
+t_done

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ECN marking (RED) through the real egress pipeline with a controlled
+ * queue estimate (ROCEDP_PORTF_HOLD_QUEUE): 0 marks below Kmin over 100k
+ * frames, Pmax/2 +- 2 points at the midpoint, 100% above Kmax, Not-ECT
+ * never marked (but counted as would-mark), CE stays CE, ACK/NAK/CNP opted
+ * out, IPv4 checksum and ICRC valid after marking; IPv4 and IPv6.
+ * Prints TAP lines; the last line is "N passed, M failed".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include "engine.h"
+#include "icrc.h"
+#include "stats.h"
+
+#define PORT 7 /* modelled egress port: offline, need not exist */
+#define KMIN 100000
+#define KMAX 400000
+#define PMAX 20
+#define FRAMES 100000
+
+static int n_ok, n_fail;
+bool rd_json, rd_pretty;
+
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rocedp: %s: ", obj);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", n_ok + n_fail + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (cond)
+		n_ok++;
+	else
+		n_fail++;
+}
+
+/* RoCEv2 RDMA WRITE ONLY (or ACK with AETH) frame with a valid ICRC. */
+static size_t build_frame(uint8_t *f, int v6, uint8_t tos, uint8_t opcode)
+{
+	size_t l3 = 14, l4, n, payload = opcode == 0x11 ? 4 : 64 + 16;
+	uint16_t ulen = 8 + 12 + payload + 4;
+	uint32_t sum = 0;
+	unsigned int i;
+
+	memset(f, 0, 256);
+	memcpy(f, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
+	if (v6) {
+		f[12] = 0x86;
+		f[13] = 0xdd;
+		f[l3] = 0x60 | (tos >> 4);
+		f[l3 + 1] = (tos & 0xf) << 4;
+		f[l3 + 4] = ulen >> 8;
+		f[l3 + 5] = ulen & 0xff;
+		f[l3 + 6] = 17;
+		f[l3 + 7] = 64;
+		f[l3 + 8] = 0x20; /* 2001:db8::1 -> 2001:db8::2 */
+		f[l3 + 9] = 0x01;
+		f[l3 + 10] = 0x0d;
+		f[l3 + 11] = 0xb8;
+		f[l3 + 23] = 1;
+		memcpy(f + l3 + 24, f + l3 + 8, 16);
+		f[l3 + 39] = 2;
+		l4 = l3 + 40;
+	} else {
+		f[12] = 0x08;
+		f[13] = 0x00;
+		f[l3] = 0x45;
+		f[l3 + 1] = tos;
+		f[l3 + 2] = (20 + ulen) >> 8;
+		f[l3 + 3] = (20 + ulen) & 0xff;
+		f[l3 + 8] = 64;
+		f[l3 + 9] = 17;
+		memcpy(f + l3 + 12, "\x0a\x00\x01\x02\x0a\x00\x02\x02", 8);
+		for (i = 0; i < 20; i += 2)
+			sum += (f[l3 + i] << 8) | f[l3 + i + 1];
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		f[l3 + 10] = ~sum >> 8;
+		f[l3 + 11] = ~sum & 0xff;
+		l4 = l3 + 20;
+	}
+	f[l4] = 0xc0; /* source port 49152 */
+	f[l4 + 2] = 4791 >> 8;
+	f[l4 + 3] = 4791 & 0xff;
+	f[l4 + 4] = ulen >> 8;
+	f[l4 + 5] = ulen & 0xff;
+	f[l4 + 8] = opcode;
+	f[l4 + 10] = 0xff; /* P_Key */
+	f[l4 + 11] = 0xff;
+	f[l4 + 15] = 0x42; /* dest QP */
+	if (opcode == 0x11)
+		f[l4 + 20] = 0x1f; /* AETH: ACK */
+	n = l4 + ulen;
+	rd_icrc_set(f, n);
+	return n;
+}
+
+static int ipv4_csum_ok(const uint8_t *f)
+{
+	uint32_t sum = 0;
+	unsigned int i;
+
+	if (f[12] != 0x08)
+		return 1;
+	for (i = 0; i < 20; i += 2)
+		sum += (f[14 + i] << 8) | f[14 + i + 1];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+static int set_queue(struct rd_engine *e, uint64_t q)
+{
+	const struct rd_maps *m = rd_engine_maps(e);
+	struct rocedp_port_cfg pc = {
+		.kmin_bytes = KMIN,
+		.kmax_bytes = KMAX,
+		.pmax_percent = PMAX,
+		.flags = ROCEDP_PORTF_HOLD_QUEUE,
+	};
+	struct rocedp_port_state st = { .vq_bytes = q };
+	__u32 port = PORT;
+
+	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
+	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
+		return -errno;
+	return 0;
+}
+
+struct run_result {
+	unsigned long marked;
+	unsigned long ce_out;
+	unsigned long csum_bad;
+	unsigned long icrc_bad;
+	unsigned long other_change;
+};
+
+/* Run n copies of a frame through the egress pipeline of PORT. */
+static int run_many(struct rd_engine *e, const uint8_t *frame, size_t len,
+		    unsigned long n, struct run_result *res)
+{
+	uint8_t out[256];
+	struct rd_run r;
+	unsigned long i;
+	size_t j, tos_off = 15;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < n; i++) {
+		memset(&r, 0, sizeof(r));
+		r.in = frame;
+		r.in_len = len;
+		r.out = out;
+		r.out_size = sizeof(out);
+		r.ingress_ifindex = PORT;
+		err = rd_engine_run(e, RD_HOOK_XDP_EGRESS, &r);
+		if (err)
+			return err;
+		if (r.trace.ecn_out == 3)
+			res->ce_out++;
+		if (r.trace.ecn_out == 3 && r.trace.ecn_in != 3)
+			res->marked++;
+		if (!ipv4_csum_ok(out))
+			res->csum_bad++;
+		if (rd_icrc_verify(out, r.out_len, NULL, NULL))
+			res->icrc_bad++;
+		/* only the ECN bits (and the IPv4 checksum) may change */
+		for (j = 0; j < len; j++) {
+			if (out[j] == frame[j])
+				continue;
+			if (frame[12] == 0x08 &&
+			    (j == 24 || j == 25 ||
+			     (j == tos_off && (out[j] & ~3) == (frame[j] & ~3))))
+				continue;
+			if (frame[12] == 0x86 && j == 15 &&
+			    (out[j] & 0xcf) == (frame[j] & 0xcf))
+				continue;
+			res->other_change++;
+			break;
+		}
+	}
+	return 0;
+}
+
+static __u64 counter(struct rd_engine *e, unsigned int idx)
+{
+	__u64 v = 0;
+
+	rd_percpu_sum(rd_engine_maps(e)->fd[RD_MAP_STATS], &idx, &v, 1);
+	return v;
+}
+
+int main(void)
+{
+	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	const char *fam_name[2] = { "IPv4", "IPv6" };
+	struct run_result res;
+	struct rd_engine *e;
+	uint8_t frame[256];
+	size_t len;
+	double share;
+	__u64 would0, would1;
+	int v6, err;
+
+	err = rd_engine_open(&e, &o);
+	if (err) {
+		printf("not ok 1 - engine: %s\n0 passed, 1 failed\n",
+		       strerror(-err));
+		return 1;
+	}
+	for (v6 = 0; v6 < 2; v6++) {
+		/* ECT(0) RDMA WRITE */
+		len = build_frame(frame, v6, 0x02, 0x0a);
+		check(set_queue(e, KMIN - 1) == 0, "%s: queue held below Kmin",
+		      fam_name[v6]);
+		run_many(e, frame, len, FRAMES, &res);
+		check(res.marked == 0, "%s: below Kmin: %lu of %d marked (want 0)",
+		      fam_name[v6], res.marked, FRAMES);
+
+		set_queue(e, (KMIN + KMAX) / 2);
+		run_many(e, frame, len, FRAMES, &res);
+		share = 100.0 * res.marked / FRAMES;
+		check(share >= PMAX / 2.0 - 2 && share <= PMAX / 2.0 + 2,
+		      "%s: midpoint: %.2f%% marked (want %.1f +- 2)",
+		      fam_name[v6], share, PMAX / 2.0);
+		check(res.csum_bad == 0, "%s: IPv4 checksum valid on every frame (%lu bad)",
+		      fam_name[v6], res.csum_bad);
+		check(res.icrc_bad == 0, "%s: ICRC valid on every frame (%lu bad)",
+		      fam_name[v6], res.icrc_bad);
+		check(res.other_change == 0,
+		      "%s: only the ECN bits (and IPv4 checksum) change (%lu frames differ elsewhere)",
+		      fam_name[v6], res.other_change);
+
+		set_queue(e, KMAX);
+		run_many(e, frame, len, FRAMES, &res);
+		check(res.marked == FRAMES, "%s: at/above Kmax: %lu of %d marked (want all)",
+		      fam_name[v6], res.marked, FRAMES);
+
+		/* ECT(1) is marked too */
+		len = build_frame(frame, v6, 0x01, 0x0a);
+		run_many(e, frame, len, 1000, &res);
+		check(res.marked == 1000, "%s: ECT(1) above Kmax: %lu of 1000 marked",
+		      fam_name[v6], res.marked);
+
+		/* Not-ECT: never touched, counted as would-mark */
+		len = build_frame(frame, v6, 0x00, 0x0a);
+		would0 = counter(e, ROCEDP_CTR_ECN_WOULD_MARK);
+		run_many(e, frame, len, FRAMES, &res);
+		would1 = counter(e, ROCEDP_CTR_ECN_WOULD_MARK);
+		check(res.ce_out == 0 && res.other_change == 0,
+		      "%s: Not-ECT above Kmax never marked (%lu CE)",
+		      fam_name[v6], res.ce_out);
+		check(would1 - would0 == FRAMES,
+		      "%s: Not-ECT counted as would-mark (%llu of %d)",
+		      fam_name[v6], (unsigned long long)(would1 - would0),
+		      FRAMES);
+
+		/* CE stays CE */
+		len = build_frame(frame, v6, 0x03, 0x0a);
+		run_many(e, frame, len, 1000, &res);
+		check(res.ce_out == 1000 && res.other_change == 0,
+		      "%s: CE stays CE, frame unchanged (%lu of 1000)",
+		      fam_name[v6], res.ce_out);
+
+		/* ACKs are opted out by default */
+		len = build_frame(frame, v6, 0x02, 0x11);
+		run_many(e, frame, len, 1000, &res);
+		check(res.marked == 0, "%s: ACK opted out of marking above Kmax (%lu marked)",
+		      fam_name[v6], res.marked);
+	}
+	rd_engine_close(e);
+	printf("%d passed, %d failed\n", n_ok, n_fail);
+	return n_fail ? 1 : 0;
+}
