@@ -169,7 +169,7 @@ send_bg() { # NAME
 	T_BG_OUT=$T_TMP/$1.send T_BG_ERR=$T_TMP/$1.send.err \
 		t_bg sender ip netns exec "$NS_S" "$ROCEGEN" send --dev s0 \
 		--src 10.71.8.2 --dst 10.71.9.2 --qps 4 --msg 64K --count $COUNT \
-		--rate $RATE -j
+		--rate $RATE --rto 500000 -j
 }
 
 # delivered NAME DESC: nothing lost in either direction. Forward: every

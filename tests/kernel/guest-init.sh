@@ -237,8 +237,8 @@ if [ -x $FIXTURES ]; then
 	echo "$out" | grep "^not ok" | head -n 20
 	echo "$out" | tail -n 5
 	# closing line "N passed, N failed[, N skipped]", maybe after "word: "
-	sum=$(echo "$out" | grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	set -- $(echo "$sum" | sed 's/^[A-Za-z_-]*: //; s/,//g')
+	sum=$(echo "$out" | grep -E '^(# )?([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	set -- $(echo "$sum" | sed 's/^# //; s/^[A-Za-z_-]*: //; s/,//g')
 	np=${1:-}
 	nf=${3:-}
 	if [ $rc = 0 ] && [ -n "$np" ] && [ "$np" -gt 0 ] && [ "$nf" = 0 ]; then
