@@ -120,8 +120,10 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 	pl->tos_out = fl->tos;
 	if (cfg->features & ROCEDP_F_REMARK)
 		rd_remark_decide(fl, pl);
+	/* the flowlet hash mode implies flowlets, as in rd_fwd_member() */
 	if (fl->is_roce && !fl->malformed &&
-	    (cfg->features & ROCEDP_F_FLOWLET) &&
+	    ((cfg->features & ROCEDP_F_FLOWLET) ||
+	     cfg->hash_mode == ROCEDP_HASH_FLOWLET) &&
 	    (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP))
 		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
 	if (cfg->features & ROCEDP_F_FORWARD) {

@@ -202,9 +202,9 @@ flap() {
 	local mode=$1 rc i out
 	rocedp_set leaf1 config set hash.mode=qp >/dev/null 2>&1
 	serve_start "$mode-flap" || t_fail "$mode/flap: responder starts"
-	# 64 QPs x 200 x 4 KiB at 100 Mbit/s: about 5 s of traffic (the RTO is
+	# 256 QPs x 80 x 4 KiB at 100 Mbit/s: about 7 s of traffic (the RTO is
 	# long so that CPU stalls on this small VM give no spurious timeouts)
-	T_BG_OUT=/dev/null t_bg sender send "$mode-flap" --qps 64 --msg 4K --count 200 --rate 100 --rto 1000000
+	T_BG_OUT=/dev/null t_bg sender send "$mode-flap" --qps 256 --msg 4K --count 80 --rate 100 --rto 1000000
 	sleep 0.8
 	snap "$mode-flap-0"
 	ip -n "$(ns leaf1)" link set up2 down
@@ -239,7 +239,7 @@ d = json.loads(sys.argv[1]); r = d["rocedp"]; t = d["total_rd"]
 sys.exit(0 if t > 0 and all(0.15 <= x / t <= 0.35 for x in r) else 1)' "$out"
 	t_check $? "$mode/flap: traffic spreads back over all 4 uplinks, each 15-35% ($out)"
 	[ $rc = 0 ] || t_fail "$mode/flap: rocegen send exits 0" "rc $rc: $(head -c 300 "$T_TMP/$mode-flap.send.err")"
-	delivered "$mode-flap" "$mode/flap: every message delivered across the flap" 64
+	delivered "$mode-flap" "$mode/flap: every message delivered across the flap" 256
 }
 
 for mode in "${modes[@]}"; do

@@ -119,7 +119,7 @@ t_tx() { ip -n "$1" -s -j link show dev "$2" | $PY -c 'import json,sys; print(js
 # once it listens
 t_cap_start() {
 	local var=$1 netns=$2 dev=$3 file=$4 filter=${5:-}
-	ip netns exec "$netns" tcpdump -i "$dev" -s 128 -U -n -w "$file" $filter \
+	ip netns exec "$netns" tcpdump -i "$dev" -s 128 -B 32768 -U -n -w "$file" $filter \
 		2>"$file.err" &
 	t_pids+=($!)
 	printf -v "$var" %s $!
@@ -138,9 +138,8 @@ t_cap_stop() {
 
 # tshark 4.0 decodes UDP 4791 as InfiniBand and tries RDMA upper-layer
 # heuristics on the payload; keep those out of the field output
-T_TSHARK_OPTS=(--disable-heuristic rpcordma_infiniband
-	--disable-heuristic smb_direct_infiniband
-	--disable-heuristic nvme_rdma_infiniband -n)
+T_TSHARK_OPTS=(--disable-protocol rpcordma --disable-protocol smb_direct
+	--disable-protocol nvme-rdma --disable-protocol iser -n)
 
 # lab helpers: the fabric builder, with this test's prefix
 lab() { "$LAB" "$1" --prefix "$T_LAB_PREFIX" "${@:2}"; }
@@ -164,4 +163,26 @@ rocedp_set() {
 	rc=$?
 	"$LAB" sync --prefix "$T_LAB_PREFIX" start "$node" || return 1
 	return $rc
+}
+
+# t_bpf_ns NETNS: give NETNS a long-lived mount namespace with its own bpffs
+# (`ip netns exec` would make a new one per call, so pins would not last;
+# the host's /sys/fs/bpf would be shared with every other test). Run
+# commands in it with t_in_bpf NETNS CMD...
+t_bpf_ns() {
+	if [ ! -d "$T_TMP/mnt" ]; then
+		mkdir "$T_TMP/mnt" && mount --bind "$T_TMP/mnt" "$T_TMP/mnt" &&
+			mount --make-private "$T_TMP/mnt" || return 1
+		t_cleanup "umount $T_TMP/mnt"
+	fi
+	touch "$T_TMP/mnt/$1"
+	nsenter --net="/run/netns/$1" unshare --mount="$T_TMP/mnt/$1" \
+		--propagation private sh -c \
+		'mount -t sysfs sysfs /sys && mount -t bpf -o mode=0700 bpf /sys/fs/bpf' || return 1
+	t_cleanup "umount $T_TMP/mnt/$1"
+}
+t_in_bpf() {
+	local n=$1
+	shift
+	nsenter --mount="$T_TMP/mnt/$n" --net="/run/netns/$n" --wd="$PWD" -- "$@"
 }

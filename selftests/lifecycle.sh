@@ -259,6 +259,14 @@ ids_gone() { # prog|map IDS...: every id is gone from the kernel
 	[ -z "$left" ] || { echo "still loaded:$left"; return 1; }
 }
 
+# holders PROG_ID: the processes that hold an fd of that program
+holders() {
+	grep -lsE "^prog_id:[[:space:]]+$1\$" /proc/[0-9]*/fdinfo/* 2>/dev/null |
+		cut -d/ -f3 | sort -u | while read -r p; do
+		printf '%s(%s) ' "$(cat "/proc/$p/comm" 2>/dev/null)" "$p"
+	done
+}
+
 # monotonic A B: every counter in `stats -j` snapshot B >= A
 monotonic() {
 	$PY - "$1" "$2" <<'EOF'
@@ -358,9 +366,10 @@ phase_upgrade() {
 		sleep 0.5
 	done
 	e1=$(egress_prog_id)
-	m1=$(map_ids)
 	[ -n "$e1" ] && [ "$e0" != "$e1" ] && ids_gone prog "$e0" >/dev/null
-	t_check $? "$mode/upgrade: devmap egress program replaced ($e0 -> $e1), old one unloaded"
+	t_check $? "$mode/upgrade: devmap egress program replaced ($e0 -> $e1), old one unloaded" \
+		"old $e0 still loaded, held open by: $(holders "$e0")(the sync daemon is pid $(cat "$SYNC_PID" 2>/dev/null))"
+	m1=$(map_ids)
 	[ "$m0" = "$m1" ]
 	t_check $? "$mode/upgrade: pinned maps reused (same map ids)" "before $m0, after $m1"
 	if [ "$mode" != tc ]; then

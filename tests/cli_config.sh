@@ -135,7 +135,7 @@ def dump(m):
 c = dump("rd_config")[0]["formatted"]["value"]
 want = dict(features=0b1011, hash_mode=1, hash_seed=0, hash_flags=0,
             flowlet_rtt_us=22, flowlet_gap_min_us=2, flowlet_gap_max_us=2047,
-            flowlet_flags=0, flowlet_choice=0, load_tau_us=100,
+            flowlet_flags=0, flowlet_choice=0, load_tau_us=10,
             rtt_ewma_shift=3, ecn_class_optout=(1<<1)|(1<<2)|(1<<3),
             n_cts_rules=0)
 for k, v in want.items():

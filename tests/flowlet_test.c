@@ -101,9 +101,10 @@ static int write_config(char *path, size_t len, const char *flowlet)
 		close(fd);
 		return -errno;
 	}
-	fprintf(f, "{\"features\": [\"forward\", \"flowlet\"],\n"
-		   " \"hash\": {\"mode\": \"flowlet\"},\n"
-		   " \"flowlet\": %s,\n \"groups\": [\n",
+	fprintf(f,
+		"{\"features\": [\"forward\", \"flowlet\"],\n"
+		" \"hash\": {\"mode\": \"flowlet\"},\n"
+		" \"flowlet\": %s,\n \"groups\": [\n",
 		flowlet);
 	fprintf(f, groups[0], mb[0], mb[1], mb[2], mb[3]);
 	for (i = 0; i < N_MEMBERS; i++) {
@@ -180,11 +181,14 @@ static int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
 		.psn = x->psn,
 		.ack_req = x->ack_req,
 		.payload = x->opcode == LB_OP_ACK ? 0 :
-			   x->payload ? x->payload : 1024,
+			   x->payload		  ? x->payload :
+						    1024,
 		.aeth = 0x1f000000 | (x->psn & 0xffffff),
 	};
 	uint8_t in[2048], out[2048];
-	struct rd_run r = { .in = in, .out = out, .out_size = sizeof(out),
+	struct rd_run r = { .in = in,
+			    .out = out,
+			    .out_size = sizeof(out),
 			    .ingress_ifindex = IN_IFINDEX };
 
 	r.in_len = lb_build_frame(in, sizeof(in), &s);
@@ -240,7 +244,8 @@ static double dre_model(const uint64_t *t, const uint32_t *bytes, int n,
 /* fixed gap: rtt 20 us -> gap 10 us */
 static void test_gap_and_choice(struct rd_engine *e)
 {
-	struct tx a = { .src = ip4(10, 9, 0, 1), .dst = ip4(10, 1, 0, 2),
+	struct tx a = { .src = ip4(10, 9, 0, 1),
+			.dst = ip4(10, 1, 0, 2),
 			.qp = 0x111 };
 	uint64_t t = T0, moves0, new0;
 	int first, m, i, held = 1, slot[N_MEMBERS];
@@ -290,7 +295,8 @@ static void test_gap_and_choice(struct rd_engine *e)
 	}
 	for (i = 0, held = 1; i < N_MEMBERS; i++)
 		held &= i == first ? slot[i] == 0 : slot[i] >= 1;
-	result(held, "4 new flows: none on the 22-frame member, one or more on each other member (%d %d %d %d)",
+	result(held,
+	       "4 new flows: none on the 22-frame member, one or more on each other member (%d %d %d %d)",
 	       slot[0], slot[1], slot[2], slot[3]);
 }
 
@@ -346,8 +352,8 @@ static void test_least_loaded(struct rd_engine *e)
 	x.qp = 0x400;
 	now = t + 60 * US;
 	m = send_at(e, now, &x, &len);
-	result(m == 2, "new flow takes the least-loaded member (slot %d, want 2)",
-	       m);
+	result(m == 2,
+	       "new flow takes the least-loaded member (slot %d, want 2)", m);
 	/* load port 102 far above the others, in one burst */
 	x.dst = ip4(10, 4, 0, 9);
 	x.qp = 0x302;
@@ -435,7 +441,8 @@ static void test_clamps(struct rd_engine *e)
 static void test_member_gone(struct rd_engine *e)
 {
 	int fd = rd_engine_maps(e)->fd[RD_MAP_GROUPS];
-	struct tx x = { .src = ip4(10, 9, 0, 4), .dst = ip4(10, 1, 4, 4),
+	struct tx x = { .src = ip4(10, 9, 0, 4),
+			.dst = ip4(10, 1, 4, 4),
 			.qp = 0x800 };
 	struct rocedp_group g;
 	uint64_t t = 4 * T0, gone0, risk0;
@@ -531,14 +538,18 @@ static void test_table(struct rd_engine *e, int flows)
 static void test_auto_rtt(struct rd_engine *e)
 {
 	const uint64_t rtt = 30 * US;
-	struct tx d = { .src = ip4(10, 9, 0, 5), .dst = ip4(10, 1, 0, 5),
-			.qp = 0x900, .ack_req = true,
+	struct tx d = { .src = ip4(10, 9, 0, 5),
+			.dst = ip4(10, 1, 0, 5),
+			.qp = 0x900,
+			.ack_req = true,
 			.opcode = LB_OP_WRITE_ONLY };
-	struct tx ack = { .src = d.dst, .dst = d.src, .qp = 0x77,
-			  .opcode = LB_OP_ACK };
+	struct tx ack = {
+		.src = d.dst, .dst = d.src, .qp = 0x77, .opcode = LB_OP_ACK
+	};
 	struct rocedp_port_state st;
 	uint64_t t = 7 * T0, jitter, n0;
-	struct tx f = { .src = ip4(10, 9, 0, 6), .dst = ip4(10, 1, 0, 6),
+	struct tx f = { .src = ip4(10, 9, 0, 6),
+			.dst = ip4(10, 1, 0, 6),
 			.qp = 0x901 };
 	double err;
 	int i, m0, m;
@@ -558,8 +569,7 @@ static void test_auto_rtt(struct rd_engine *e)
 		return;
 	}
 	err = ((double)st.rtt_ewma_ns - rtt) / rtt;
-	result(st.rtt_samples == 64 &&
-		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 64,
+	result(st.rtt_samples == 64 && ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 64,
 	       "auto RTT: 64 data/ACK pairs give 64 samples (port %llu, counter %llu)",
 	       (unsigned long long)st.rtt_samples,
 	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_SAMPLES));
@@ -617,7 +627,8 @@ int main(int argc, char **argv)
 
 	e = engine_with("{\"rtt_us\": 22, \"gap\": \"auto\", "
 			"\"choice\": \"least-loaded\", \"rtt_ewma_shift\": 3}");
-	if (result(e != NULL, "engine loaded with an auto-gap flowlet config")) {
+	if (result(e != NULL,
+		   "engine loaded with an auto-gap flowlet config")) {
 		test_auto_rtt(e);
 		risk += ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK);
 		rd_engine_close(e);

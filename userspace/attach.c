@@ -605,8 +605,8 @@ static void remove_cts_names(const char *map_pin)
 	if (fd < 0)
 		return;
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		snprintf(path, sizeof(path), "%s/cts-%u.names",
-			 ROCEDP_RUN_DIR, info.id);
+		snprintf(path, sizeof(path), "%s/cts-%u.names", ROCEDP_RUN_DIR,
+			 info.id);
 		unlink(path);
 	}
 	close(fd);

@@ -27,7 +27,9 @@ $(BENCH): tools/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
 	$(CC) $(CFLAGS) -I$(BENCH_OUT) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
-bench-progs: $(ROCEDP) $(BENCH)
+# the evaluator belongs to tools/lbeval; built here when it exists
+bench-progs: $(ROCEDP) $(BENCH) \
+	$(if $(wildcard tools/lbeval/lbeval.mk),$(OUT)/lbeval)
 
 # BENCH_JSON=1 (or BENCH_ARGS=-j) also prints the JSON document.
 bench: deps

@@ -363,6 +363,10 @@ static int cmd_cost(int argc, char **argv)
 	struct rd_maps m;
 	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, in_idx, egr_port;
 	double empty[16], empty_tc[16], ing[N_COMBOS][16], egr[16];
+	double ref[3][16];
+	int fd_ref[3];
+	static const char *const ref_names[3] = { "ktime", "percpu_counter",
+						  "lpm_lookup" };
 	bool ok[N_COMBOS];
 	char okwhy[N_COMBOS][256];
 	__u8 in_mac[6];
@@ -435,6 +439,20 @@ static int cmd_cost(int argc, char **argv)
 		die("empty.bpf.o", errno);
 	fd_empty = bpf_program__fd(eo->progs.bench_empty_xdp);
 	fd_empty_tc = bpf_program__fd(eo->progs.bench_empty_tc);
+	fd_ref[0] = bpf_program__fd(eo->progs.bench_ref_ktime);
+	fd_ref[1] = bpf_program__fd(eo->progs.bench_ref_counter);
+	fd_ref[2] = bpf_program__fd(eo->progs.bench_ref_lpm);
+	{
+		/* 10.9.0.0/16, as rocedp's route */
+		struct {
+			__u32 plen, addr;
+		} k = { 16, 0x0000090a };
+		__u64 v = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_lpm), &k, &v,
+					0))
+			die("ref_lpm", errno);
+	}
 
 	/*
 	 * Every XDP test run registers its program with the kernel's XDP
@@ -450,6 +468,10 @@ static int cmd_cost(int argc, char **argv)
 		die("holding rocedp_xdp in the dispatcher", errno);
 	if (bpf_xdp_attach(in_idx, fd_empty, XDP_FLAGS_DRV_MODE, NULL))
 		die("holding the empty program in the dispatcher", errno);
+	for (i = 0; i < 3; i++)
+		if (bpf_xdp_attach(if_nametoindex(ports[i]), fd_ref[i],
+				   XDP_FLAGS_DRV_MODE, NULL))
+			die("holding a reference program", errno);
 
 	for (ci = 0; ci < N_COMBOS; ci++)
 		ok[ci] = true;
@@ -459,6 +481,10 @@ static int cmd_cost(int argc, char **argv)
 				     in_idx, 0);
 		empty_tc[p] = time_prog(fd_empty_tc, false, frames, batches,
 					repeat, 0, 0);
+		for (i = 0; i < 3; i++)
+			ref[i][p] = time_prog(fd_ref[i], true, frames,
+					      batches / 5 ?: 1, repeat, in_idx,
+					      0);
 		for (ci = 0; ci < N_COMBOS; ci++) {
 			const struct combo *cb = &combos[ci];
 			struct ctr_snap a, b;
@@ -523,6 +549,15 @@ static int cmd_cost(int argc, char **argv)
 		printf("\"empty_xdp_ns\":%.2f,\"empty_tc_ns\":%.2f,"
 		       "\"egress_ecn_tc_ns\":%.2f,\"egress_ecn_net_ns\":%.2f,",
 		       e, et, eg, eg - et);
+		printf("\"reference_ns\":{");
+		for (i = 0; i < 3; i++) {
+			double r = 0;
+
+			for (p = 0; p < passes; p++)
+				r += ref[i][p] / passes;
+			printf("%s\"%s\":%.2f", i ? "," : "", ref_names[i], r);
+		}
+		printf("},");
 		printf("\"combos\":[");
 		for (ci = 0; ci < N_COMBOS; ci++) {
 			const struct combo *cb = &combos[ci];
@@ -549,6 +584,9 @@ static int cmd_cost(int argc, char **argv)
 	}
 	bpf_xdp_detach(hold_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
+	for (i = 0; i < 3; i++)
+		bpf_xdp_detach(if_nametoindex(ports[i]), XDP_FLAGS_DRV_MODE,
+			       NULL);
 	empty__destroy(eo);
 	rocedp__destroy(skel);
 	for (ci = 0; ci < N_COMBOS; ci++)
@@ -746,7 +784,7 @@ static int cmd_sink_read(int argc, char **argv)
 static int cmd_src(int argc, char **argv)
 {
 	const char *ifname = NULL, *sink = NULL;
-	unsigned int size = 64, idx, chunk = 200000;
+	unsigned int size = 64, idx, chunk = 50000;
 	double seconds = 2.0;
 	uint64_t sent = 0, t0, t1, c0, c1;
 	struct in_addr sa = {}, da = {};
@@ -919,6 +957,22 @@ static int cmd_count(int argc, char **argv)
 	return 0;
 }
 
+/* Frames rocedp forwarded so far, from the pinned rd_stats. */
+static int cmd_fwd(int argc, char **argv)
+{
+	char path[512];
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	snprintf(path, sizeof(path), "%s/rd_stats", argv[1]);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		die(path, errno);
+	printf("%" PRIu64 "\n", ctr(fd, ROCEDP_CTR_FWD_PKTS));
+	return 0;
+}
+
 static int set_link(int sock, const char *ifname, bool up)
 {
 	struct ifreq ifr = {};
@@ -981,8 +1035,13 @@ static int cmd_flap(int argc, char **argv)
 	sock = socket(AF_INET, SOCK_DGRAM, 0);
 	if (!ifindex || sock < 0)
 		die(argv[2], errno);
-	if (member_active(rfd, gfd, argv[3], ifindex) != 1)
-		die("member not active before the first flap", EINVAL);
+	/* the daemon may still be resolving the gateway */
+	t0 = now_ns();
+	while (member_active(rfd, gfd, argv[3], ifindex) != 1) {
+		if (now_ns() - t0 > 5000000000ull)
+			die("member not active before the first flap", EINVAL);
+		usleep(1000);
+	}
 	for (i = 0; i < n; i++) {
 		t0 = now_ns();
 		if (set_link(sock, argv[2], false))
@@ -1041,13 +1100,14 @@ int main(int argc, char **argv)
 		{ "sink-read", cmd_sink_read },
 		{ "routewait", cmd_routewait },
 		{ "count", cmd_count },
+		{ "fwd", cmd_fwd },
 		{ "flap", cmd_flap },
 	};
 	unsigned int i;
 
 	if (argc < 2) {
 		fprintf(stderr,
-			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|flap ...\n");
+			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|fwd|flap ...\n");
 		return 2;
 	}
 	if (!getenv("RDBENCH_DEBUG"))

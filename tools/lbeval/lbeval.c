@@ -58,8 +58,8 @@ enum lb_mode {
 	LB_SPRAY,
 	LB_MODE_MAX,
 };
-static const char *const mode_names[] = { "5tuple",  "qp",
-					  "qp-only", "flowlet",
+static const char *const mode_names[] = { "5tuple",	    "qp",
+					  "qp-only",	    "flowlet",
 					  "flowlet-random", "spray" };
 
 struct lb_opts {
@@ -181,7 +181,8 @@ static int make_pairs(struct lb_trace *t, const struct lb_opts *o)
 		break;
 	}
 	if (o->pairs && o->pairs > max) {
-		rd_err("--pairs", "%u pairs asked, the %s pattern of %u hosts has %u",
+		rd_err("--pairs",
+		       "%u pairs asked, the %s pattern of %u hosts has %u",
 		       o->pairs, pattern_names[o->pattern], o->hosts, max);
 		return -EINVAL;
 	}
@@ -246,7 +247,7 @@ static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 					 4294967296.0);
 		for (q = 0; q < t->n_qps; q++)
 			left[q] = t->pairs[t->qps[q].pair].src == h ? o->msg :
-								       0;
+								      0;
 		do {
 			busy = 0;
 			for (q = 0; q < t->n_qps && !err; q++) {
@@ -323,8 +324,8 @@ static int build_trace(struct lb_trace *t, const struct lb_opts *o)
 
 /* ---------------------------------------------------------------- run */
 
-static int write_config(const struct lb_opts *o, enum lb_mode mode,
-			char *path, size_t len)
+static int write_config(const struct lb_opts *o, enum lb_mode mode, char *path,
+			size_t len)
 {
 	static const char *const hash[] = { "5tuple",  "qp",	  "qp-only",
 					    "flowlet", "flowlet", "spray" };
@@ -345,8 +346,8 @@ static int write_config(const struct lb_opts *o, enum lb_mode mode,
 	}
 	fprintf(f, "{\"features\": [\"forward\"%s],\n",
 		flowlet ? ", \"flowlet\"" : "");
-	fprintf(f, " \"hash\": {\"mode\": \"%s\", \"seed\": %u},\n",
-		hash[mode], o->seed);
+	fprintf(f, " \"hash\": {\"mode\": \"%s\", \"seed\": %u},\n", hash[mode],
+		o->seed);
 	if (flowlet) {
 		fprintf(f, " \"flowlet\": {\"rtt_us\": %u, \"choice\": \"%s\"",
 			o->rtt_us,
@@ -362,8 +363,9 @@ static int write_config(const struct lb_opts *o, enum lb_mode mode,
 			"\"dmac\": \"02:bb:00:00:00:%02x\", \"weight\": 1}%s\n",
 			LB_IFINDEX_BASE + m, m, m,
 			m + 1 < o->members ? "," : "");
-	fprintf(f, " ]}],\n \"routes\": [{\"prefix\": \"10.0.0.0/8\", "
-		   "\"group\": %d}]}\n",
+	fprintf(f,
+		" ]}],\n \"routes\": [{\"prefix\": \"10.0.0.0/8\", "
+		"\"group\": %d}]}\n",
 		LB_GROUP_ID);
 	if (fclose(f)) {
 		unlink(path);
@@ -445,7 +447,8 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < t->n_ev; i++) {
-		struct rd_run run = { .in = frame, .out = out,
+		struct rd_run run = { .in = frame,
+				      .out = out,
 				      .out_size = sizeof(out),
 				      .ingress_ifindex = LB_INGRESS_IFINDEX };
 
@@ -458,9 +461,8 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 			phase = ev->phase;
 		}
 		pr = &t->pairs[t->qps[ev->qp].pair];
-		memcpy(s.smac, (uint8_t[6]){ 2, 0xee, 0, 0, pr->src >> 8,
-					     pr->src },
-		       6);
+		memcpy(s.smac,
+		       (uint8_t[6]){ 2, 0xee, 0, 0, pr->src >> 8, pr->src }, 6);
 		memcpy(s.dmac, (uint8_t[6]){ 2, 0xcc, 0, 0, 0, 1 }, 6);
 		s.src = host_addr(pr->src);
 		s.dst = host_addr(pr->dst);
@@ -486,8 +488,7 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 			goto out;
 		}
 		m = run.trace.member;
-		if (run.verdict != ROCEDP_VERDICT_REDIRECT ||
-		    m >= o->members) {
+		if (run.verdict != ROCEDP_VERDICT_REDIRECT || m >= o->members) {
 			r->not_forwarded++;
 			continue;
 		}
@@ -563,8 +564,7 @@ static void print_table(const struct lb_trace *t, const struct lb_opts *o,
 	for (i = 0; i < n; i++) {
 		printf("%-15s %9.3f %9.3f %7llu %9llu %9llu %6llu ",
 		       mode_names[res[i].mode], res[i].imbalance,
-		       res[i].phase_imbalance,
-		       (unsigned long long)res[i].moves,
+		       res[i].phase_imbalance, (unsigned long long)res[i].moves,
 		       (unsigned long long)res[i].flowlets,
 		       (unsigned long long)res[i].reordered,
 		       (unsigned long long)res[i].reorder_risk);
@@ -589,8 +589,8 @@ static void print_json(const struct lb_trace *t, const struct lb_opts *o,
 	       "\"members\":%u,\"skew_us\":%g,\"flowlet_gap_us\":%g,"
 	       "\"rtt_us\":%u,\"load_tau_us\":%u},\"modes\":[",
 	       pattern_names[o->pattern], o->hosts, t->n_pairs, o->qps, o->msg,
-	       o->mtu, t->n_phases, o->gap_us, o->jitter_us, o->rate_gbps, t->n_ev,
-	       (unsigned long long)t->bytes, o->members, o->skew_us,
+	       o->mtu, t->n_phases, o->gap_us, o->jitter_us, o->rate_gbps,
+	       t->n_ev, (unsigned long long)t->bytes, o->members, o->skew_us,
 	       flowlet_gap_us(o), o->rtt_us,
 	       o->tau_us ? o->tau_us : ROCEDP_DEFAULT_LOAD_TAU_US);
 	for (i = 0; i < n; i++) {
@@ -601,8 +601,7 @@ static void print_json(const struct lb_trace *t, const struct lb_opts *o,
 		       "\"insert_failed\":%llu,\"not_forwarded\":%llu,"
 		       "\"bytes\":[",
 		       i ? "," : "", mode_names[res[i].mode], res[i].imbalance,
-		       res[i].phase_imbalance,
-		       (unsigned long long)res[i].moves,
+		       res[i].phase_imbalance, (unsigned long long)res[i].moves,
 		       (unsigned long long)res[i].flowlets,
 		       (unsigned long long)res[i].flows,
 		       (unsigned long long)res[i].reordered,
@@ -658,9 +657,10 @@ static int write_png(const struct lb_trace *t, const struct lb_opts *o,
 		    "set grid ytics\n"
 		    "set ylabel 'imbalance'\n"
 		    "set key top right\n");
-	fprintf(gp, "plot '%s' using 2:xtic(1) title 'whole trace', "
-		    "'' using 3 title 'mean per phase', "
-		    "1.05 with lines dt 2 lw 2 title 'target 1.05'\n",
+	fprintf(gp,
+		"plot '%s' using 2:xtic(1) title 'whole trace', "
+		"'' using 3 title 'mean per phase', "
+		"1.05 with lines dt 2 lw 2 title 'target 1.05'\n",
 		data);
 	if (pclose(gp)) {
 		rd_err("--png", "gnuplot failed writing %s", o->png);
@@ -704,8 +704,8 @@ static int parse_uint(const char *opt, const char *s, unsigned int min,
 	return 0;
 }
 
-static int parse_double(const char *opt, const char *s, double min,
-			double max, double *v)
+static int parse_double(const char *opt, const char *s, double min, double max,
+			double *v)
 {
 	char *end;
 
@@ -767,9 +767,25 @@ static void set_standard(struct lb_opts *o)
 int main(int argc, char **argv)
 {
 	enum {
-		O_PATTERN = 256, O_HOSTS, O_PAIRS, O_QPS, O_MSG, O_MTU, O_GAP,
-		O_MEMBERS, O_SKEW, O_MODES, O_PNG, O_STANDARD, O_ITERS, O_RATE,
-		O_RTT, O_TAU, O_SEED, O_CHECK, O_JITTER,
+		O_PATTERN = 256,
+		O_HOSTS,
+		O_PAIRS,
+		O_QPS,
+		O_MSG,
+		O_MTU,
+		O_GAP,
+		O_MEMBERS,
+		O_SKEW,
+		O_MODES,
+		O_PNG,
+		O_STANDARD,
+		O_ITERS,
+		O_RATE,
+		O_RTT,
+		O_TAU,
+		O_SEED,
+		O_CHECK,
+		O_JITTER,
 	};
 	static const struct option lopts[] = {
 		{ "pattern", required_argument, NULL, O_PATTERN },
@@ -837,15 +853,22 @@ int main(int argc, char **argv)
 			err = parse_uint("--msg", optarg, 1, 1 << 30, &o.msg);
 			break;
 		case O_MTU:
-			err = parse_uint("--mtu", optarg, 64, 3400, &o.mtu);
+			err = parse_uint("--mtu", optarg, 64, 65535, &o.mtu);
+			if (!err && o.mtu > 3400) {
+				/* XDP test runs take one buffer: ~3.5 KB frames */
+				rd_err("--mtu",
+				       "%u is above 3400: BPF_PROG_TEST_RUN takes frames up to about 3.5 KB",
+				       o.mtu);
+				err = -EINVAL;
+			}
 			break;
 		case O_GAP:
 			err = parse_double("--gap-us", optarg, 0, 1e6,
 					   &o.gap_us);
 			break;
 		case O_MEMBERS:
-			err = parse_uint("--members", optarg, 1,
-					 LB_MAX_MEMBERS, &o.members);
+			err = parse_uint("--members", optarg, 1, LB_MAX_MEMBERS,
+					 &o.members);
 			break;
 		case O_SKEW:
 			err = parse_double("--skew-us", optarg, 0, 1e6,

@@ -6,6 +6,7 @@
 LBEVAL := $(OUT)/lbeval
 LBEVAL_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
 LBEVAL_HDRS := tools/lbeval/frame.h $(USER_HDRS) bpf/rocedp_abi.h
+FORMAT_EXTRA += tools/lbeval/lbeval.c tools/lbeval/frame.h tests/flowlet_test.c
 
 .PHONY: lbeval lbeval-standard
 

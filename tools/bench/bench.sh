@@ -1,0 +1,366 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make bench` (docs/bench.md): sets up the bn_* namespaces, runs the
+# rdbench measurements and writes one JSON file per section into
+# $OUT/bench, then tools/bench/report.py merges them into bench.json and
+# prints the table. Every figure is measured in this run.
+#
+#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem lbeval
+#
+# Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
+# BENCH_TPUT_RUNS (3), BENCH_CPU (1: the CPU the traffic source is pinned to).
+set -u
+
+OUT=${OUT:-build}
+PY=${PY:-/usr/bin/python3}
+B=$OUT/bench
+RDB=$B/rdbench
+ROCEDP=$OUT/rocedp
+JSON=0
+TPUT_S=${BENCH_TPUT_SECONDS:-2}
+TPUT_RUNS=${BENCH_TPUT_RUNS:-3}
+CPU=${BENCH_CPU:-1}
+[ "$(nproc)" -gt "$CPU" ] || CPU=0
+
+SECTIONS=()
+for a in "$@"; do
+	case $a in
+	-j) JSON=1 ;;
+	cost | tput | sync | mem | lbeval) SECTIONS+=("$a") ;;
+	*) echo "bench: unknown argument '$a'" >&2; exit 2 ;;
+	esac
+done
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem lbeval)
+
+if [ "$(id -u)" != 0 ]; then
+	echo "bench: needs root (BPF_PROG_TEST_RUN, namespaces)" >&2
+	exit 1
+fi
+mkdir -p "$B"
+ROCEDP=$(realpath "$ROCEDP")
+RDB=$(realpath "$RDB")
+
+NSS="bn_cost bn_src bn_fw bn_sink bn_sync bn_syncp"
+PINS="/sys/fs/bpf/bn_fw /sys/fs/bpf/bn_sync /sys/fs/bpf/bn_sink_count"
+SYNC_PID=
+
+in_ns() { # in_ns NS CMD...: same mount namespace (bpffs stays visible)
+	local ns=$1
+	shift
+	nsenter --net=/run/netns/"$ns" "$@"
+}
+
+cleanup() {
+	if [ -n "$SYNC_PID" ]; then
+		kill "$SYNC_PID" 2>/dev/null
+		wait "$SYNC_PID" 2>/dev/null
+		SYNC_PID=
+	fi
+	for ns in bn_fw bn_sync; do
+		[ -e /run/netns/$ns ] || continue
+		ROCEDP_PIN_DIR=/sys/fs/bpf/$ns in_ns $ns "$ROCEDP" detach --all \
+			>/dev/null 2>&1
+	done
+	for ns in $NSS; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -f /sys/fs/bpf/bn_sink_count
+	for p in $PINS; do
+		[ -d "$p" ] && rm -rf "$p"
+	done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "bench: $*" >&2; }
+mac_of() { ip -n "$1" -j link show "$2" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])'; }
+
+mkns() {
+	ip netns del "$1" 2>/dev/null
+	ip netns add "$1" || exit 1
+	ip -n "$1" link set lo up
+	in_ns "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
+}
+
+# ------------------------------------------------------------------ cost
+sec_cost() {
+	local ns=bn_cost i
+	log "per-packet cost (BPF_PROG_TEST_RUN, ~10 s)"
+	mkns $ns
+	ip -n $ns link add bcin type veth peer name bcin_p
+	# a veth that stays down: holds rocedp_xdp in the XDP dispatcher
+	ip -n $ns link add bchold type veth peer name bchold_p
+	for i in 0 1 2 3; do
+		ip -n $ns link add bcup$i type veth peer name bcup${i}_p
+		ip -n $ns link set bcup$i up
+		ip -n $ns link set bcup${i}_p up
+	done
+	ip -n $ns link set bcin up
+	ip -n $ns link set bcin_p up
+	taskset -c "$CPU" nsenter --net=/run/netns/$ns "$RDB" cost -i bcin \
+		-p bcup0,bcup1,bcup2,bcup3 -H bchold -n 5 -b 1000 -r 200 \
+		>"$B/cost.json"
+	local rc=$?
+	ip netns del $ns
+	return $rc
+}
+
+# ------------------------------------------------------------------ tput
+fabric_up() {
+	local i m
+	for ns in bn_src bn_fw bn_sink; do mkns $ns; done
+	ip link add bs0 netns bn_src type veth peer name bfin netns bn_fw
+	for i in 0 1 2 3; do
+		ip link add bfup$i netns bn_fw type veth peer name bsk$i netns bn_sink
+	done
+	ip -n bn_src link set bs0 up
+	ip -n bn_fw link set bfin up
+	ip -n bn_fw addr add 10.200.0.1/24 dev bfin
+	for i in 0 1 2 3; do
+		ip -n bn_sink link set bsk$i up
+		ip -n bn_fw link set bfup$i up
+		ip -n bn_fw addr add 10.100.$i.1/24 dev bfup$i
+		m=$(mac_of bn_sink bsk$i)
+		ip -n bn_fw neigh replace 10.100.$i.2 lladdr "$m" nud permanent dev bfup$i
+	done
+	in_ns bn_fw sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.fib_multipath_hash_policy=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+		net.ipv4.conf.bfin.rp_filter=0
+	ip -n bn_fw route add 10.9.0.0/16 \
+		nexthop via 10.100.0.2 dev bfup0 nexthop via 10.100.1.2 dev bfup1 \
+		nexthop via 10.100.2.2 dev bfup2 nexthop via 10.100.3.2 dev bfup3
+	# the live-frame source redirects into bs0: its peer needs NAPI (GRO)
+	in_ns bn_fw ethtool -K bfin gro on >/dev/null
+	in_ns bn_sink "$RDB" sink /sys/fs/bpf/bn_sink_count bsk0 bsk1 bsk2 bsk3 ||
+		return 1
+}
+
+# tput_run LABEL: TPUT_RUNS runs per frame size, results appended to tput.jsonl
+tput_run() {
+	local label=$1 size r dmac fwd0 fwd1 out
+	dmac=$(mac_of bn_fw bfin)
+	for size in 64 1024; do
+		for r in $(seq "$TPUT_RUNS"); do
+			fwd0=$(fwd_count "$label")
+			out=$(taskset -c "$CPU" nsenter --net=/run/netns/bn_src "$RDB" src \
+				-i bs0 -d "$dmac" -s 10.200.0.2 -D 10.9.0.1 -l $size \
+				-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count) || return 1
+			fwd1=$(fwd_count "$label")
+			echo "{\"mode\":\"$label\",\"run\":$r,\"rocedp_forwarded\":$((fwd1 - fwd0)),${out#\{}" \
+				>>"$B/tput.jsonl"
+		done
+	done
+}
+
+fwd_count() { # frames rocedp forwarded so far (0 for the kernel)
+	if [ "$1" = kernel ]; then
+		echo 0
+	else
+		"$RDB" fwd /sys/fs/bpf/bn_fw
+	fi
+}
+
+sec_tput() {
+	local mode
+	log "throughput on the veth fabric (~$((3 * 2 * TPUT_RUNS * (TPUT_S + 1))) s)"
+	rm -f "$B/tput.jsonl"
+	fabric_up || return 1
+	tput_run kernel || return 1
+	for mode in native tc; do
+		ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" attach \
+			--mode $mode bfin bfup0 bfup1 bfup2 bfup3 || return 1
+		ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" sync --once \
+			>"$B/tput-sync-$mode.txt" 2>&1 || return 1
+		tput_run "rocedp_$mode" || return 1
+		ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" detach --all ||
+			return 1
+	done
+	for ns in bn_src bn_fw bn_sink; do ip netns del $ns; done
+	rm -f /sys/fs/bpf/bn_sink_count
+}
+
+# ------------------------------------------------------------------ sync
+SPIN=/sys/fs/bpf/bn_sync
+
+route_batch() { # route_batch add|del N FILE
+	$PY - "$1" "$2" >"$3" <<'EOF'
+import sys
+verb, n = sys.argv[1], int(sys.argv[2])
+base = (10 << 24) | (128 << 16)
+nh = " ".join("nexthop via 10.100.%d.2 dev sy%d" % (i, i) for i in range(4))
+for k in range(n):
+    a = base + (k << 6)
+    p = "%d.%d.%d.%d/26" % (a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255)
+    print("route %s %s %s" % (verb, p, nh) if verb == "add" else "route del %s" % p)
+EOF
+}
+
+last_addr() { # an address inside the N-th route of route_batch
+	$PY -c "a=(10<<24|128<<16)+(($1-1)<<6)+1; print('%d.%d.%d.%d'%(a>>24,a>>16&255,a>>8&255,a&255))"
+}
+
+sync_start() {
+	ROCEDP_PIN_DIR=$SPIN nsenter --net=/run/netns/bn_sync "$ROCEDP" -j sync \
+		--latency-log >>"$B/sync-latency.jsonl" 2>>"$B/sync-daemon.err" &
+	SYNC_PID=$!
+}
+
+sync_stop() {
+	kill "$SYNC_PID" 2>/dev/null
+	wait "$SYNC_PID" 2>/dev/null
+	SYNC_PID=
+}
+
+sync_fresh_maps() { # detach and attach again: new, empty maps
+	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" detach --all || return 1
+	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" attach --mode native \
+		sy0 sy1 sy2 sy3 || return 1
+	# a cold sync must start from empty maps, or it only adopts them
+	local n
+	n=$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4)
+	if [ "$n" != 0 ]; then
+		log "rd_routes4 still holds $n routes after detach/attach"
+		return 1
+	fi
+}
+
+sync_once_timed() { # prints {"seconds":..,"routes_in_map":..}
+	local t0 t1 n
+	t0=$(date +%s%N)
+	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" sync --once >"$B/sync-once.txt" 2>&1 ||
+		return 1
+	t1=$(date +%s%N)
+	n=$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4)
+	printf '{"seconds":%s,"routes_in_map":%s}\n' \
+		"$($PY -c "print('%.4f' % (($t1 - $t0) / 1e9))")" "$n"
+}
+
+flap() { # flap N TAG
+	local l0 out
+	l0=$(wc -l <"$B/sync-latency.jsonl")
+	out=$(in_ns bn_sync "$RDB" flap $SPIN sy1 10.9.0.1 "$1") || return 1
+	# the daemon's own arrival-to-map time for the batches during the flaps
+	echo "{\"table\":\"$2\",${out#\{}" | $PY -c '
+import json,sys
+d=json.loads(sys.stdin.read())
+lat=[json.loads(l)["latency_ns"]/1e3 for l in open(sys.argv[1]).readlines()[int(sys.argv[2]):]
+     if l.startswith("{")]
+lat.sort()
+d["daemon_batches"]=len(lat)
+d["daemon_median_us"]=lat[len(lat)//2] if lat else None
+d["daemon_max_us"]=lat[-1] if lat else None
+print(json.dumps(d))' "$B/sync-latency.jsonl" "$l0"
+}
+
+sec_sync() {
+	local i m r f10 f100
+	log "route sync: 10k/100k routes, link-down latency (~60 s)"
+	: >"$B/sync-latency.jsonl"
+	: >"$B/sync-daemon.err"
+	mkns bn_sync
+	mkns bn_syncp
+	for i in 0 1 2 3; do
+		ip link add sy$i netns bn_sync type veth peer name syp$i netns bn_syncp
+		ip -n bn_syncp link set syp$i up
+		# answers ARP: a link down flushes even permanent neighbours
+		ip -n bn_syncp addr add 10.100.$i.2/24 dev syp$i
+		ip -n bn_sync link set sy$i up
+		ip -n bn_sync addr add 10.100.$i.1/24 dev sy$i
+		m=$(mac_of bn_syncp syp$i)
+		ip -n bn_sync neigh replace 10.100.$i.2 lladdr "$m" nud permanent dev sy$i
+	done
+	f10=$B/routes-10k.batch
+	f100=$B/routes-100k.batch
+	route_batch add 10000 "$f10"
+	route_batch add 100000 "$f100"
+	route_batch del 10000 "$B/routes-10k-del.batch"
+	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" attach --mode native \
+		sy0 sy1 sy2 sy3 || return 1
+	sync_start
+	{
+		echo '{'
+		# a first multipath route: the daemon is up once it is mapped
+		r=$(in_ns bn_sync "$RDB" routewait $SPIN 10.9.0.1 present 10 -- \
+			ip route add 10.9.0.0/16 nexthop via 10.100.0.2 dev sy0 \
+			nexthop via 10.100.1.2 dev sy1 nexthop via 10.100.2.2 dev sy2 \
+			nexthop via 10.100.3.2 dev sy3) || return 1
+		echo "\"first_route\":$r,"
+		echo "\"flap_small\":$(flap 20 small || echo null),"
+		r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr 10000)" present 60 -- \
+			ip -batch "$f10") || return 1
+		echo "\"live_10k\":$r,"
+		echo "\"live_10k_in_map\":$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4),"
+		echo "\"flap_10k\":$(flap 20 10k || echo null),"
+		sync_stop
+		sync_fresh_maps || return 1
+		echo "\"cold_10k\":$(sync_once_timed),"
+		sync_start
+		r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr 10000)" gone 60 -- \
+			ip -batch "$B/routes-10k-del.batch") || return 1
+		echo "\"del_10k\":$r,"
+		r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr 100000)" present 120 -- \
+			ip -batch "$f100") || return 1
+		echo "\"live_100k\":$r,"
+		echo "\"live_100k_in_map\":$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4),"
+		echo "\"flap_100k\":$(flap 10 100k || echo null),"
+		sync_stop
+		sync_fresh_maps || return 1
+		echo "\"cold_100k\":$(sync_once_timed),"
+		echo "\"kernel_routes\":$(ip -n bn_sync route show | grep -c '^[0-9d]')"
+		echo '}'
+	} >"$B/sync.json.tmp" || return 1
+	mv "$B/sync.json.tmp" "$B/sync.json"
+	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" detach --all
+	ip netns del bn_sync
+	ip netns del bn_syncp
+}
+
+# ------------------------------------------------------------------ mem
+sec_mem() {
+	log "map memory"
+	"$RDB" mem >"$B/mem.json"
+}
+
+# ------------------------------------------------------------------ lbeval
+sec_lbeval() {
+	local tool=
+	if [ -x "$OUT/lbeval" ]; then
+		tool=$OUT/lbeval
+	elif "$ROCEDP" lbeval --help >/dev/null 2>&1; then
+		tool="$ROCEDP lbeval"
+	fi
+	if [ -z "$tool" ]; then
+		echo '{"missing":true,"why":"no build/lbeval and no rocedp lbeval"}' >"$B/lbeval.json"
+		return 0
+	fi
+	log "load-balance evaluator ($tool --standard)"
+	# one run: its JSON is kept whole and report.py renders the table from it
+	if $tool --standard -j --png "$B/lbeval-standard.png" >"$B/lbeval.out" \
+		2>"$B/lbeval.err" &&
+		$PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$B/lbeval.out" 2>/dev/null; then
+		$PY -c 'import json,sys; print(json.dumps({"tool":sys.argv[2]+" --standard","png":sys.argv[3],"result":json.load(open(sys.argv[1]))}))' \
+			"$B/lbeval.out" "$tool" "$B/lbeval-standard.png" >"$B/lbeval.json"
+	else
+		$PY -c 'import json,sys; print(json.dumps({"tool":sys.argv[1],"failed":True,"why":open(sys.argv[2]).read()[-500:]}))' \
+			"$tool" "$B/lbeval.err" >"$B/lbeval.json"
+	fi
+}
+
+T0=$(date +%s)
+FAIL=0
+for s in cost tput sync mem lbeval; do # nothing stale reaches the report
+	rm -f "$B/$s.json" "$B/$s.jsonl"
+done
+for s in "${SECTIONS[@]}"; do
+	if ! "sec_$s"; then
+		log "section $s failed"
+		FAIL=1
+	fi
+done
+args=()
+[ $JSON = 1 ] && args+=(-j)
+$PY tools/bench/report.py "${args[@]}" --dir "$B" --elapsed $(($(date +%s) - T0)) \
+	"${SECTIONS[@]}" || FAIL=1
+exit $FAIL
