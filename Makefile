@@ -36,6 +36,8 @@ USER_HDRS := $(wildcard userspace/*.h)
 ROCEDP := $(OUT)/rocedp
 
 .PHONY: all deps check format test demo bench fuzz install deb clean
+# the BPF objects are installed and read by tools: keep them
+.SECONDARY: $(BPF_OBJS)
 
 all: $(ROCEDP)
 

@@ -21,7 +21,9 @@
 #  2. upgrade during traffic (`rocedp attach` again, twice): the programs
 #     are replaced (new ids on the same link / tc filter, old ids gone), the
 #     pinned maps are reused (same map ids), every counter of `stats -j` is
-#     monotonic across the upgrade, nothing lost;
+#     monotonic across the upgrade, nothing lost; the sync daemon, which
+#     kept running, gives a port it adds afterwards the new devmap egress
+#     program, and no process keeps the old one loaded;
 #  3. detach: no pins, none of our programs or maps left in the kernel, no
 #     XDP on the links, no clsact qdisc rocedp added (an operator's clsact
 #     that existed before attach stays), no attachment record.
@@ -293,14 +295,12 @@ EOF
 }
 
 phase_sync_kill() {
-	local why before after newgrp grp9
-	rd -j stats >/dev/null
+	local why newgrp grp9 f0 f1
 	bpftool -j map dump pinned "$PIN/rd_groups" >"$T_TMP/groups.before" 2>&1
 	route4 10.71.9.0/24 >"$T_TMP/r9.before"
 	serve_start "$mode-kill" || { t_fail "$mode/kill: responder starts"; return; }
 	send_bg "$mode-kill"
 	sleep 1.2
-	local f0 f1 f2
 	flowing
 	t_check $? "$mode/kill: traffic flowing before the kill ($flow)" "$flow"
 	f0=$(forwarded)

@@ -43,6 +43,14 @@
 
 int rd_config_egress_prog_fd = -1;
 
+/* qsort() with an empty table may get a NULL base, which is undefined */
+static void rd_qsort(void *base, size_t n, size_t size,
+		     int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
 static const char *const feature_names[] = { "forward", "remark", "flowlet",
 					     "ecn" };
 static const char *const choice_names[] = {
@@ -930,7 +938,7 @@ static void parse_ecn(struct pctx *c, const char *path, struct json_object *v,
 		}
 		s->n_ports++;
 	}
-	qsort(s->ports, s->n_ports, sizeof(*s->ports), port_cmp);
+	rd_qsort(s->ports, s->n_ports, sizeof(*s->ports), port_cmp);
 }
 
 static void parse_member(struct pctx *c, const char *path,
@@ -1069,7 +1077,7 @@ static void parse_groups(struct pctx *c, const char *path,
 		rd_group_build(&cg->g);
 		s->n_groups++;
 	}
-	qsort(s->groups, s->n_groups, sizeof(*s->groups), group_cmp);
+	rd_qsort(s->groups, s->n_groups, sizeof(*s->groups), group_cmp);
 }
 
 static bool has_group(const struct rd_staged *s, __u32 id)
@@ -1149,7 +1157,7 @@ static void parse_routes(struct pctx *c, const char *path,
 	if (n4 > ROCEDP_MAX_ROUTES4 || n6 > ROCEDP_MAX_ROUTES6)
 		perr(c, path, "%u IPv4 and %u IPv6 routes, at most %d and %d",
 		     n4, n6, ROCEDP_MAX_ROUTES4, ROCEDP_MAX_ROUTES6);
-	qsort(s->routes, s->n_routes, sizeof(*s->routes), route_cmp);
+	rd_qsort(s->routes, s->n_routes, sizeof(*s->routes), route_cmp);
 	for (i = 1; i < s->n_routes; i++)
 		if (!route_cmp(&s->routes[i - 1], &s->routes[i])) {
 			char a[INET6_ADDRSTRLEN];
@@ -1379,7 +1387,7 @@ static int read_groups(int fd, struct rd_staged *s, struct running *x)
 	}
 	if (errno != ENOENT)
 		return -errno;
-	qsort(s->groups, s->n_groups, sizeof(*s->groups), group_cmp);
+	rd_qsort(s->groups, s->n_groups, sizeof(*s->groups), group_cmp);
 	return 0;
 }
 
@@ -1459,9 +1467,9 @@ static int read_ports(const struct rd_maps *m, struct rd_staged *s,
 	}
 	if (errno != ENOENT)
 		return -errno;
-	qsort(s->ports, s->n_ports, sizeof(pt), port_cmp);
+	rd_qsort(s->ports, s->n_ports, sizeof(pt), port_cmp);
 	if (x)
-		qsort(x->ports, x->n_ports, sizeof(pt), port_cmp);
+		rd_qsort(x->ports, x->n_ports, sizeof(pt), port_cmp);
 	return 0;
 }
 
@@ -1596,7 +1604,7 @@ static int load_running(const struct rd_maps *m, struct rd_staged *s,
 		}
 		return err;
 	}
-	qsort(s->routes, s->n_routes, sizeof(*s->routes), route_cmp);
+	rd_qsort(s->routes, s->n_routes, sizeof(*s->routes), route_cmp);
 	return 0;
 }
 
@@ -1817,7 +1825,7 @@ port_cfg:
 				}
 				x->ports = p;
 				x->ports[x->n_ports++] = np;
-				qsort(x->ports, x->n_ports, sizeof(np),
+				rd_qsort(x->ports, x->n_ports, sizeof(np),
 				      port_cmp);
 			}
 		}
