@@ -262,7 +262,10 @@ int cmd_ecn(int argc, char **argv)
 		       strerror(-err));
 		return 1;
 	}
-	if (argc < 2 || !strcmp(argv[1], "show"))
+	if (argc > 2 && !strcmp(argv[1], "show")) {
+		rd_err("ecn", "show: unexpected argument '%s'", argv[2]);
+		err = -EINVAL;
+	} else if (argc < 2 || !strcmp(argv[1], "show"))
 		err = ecn_show(&m);
 	else if (!strcmp(argv[1], "set"))
 		err = ecn_set(&m, argc - 1, argv + 1);

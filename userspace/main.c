@@ -71,12 +71,18 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-/* `rocedp OBJECT help` and `rocedp OBJECT --help` print the object's line */
+/*
+ * `rocedp OBJECT help` and `rocedp OBJECT VERB help` (or --help, -h) print
+ * the object's usage; after an option ("replay --in help") it is a value.
+ */
 static bool wants_help(int argc, char **argv)
 {
-	return argc > 1 &&
-	       (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-		!strcmp(argv[1], "-h"));
+	const char *last = argv[argc - 1];
+
+	if (argc < 2 || argc > 3 || (argc == 3 && argv[1][0] == '-'))
+		return false;
+	return !strcmp(last, "help") || !strcmp(last, "--help") ||
+	       !strcmp(last, "-h");
 }
 
 /* libbpf's own messages only with ROCEDP_DEBUG set: ours name the object */

@@ -71,6 +71,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
+	opterr = 0; /* one error line: ours */
 	while ((c = getopt_long(argc, argv, "i:o:v:c:k:x:s", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -138,6 +139,19 @@ static void print_summary(FILE *f, const struct replay_totals *t)
 {
 	unsigned int i;
 
+	if (rd_json) {
+		fprintf(f, "{\"frames\":%lu,\"classes\":{", t->frames);
+		for (i = 0; i < ROCEDP_CLASS_MAX; i++)
+			fprintf(f, "%s\"%s\":%lu", i ? "," : "",
+				rd_class_name(i), t->cls[i]);
+		fprintf(f, "},\"verdicts\":{");
+		for (i = 0; i < ROCEDP_VERDICT_MAX; i++)
+			fprintf(f, "%s\"%s\":%lu", i ? "," : "",
+				rd_verdict_name(i), t->verdict[i]);
+		fprintf(f, "},\"remarked\":%lu,\"ce_marked\":%lu}\n",
+			t->remarked, t->ce_marked);
+		return;
+	}
 	fprintf(f, "%-12s %8s\n", "class", "frames");
 	for (i = 0; i < ROCEDP_CLASS_MAX; i++)
 		fprintf(f, "%-12s %8lu\n", rd_class_name(i), t->cls[i]);

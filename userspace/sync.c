@@ -1103,6 +1103,8 @@ static void report_unknown(struct rd_sync *s)
 	}
 }
 
+static void refresh_egress_prog(struct rd_sync *s);
+
 static uint64_t counts_total(const struct rd_fib_counts *c)
 {
 	return c->group_writes + c->group_deletes + c->route_writes +
@@ -1118,6 +1120,10 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 	if (groups_only) {
 		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
 	} else {
+		/* an upgrade re-pins the egress program: new devmap entries
+		 * must get the new one, and the old one must not stay loaded
+		 * through our fd (a link-down batch adds no entries) */
+		refresh_egress_prog(s);
 		s->unresolved = 0;
 		rd_fib_commit(s->fib, false, fill_member, s, &s->st.writes);
 		s->dirty = false;
