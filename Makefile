@@ -22,7 +22,7 @@ CFLAGS ?= -O2 -g
 override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace
 LDLIBS += $(PKG_LIBS) -lm
 
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) \
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fno-strict-aliasing \
 	-Wno-unused-function -I bpf -I /usr/include/$(MULTIARCH)
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)

@@ -161,9 +161,12 @@ static __always_inline void rd_write_fwd(void *data, void *data_end,
 		ip = data + l3_off;
 		if ((void *)(ip + 1) > data_end)
 			return;
-		old = *(__be16 *)&ip->ttl;
-		ip->ttl--;
-		new = *(__be16 *)&ip->ttl;
+		/* one 16-bit read-modify-write of (ttl, protocol): the new
+		 * word is computed, never re-read after a byte store (clang
+		 * may reuse the old load: strict aliasing) */
+		old = *(volatile __be16 *)&ip->ttl;
+		new = bpf_htons(bpf_ntohs(old) - 0x0100);
+		*(volatile __be16 *)&ip->ttl = new;
 		rd_csum_replace2(&ip->check, old, new);
 	} else {
 		ip6 = data + l3_off;

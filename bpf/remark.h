@@ -50,9 +50,10 @@ static __always_inline void rd_write_tos(void *data, void *data_end,
 		ip = data + l3_off;
 		if ((void *)(ip + 1) > data_end)
 			return;
-		old = *(__be16 *)ip;
-		ip->tos = tos;
-		new = *(__be16 *)ip;
+		/* (version/IHL, TOS) as one word, computed not re-read */
+		old = *(volatile __be16 *)ip;
+		new = bpf_htons((bpf_ntohs(old) & 0xff00) | tos);
+		*(volatile __be16 *)ip = new;
 		rd_csum_replace2(&ip->check, old, new);
 	} else if (family == 6) {
 		ip6 = data + l3_off;
