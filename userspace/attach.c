@@ -16,6 +16,7 @@
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -612,6 +613,25 @@ static void remove_cts_names(const char *map_pin)
 	close(fd);
 }
 
+/* The sync daemon's lock file for this pin directory, unless it runs. */
+static void remove_sync_lock(void)
+{
+	char path[128];
+	struct stat st;
+	int fd;
+
+	if (stat(rd_pin_dir(), &st))
+		return;
+	snprintf(path, sizeof(path), "%s/sync-%lu-%lu.lock", ROCEDP_RUN_DIR,
+		 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		unlink(path);
+	close(fd);
+}
+
 static int remove_pins(void)
 {
 	const char *sub[] = { "/links", "/progs", "" };
@@ -689,6 +709,7 @@ int cmd_detach(int argc, char **argv)
 	}
 	if (!keep.n) {
 		/* nothing attached any more: leave nothing behind */
+		remove_sync_lock();
 		err = remove_pins();
 		if (err) {
 			rd_err("detach", "%s: %s", rd_pin_dir(),

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -1470,8 +1471,25 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		       err == -ENOENT ? " (run rocedp attach first)" : "");
 		goto err;
 	}
-	/* one writer per pin directory: two daemons would fight over ids */
-	s->lock_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/*
+	 * One sync per pin directory: two daemons would fight over ids. The
+	 * lock is a file of its own, since `config load/set` lock the pin
+	 * directory itself for their short writes and must not wait for us.
+	 */
+	{
+		char lock[PATH_MAX];
+		struct stat st;
+
+		if (stat(dir, &st)) {
+			err = -errno;
+			rd_err("sync", "%s: %s", dir, strerror(-err));
+			goto err;
+		}
+		mkdir("/run/rocedp", 0700);
+		snprintf(lock, sizeof(lock), "/run/rocedp/sync-%lu-%lu.lock",
+			 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+		s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	}
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
 		err = -errno;
 		rd_err("sync", "%s: %s", dir,
