@@ -65,8 +65,10 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 	}
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
 		rd_member_count(a, fl->frame_len);
-		rd_load_add(a->egress_ifindex, fl->frame_len, a->now,
-			    cfg->load_tau_us);
+		/* the load estimate only serves the flowlet choice */
+		if (rd_flowlets_on(cfg))
+			rd_load_add(a->egress_ifindex, fl->frame_len, a->now,
+				    cfg->load_tau_us);
 		rd_count(ROCEDP_CTR_FWD_PKTS);
 		rd_count_n(ROCEDP_CTR_FWD_BYTES, fl->frame_len);
 		ps = rd_port_stats_get(a->egress_ifindex);
@@ -116,14 +118,14 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!fl || !pl || !cfg)
 		return 0;
+	/* the clock is dear (tens of ns in a VM): only when time matters */
+	if (cfg_trace || cfg_clock_from_map || rd_flowlets_on(cfg))
+		pl->now = rd_now();
 	rd_classify(fl, 1);
 	pl->tos_out = fl->tos;
 	if (cfg->features & ROCEDP_F_REMARK)
 		rd_remark_decide(fl, pl);
-	/* the flowlet hash mode implies flowlets, as in rd_fwd_member() */
-	if (fl->is_roce && !fl->malformed &&
-	    ((cfg->features & ROCEDP_F_FLOWLET) ||
-	     cfg->hash_mode == ROCEDP_HASH_FLOWLET) &&
+	if (fl->is_roce && !fl->malformed && rd_flowlets_on(cfg) &&
 	    (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP))
 		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
 	if (cfg->features & ROCEDP_F_FORWARD) {
@@ -156,6 +158,8 @@ __attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
 	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!fl || !pl || !cfg)
 		return 0;
+	if (cfg_trace)
+		pl->now = rd_now();
 	rd_classify(fl, 0);
 	pl->tos_out = fl->tos;
 	if ((cfg->features & ROCEDP_F_ECN) && fl->family && !fl->malformed &&
@@ -198,7 +202,6 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 			      .ingress = 1 };
 	struct rd_pkt p = {};
 
-	pl.now = rd_now();
 	pl.in_ifindex = in->ifindex;
 	rd_pkt_init(&p, in);
 	rd_parse(data, data_end, in->wire_len, &p);
@@ -218,7 +221,6 @@ static __always_inline void rd_egress(void *data, void *data_end,
 	struct rd_plan pl = { .slot = ROCEDP_NO_MEMBER, .pcp = 0xff };
 	struct rd_pkt p = {};
 
-	pl.now = rd_now();
 	pl.egress_ifindex = in->ifindex;
 	rd_pkt_init(&p, in);
 	rd_parse(data, data_end, in->wire_len, &p);

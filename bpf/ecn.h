@@ -13,6 +13,7 @@
 #include "csum.h"
 #include "load.h"
 #include "counters.h"
+#include "clock.h"
 
 /* Set by the loader when /sys/kernel/btf/rocedp_ecn exists. */
 const volatile bool cfg_ecn_kfunc = false;
@@ -107,6 +108,9 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 	st = rd_port_state_get(ifindex);
 	if (!st)
 		return 0;
+	/* the virtual queue drains with time: read the clock only here */
+	if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
+		now = rd_now();
 	q = rd_vq_enqueue(pc, st, len, now);
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
 		rd_count(ROCEDP_CTR_ECN_OPTOUT);

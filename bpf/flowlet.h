@@ -13,6 +13,13 @@
 #include "member.h"
 #include "counters.h"
 
+/* The flowlet feature, or the flowlet hash mode, which implies it. */
+static __always_inline int rd_flowlets_on(const struct rocedp_config *cfg)
+{
+	return (cfg->features & ROCEDP_F_FLOWLET) ||
+	       cfg->hash_mode == ROCEDP_HASH_FLOWLET;
+}
+
 static __always_inline void rd_flow_key(struct rocedp_flow_key *k,
 					const struct rd_flow *p)
 {

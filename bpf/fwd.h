@@ -122,8 +122,7 @@ __attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
 	if (mode == ROCEDP_HASH_SPRAY) {
 		rd_count(ROCEDP_CTR_SPRAY_PKTS);
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
-	} else if (mode == ROCEDP_HASH_FLOWLET ||
-		   (cfg->features & ROCEDP_F_FLOWLET)) {
+	} else if (rd_flowlets_on(cfg)) {
 		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash,
 					 f->in_ifindex, f->now);
 	} else {
