@@ -118,8 +118,18 @@ if [ "${ROCEDP_SELFTESTS:-0}" = 1 ]; then
 		echo "# selftests need root: skipped"
 	fi
 fi
+# the bounded fuzz run: >= 1M frames through the programs, 0 invariant
+# failures (tools/fuzz/run.sh prints one TAP line)
+if [ "${ROCEDP_FUZZ:-0}" = 1 ] && [ -x tools/fuzz/run.sh ]; then
+	run_suite fuzz env OUT="$OUT" tools/fuzz/run.sh
+fi
+# Debian's 6.1 kernel under qemu: the module and every program on SONiC's
+# kernel; its PASS/FAIL lines become TAP lines here
 if [ "${ROCEDP_KERNEL_TESTS:-0}" = 1 ] && [ -x tests/kernel/run.sh ]; then
-	run_suite kernel tests/kernel/run.sh
+	run_suite kernel bash -c 'make --no-print-directory test-kernel 2>&1 |
+		sed -E "s/^test-kernel: PASS (.*)/ok - \1/;
+			s/^test-kernel: FAIL (.*)/not ok - \1/";
+		exit ${PIPESTATUS[0]}'
 fi
 
 echo "== results (logs in $LOGS)"

@@ -38,7 +38,9 @@ fixtures-gen:
 	$(PY) tests/gen_fixtures.py
 
 test: deps
-	$(MAKE) all test-progs $(TEST_EXTRA)
-	ROCEDP_SELFTESTS=1 OUT=$(OUT) tests/run.sh
+	tools/install-deps.sh kernel
+	$(MAKE) all test-progs $(TEST_EXTRA) fuzz-build
+	ROCEDP_SELFTESTS=1 ROCEDP_FUZZ=1 ROCEDP_KERNEL_TESTS=1 OUT=$(OUT) \
+		tests/run.sh
 
 FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c
