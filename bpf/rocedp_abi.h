@@ -246,7 +246,8 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
 #define ROCEDP_DEFAULT_RTT_US 22 /* Meta's unloaded fabric RTT */
 #define ROCEDP_DEFAULT_GAP_MIN_US 2
 #define ROCEDP_DEFAULT_GAP_MAX_US 2047 /* SONiC flowlet_idle_time max */
-#define ROCEDP_DEFAULT_LOAD_TAU_US 10 /* about the flowlet gap: see docs/flowlet.md */
+#define ROCEDP_DEFAULT_LOAD_TAU_US \
+	10 /* about the flowlet gap: see docs/flowlet.md */
 #define ROCEDP_DEFAULT_RTT_EWMA_SHIFT 3
 
 /*

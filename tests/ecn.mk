@@ -6,3 +6,5 @@ $(OUT)/tests/ecn_test: tests/ecn_test.c $(filter-out $(OUT)/user/main.o,$(USER_O
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(filter-out $(OUT)/user/main.o,$(USER_OBJS)) -o $@ $(LDLIBS)
 
 test-progs: $(OUT)/tests/ecn_test
+
+FORMAT_EXTRA += tests/ecn_test.c

@@ -233,8 +233,9 @@ int main(void)
 		check(set_queue(e, KMIN - 1) == 0, "%s: queue held below Kmin",
 		      fam_name[v6]);
 		run_many(e, frame, len, FRAMES, &res);
-		check(res.marked == 0, "%s: below Kmin: %lu of %d marked (want 0)",
-		      fam_name[v6], res.marked, FRAMES);
+		check(res.marked == 0,
+		      "%s: below Kmin: %lu of %d marked (want 0)", fam_name[v6],
+		      res.marked, FRAMES);
 
 		set_queue(e, (KMIN + KMAX) / 2);
 		run_many(e, frame, len, FRAMES, &res);
@@ -242,24 +243,28 @@ int main(void)
 		check(share >= PMAX / 2.0 - 2 && share <= PMAX / 2.0 + 2,
 		      "%s: midpoint: %.2f%% marked (want %.1f +- 2)",
 		      fam_name[v6], share, PMAX / 2.0);
-		check(res.csum_bad == 0, "%s: IPv4 checksum valid on every frame (%lu bad)",
+		check(res.csum_bad == 0,
+		      "%s: IPv4 checksum valid on every frame (%lu bad)",
 		      fam_name[v6], res.csum_bad);
-		check(res.icrc_bad == 0, "%s: ICRC valid on every frame (%lu bad)",
-		      fam_name[v6], res.icrc_bad);
+		check(res.icrc_bad == 0,
+		      "%s: ICRC valid on every frame (%lu bad)", fam_name[v6],
+		      res.icrc_bad);
 		check(res.other_change == 0,
 		      "%s: only the ECN bits (and IPv4 checksum) change (%lu frames differ elsewhere)",
 		      fam_name[v6], res.other_change);
 
 		set_queue(e, KMAX);
 		run_many(e, frame, len, FRAMES, &res);
-		check(res.marked == FRAMES, "%s: at/above Kmax: %lu of %d marked (want all)",
+		check(res.marked == FRAMES,
+		      "%s: at/above Kmax: %lu of %d marked (want all)",
 		      fam_name[v6], res.marked, FRAMES);
 
 		/* ECT(1) is marked too */
 		len = build_frame(frame, v6, 0x01, 0x0a);
 		run_many(e, frame, len, 1000, &res);
-		check(res.marked == 1000, "%s: ECT(1) above Kmax: %lu of 1000 marked",
-		      fam_name[v6], res.marked);
+		check(res.marked == 1000,
+		      "%s: ECT(1) above Kmax: %lu of 1000 marked", fam_name[v6],
+		      res.marked);
 
 		/* Not-ECT: never touched, counted as would-mark */
 		len = build_frame(frame, v6, 0x00, 0x0a);
@@ -284,7 +289,8 @@ int main(void)
 		/* ACKs are opted out by default */
 		len = build_frame(frame, v6, 0x02, 0x11);
 		run_many(e, frame, len, 1000, &res);
-		check(res.marked == 0, "%s: ACK opted out of marking above Kmax (%lu marked)",
+		check(res.marked == 0,
+		      "%s: ACK opted out of marking above Kmax (%lu marked)",
 		      fam_name[v6], res.marked);
 	}
 	rd_engine_close(e);

@@ -1826,7 +1826,7 @@ port_cfg:
 				x->ports = p;
 				x->ports[x->n_ports++] = np;
 				rd_qsort(x->ports, x->n_ports, sizeof(np),
-				      port_cmp);
+					 port_cmp);
 			}
 		}
 	}
