@@ -1105,6 +1105,7 @@ static void report_unknown(struct rd_sync *s)
 }
 
 static void refresh_egress_prog(struct rd_sync *s);
+static void release_egress_prog(struct rd_sync *s);
 
 static uint64_t counts_total(const struct rd_fib_counts *c)
 {
@@ -1128,6 +1129,7 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 		s->unresolved = 0;
 		rd_fib_commit(s->fib, false, fill_member, s, &s->st.writes);
 		s->dirty = false;
+		release_egress_prog(s);
 	}
 	writes = counts_total(&s->st.writes) - counts_total(&before);
 	if (writes) {
@@ -1383,7 +1385,9 @@ static int resync(struct rd_sync *s, bool reload)
 	t3 = now_ns();
 	rd_fib_touch_ifindex(s->fib, 0);
 	s->unresolved = 0;
+	refresh_egress_prog(s);
 	rd_fib_commit(s->fib, true, fill_member, s, &s->st.writes);
+	release_egress_prog(s);
 	s->dirty = false;
 	s->first_event[0] = 0;
 	s->batch_events = 0;
@@ -1434,6 +1438,19 @@ static void refresh_egress_prog(struct rd_sync *s)
 	}
 	s->fm.egress_prog_fd = egress_prog_fd >= 0 ? egress_prog_fd :
 						     s->egress_fd;
+	rd_fib_set_maps(s->fib, &s->fm);
+}
+
+/*
+ * Held only around a commit: a daemon that kept the fd would keep an
+ * upgraded-away program loaded for as long as it runs.
+ */
+static void release_egress_prog(struct rd_sync *s)
+{
+	if (s->egress_fd >= 0)
+		close(s->egress_fd);
+	s->egress_fd = -1;
+	s->fm.egress_prog_fd = egress_prog_fd;
 	rd_fib_set_maps(s->fib, &s->fm);
 }
 
@@ -1508,8 +1525,9 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	fm.groups = s->maps.fd[RD_MAP_GROUPS];
 	fm.tx_ports = s->maps.fd[RD_MAP_TX_PORTS];
 	fm.port_cfg = s->maps.fd[RD_MAP_PORT_CFG];
+	fm.egress_prog_fd = egress_prog_fd; /* opened per commit */
 	s->fm = fm;
-	refresh_egress_prog(s);
+	rd_fib_set_maps(s->fib, &s->fm);
 
 	/* subscribe before dumping, so no change falls between the two */
 	err = rd_nl_open(&s->mon, groups, sizeof(groups) / sizeof(groups[0]),

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: a mixed RoCEv2 capture (one host pair, one UDP source port,
 # 64 QPs, plus ACK/NAK/CNP/CTS/IP/ARP/malformed) through the real dataplane
-# with `rocedp replay`, once per hash mode, and one table of the result.
+# with `rocedp replay`, once per hash mode, and one table of the result;
+# then the same story live: a ring AllReduce with rocegen through a 2-leaf x
+# 4-spine fabric per hash mode (tools/demo/fabric_demo.sh, docs/demo.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$top/build}/demo
@@ -40,4 +42,6 @@ for mode in ("5tuple", "qp", "qp-only"):
     print(f"{mode:8} {' '.join(f'{p:>6}' for p in pct)} {max(share) / mean:9.2f} {remarked:>21}")
 PY
 echo
-echo "outputs in $out (pcap per mode, one JSON verdict per frame)"
+echo "replay outputs in $out (pcap per mode, one JSON verdict per frame)"
+echo
+OUT=$(dirname "$out") "$top/tools/demo/fabric_demo.sh"

@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rocegen through a live fabric (issue 7, "done when"): 2 leaves x 4 spines,
+# 2 hosts per leaf (tools/lab/rocedp-lab, rocedp + sync on the leaves). A
+# ring AllReduce from `rocegen run` that alternates leaves (h1-1 -> h2-1 ->
+# h1-2 -> h2-2 -> h1-1), so every connection crosses the spines, Q QPs per
+# connection and ONE UDP source port per host pair.
+#
+#  1. hash.mode=qp, no ECN rate: every message delivered and acknowledged,
+#     zero out-of-sequence frames and zero NAKs at every responder, while
+#     leaf1's traffic really is spread over all 4 uplinks (rocedp's port
+#     counters), and nothing is CE-marked.
+#  2. ACKs arrive remarked: the responders send ACKs with the data's DSCP
+#     (26); every ACK the senders receive carries DSCP 46 (rocedp's default
+#     ack class), counted per DSCP by rocegen, and the leaves counted the
+#     remarks.
+#  3. ECN: every uplink of both leaves gets a rate below the offered load
+#     (`rocedp ecn set upN rate R ...`): rocedp marks frames CE, the
+#     responders receive exactly as many CE frames as rocedp marked, answer
+#     with CNPs, the CNPs reach the senders (DSCP 48) and cut their rate;
+#     still nothing lost and zero out-of-sequence in qp mode.
+#
+# Runs in native XDP and in tc mode.
+#
+# Usage: selftests/fabric_rocegen.sh [native|tc|generic ...]   (root; default: native tc)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+modes=("$@")
+[ ${#modes[@]} = 0 ] && modes=(native tc)
+SPINES=4
+QPS=16
+COUNT=4
+MSG=64K
+RATE=100        # Mbit/s per sender
+ECN_RATE=30     # Mbit/s per uplink, below one sender's offered load
+SPORT=49152
+
+missing=$(t_need ethtool nsenter unshare) || {
+	t_fail "tools present" "missing: $missing"
+	t_done
+	exit 1
+}
+for b in "$ROCEDP" "$ROCEGEN"; do
+	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
+done
+ns() { echo "$T_LAB_PREFIX-$1"; }
+
+snap() { # NAME: rocedp stats of both leaves
+	local l
+	for l in leaf1 leaf2; do
+		lab_exec $l "$ROCEDP" -j stats >"$T_TMP/$1.$l.json" 2>"$T_TMP/$1.$l.err"
+	done
+}
+
+# ring NAME: one collective; NAME.json is rocegen's -j, NAME.a/.b the stats
+ring() {
+	local rc
+	snap "$1.a"
+	"$ROCEGEN" run --pattern ring --hosts "@$T_TMP/hosts" --qps $QPS --msg $MSG \
+		--count $COUNT --rate $RATE --sport $SPORT --ack-dscp 26 --rto 1000000 -j \
+		>"$T_TMP/$1.json" 2>"$T_TMP/$1.err"
+	rc=$?
+	snap "$1.b"
+	t_check $rc "${1/-//}: rocegen run --pattern ring over 4 hosts exits 0" "rc $rc: $(tail -c 300 "$T_TMP/$1.err")"
+}
+
+# check NAME WHAT: evaluate python checks over the run and the leaves' stats
+# deltas; the snippet on stdin sets `bad` (list of reasons) and `info`
+check() {
+	local name=$1 what=$2 out rc
+	out=$($PY - "$T_TMP" "$name" $SPINES $QPS $COUNT 3<&0 <<'EOF'
+import json, os, sys
+tmp, name, spines, qps, count = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
+run = json.load(open(f"{tmp}/{name}.json"))
+def ports(p):
+    return {x["name"]: x for x in json.load(open(p))["ports"] if "name" in x}
+def delta(leaf, port, key):
+    a = ports(f"{tmp}/{name}.a.{leaf}.json").get(port, {})
+    b = ports(f"{tmp}/{name}.b.{leaf}.json").get(port, {})
+    return b.get(key, 0) - a.get(key, 0)
+def counter(leaf, key):
+    a = json.load(open(f"{tmp}/{name}.a.{leaf}.json"))["counters"][key]
+    return json.load(open(f"{tmp}/{name}.b.{leaf}.json"))["counters"][key] - a
+S = list(run["senders"].values())
+R = list(run["responders"].values())
+T = run["total"]
+bad, info = [], ""
+exec(os.fdopen(3).read())
+print("; ".join(bad) if bad else info)
+sys.exit(1 if bad else 0)
+EOF
+	)
+	rc=$?
+	t_check $rc "$what ($out)" "$out"
+}
+
+# delivered NAME: every message of every QP completed and received in order
+delivered() {
+	check "$1" "${1/-//}: every message delivered and ACKed, zero out-of-sequence, zero NAKs" <<'EOF'
+want = 4 * qps * count
+if run["failed_processes"]: bad.append(f"{run['failed_processes']} rocegen processes failed")
+if T["qps_failed"]: bad.append(f"{T['qps_failed']} QPs failed")
+got = sum(r["total"]["messages"] for r in R)
+if got != want: bad.append(f"responders got {got} messages, want {want}")
+acked = sum(s["total"]["acks"] for s in S)
+if sum(s["total"]["messages"] for s in S) != want or acked < 1: bad.append("senders did not complete every message")
+oos = sum(r["total"]["oos"] for r in R)
+naks = sum(r["total"]["naks"] for r in R)
+if oos: bad.append(f"{oos} out-of-sequence frames at the responders")
+if naks: bad.append(f"{naks} NAKs")
+icrc = sum(r["total"]["icrc_errors"] for r in R)
+if icrc: bad.append(f"{icrc} ICRC errors")
+info = f"{got} messages, {T['frames']} frames, {T['retx_frames']} retx, oos {oos}, NAKs {naks}, completion {run['completion_us'] / 1000:.0f} ms"
+EOF
+}
+
+one_mode() { # MODE
+	MODE=$1
+	T_LAB_PREFIX=fr$((RANDOM % 9000 + 1000))
+	t_cleanup "$LAB down --prefix $T_LAB_PREFIX"
+	if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mode "$MODE" >"$T_TMP/lab.out" 2>&1; then
+		t_fail "$MODE: fabric up (2 leaves x $SPINES spines, 2 hosts per leaf)" "$(tail -n3 "$T_TMP/lab.out")"
+		return
+	fi
+	t_ok "$MODE: fabric up (2 leaves x $SPINES spines, 2 hosts per leaf, rocedp + sync on the leaves)"
+	printf '%s\n' "h1-1 $(ns h1-1) 10.1.1.2" "h2-1 $(ns h2-1) 10.2.1.2" \
+		"h1-2 $(ns h1-2) 10.1.2.2" "h2-2 $(ns h2-2) 10.2.2.2" >"$T_TMP/hosts"
+
+	# 1. qp mode, no ECN rate
+	for l in leaf1 leaf2; do
+		rocedp_set $l config set hash.mode=qp >"$T_TMP/cfg.out" 2>&1 ||
+			t_fail "rocedp config set hash.mode=qp on $l" "$(cat "$T_TMP/cfg.out")"
+	done
+	ring "$MODE-qp"
+	delivered "$MODE-qp"
+	check "$MODE-qp" "$MODE/qp: leaf1 spreads its host pairs' frames over all $SPINES uplinks (one UDP source port per pair)" <<-'EOF'
+	tx = [delta("leaf1", f"up{i}", "tx_pkts") for i in range(1, spines + 1)]
+	sent = sum(s["total"]["frames"] for s in run["senders"].values() if s["src"].startswith("10.1."))
+	if sum(tx) < sent: bad.append(f"leaf1 uplinks sent {sum(tx)} frames, its hosts sent {sent}")
+	if min(tx) < 0.10 * sum(tx): bad.append(f"an uplink carried under 10%: {tx}")
+	info = f"frames per uplink {tx}, leaf1's hosts sent {sent}"
+	EOF
+	check "$MODE-qp" "$MODE/qp: with no ECN rate nothing is CE-marked and no CNP is sent" <<-'EOF'
+	ce = sum(r["total"]["ce"] for r in R)
+	cnps = sum(s["total"]["cnps"] for s in S)
+	if ce or cnps: bad.append(f"{ce} CE arrivals, {cnps} CNPs")
+	info = f"CE {ce}, CNPs {cnps}"
+	EOF
+
+	# 2. ACKs remarked on the way back
+	check "$MODE-qp" "$MODE/qp: ACKs leave the responders with DSCP 26 and every one reaches its sender remarked to DSCP 46" <<-'EOF'
+	acks = sum(s["total"]["acks"] for s in S)
+	by_dscp = {}
+	for s in S:
+	    for d, n in s["rx_dscp"]["ack"].items():
+	        by_dscp[d] = by_dscp.get(d, 0) + n
+	if acks < 1: bad.append("no ACKs")
+	if by_dscp != {"46": acks}: bad.append(f"ACK DSCPs at the senders {by_dscp}, {acks} ACKs")
+	remarked = counter("leaf1", "remarked") + counter("leaf2", "remarked")
+	if remarked < acks: bad.append(f"leaves counted {remarked} remarks for {acks} ACKs")
+	info = f"{acks} ACKs, DSCP at the senders {by_dscp}, leaves remarked {remarked}"
+	EOF
+
+	# 3. ECN: uplinks slower than the offered load
+	for l in leaf1 leaf2; do
+		for s in $(seq $SPINES); do
+			rocedp_set $l ecn set up$s rate $ECN_RATE kmin 20000 kmax 100000 pmax 100 \
+				>"$T_TMP/ecn.out" 2>&1 ||
+				t_fail "rocedp ecn set up$s rate $ECN_RATE on $l" "$(cat "$T_TMP/ecn.out")"
+		done
+	done
+	ring "$MODE-ecn"
+	delivered "$MODE-ecn"
+	check "$MODE-ecn" "$MODE/ecn: uplinks at $ECN_RATE Mbit/s < offered: rocedp marks CE, the responders receive exactly the marked frames" <<-'EOF'
+	marks = sum(delta(l, f"up{i}", "ecn_marked") for l in ("leaf1", "leaf2") for i in range(1, spines + 1))
+	ce = sum(r["total"]["ce"] for r in R)
+	if marks < 1: bad.append("rocedp marked nothing")
+	if ce != marks: bad.append(f"responders saw {ce} CE frames, rocedp marked {marks}")
+	info = f"rocedp marked {marks}, responders received {ce} CE"
+	EOF
+	check "$MODE-ecn" "$MODE/ecn: CE marks produce CNPs at the senders (DSCP 48) and the senders cut their rate" <<-'EOF'
+	sent = sum(r["total"]["cnps"] for r in R)
+	got = sum(s["total"]["cnps"] for s in S)
+	cuts = sum(s["total"]["rate_cuts"] for s in S)
+	by_dscp = {}
+	for s in S:
+	    for d, n in s["rx_dscp"]["cnp"].items():
+	        by_dscp[d] = by_dscp.get(d, 0) + n
+	if got < 1: bad.append("no CNP reached a sender")
+	if got > sent: bad.append(f"senders got {got} CNPs, responders sent {sent}")
+	if cuts < 1: bad.append("no rate cut")
+	if by_dscp != {"48": got}: bad.append(f"CNP DSCPs at the senders {by_dscp}")
+	info = f"responders sent {sent} CNPs, senders got {got} (DSCP {by_dscp}), {cuts} rate cuts"
+	EOF
+	"$LAB" down --prefix "$T_LAB_PREFIX" >/dev/null 2>&1
+}
+
+for m in "${modes[@]}"; do
+	one_mode "$m"
+done
+t_done
