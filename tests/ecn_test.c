@@ -25,18 +25,6 @@
 #define FRAMES 100000
 
 static int n_ok, n_fail;
-bool rd_json, rd_pretty;
-
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rocedp: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void check(int cond, const char *fmt, ...)
 {

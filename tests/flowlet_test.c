@@ -30,17 +30,6 @@
 #define TAU_US 100
 
 /* the CLI's error helper lives in main.c, which tests do not link */
-bool rd_json, rd_pretty;
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "# rocedp: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static int n_test, n_fail, ncpu;
 static bool quiet;

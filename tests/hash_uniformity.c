@@ -27,18 +27,6 @@
 #define EGRESS_IFINDEX 1 /* lo: exists in every namespace */
 #define FRAME_LEN 62 /* Eth + IPv4 + UDP + BTH + 4 payload + ICRC */
 
-bool rd_json, rd_pretty;
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "# rocedp: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 static int n_test, n_fail;
 static bool quiet;
 

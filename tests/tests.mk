@@ -2,7 +2,7 @@
 # Test programs (into $(OUT)/tests) and `make test`.
 #
 # The test programs link every userspace object except main.o (the CLI's
-# entry point); they bring their own rd_err(). `make test` installs what is
+# entry point); rd_err() comes from util.o. `make test` installs what is
 # missing, builds everything, then runs tests/run.sh, whose last line is
 # "N passed, M failed".
 

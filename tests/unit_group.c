@@ -20,17 +20,6 @@
 #include "sync.h"
 
 /* group.c reports map errors through rd_err(); the CLI's lives in main.c */
-bool rd_json, rd_pretty;
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "# rocedp: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static int n_test, n_fail;
 

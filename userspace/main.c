@@ -9,20 +9,6 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 
-bool rd_json;
-bool rd_pretty;
-
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rocedp: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 struct rd_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);

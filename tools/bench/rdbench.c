@@ -39,17 +39,6 @@
 #include "empty.skel.h"
 
 /* the CLI's error helper lives in main.c, which is not linked here */
-bool rd_json, rd_pretty;
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rdbench: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void die(const char *what, int err)
 {

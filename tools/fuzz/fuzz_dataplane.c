@@ -40,17 +40,6 @@
 #define RD_FUZZ_LO 1 /* skb->ifindex of tc egress runs */
 
 /* the CLI's error helper lives in main.c, which the harness does not link */
-bool rd_json, rd_pretty;
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz: rocedp: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /*
  * The programs are invisible to libFuzzer's coverage, so their outcomes

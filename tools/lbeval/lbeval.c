@@ -34,17 +34,6 @@
 #define LB_PS_PER_NS 1000ull
 
 /* The CLI's error helper lives in main.c, which tools do not link. */
-bool rd_json, rd_pretty;
-void rd_err(const char *obj, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "lbeval: %s: ", obj);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 enum lb_pattern { LB_RING, LB_ALLTOALL, LB_INCAST };
 static const char *const pattern_names[] = { "ring", "alltoall", "incast" };

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Load-balance evaluator (build/lbeval) and the flowlet tests
 # (build/tests/flowlet_test). Both link every userspace object except the
-# CLI's main.o and bring their own rd_err().
+# CLI's main.o (rd_err() comes from util.o).
 
 LBEVAL := $(OUT)/lbeval
 LBEVAL_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
