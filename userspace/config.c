@@ -412,7 +412,8 @@ static int class_from_name(const char *s, bool settable_only)
 	return cls;
 }
 
-static void settable_classes(char *buf, size_t len)
+/* The class names a QoS action may be set for, space separated. */
+void rd_qos_settable_classes(char *buf, size_t len)
 {
 	size_t off = 0;
 	int i;
@@ -622,7 +623,7 @@ static void parse_qos(struct pctx *c, const char *path, struct json_object *v,
 
 	if (!want_type(c, path, v, json_type_object, "an object"))
 		return;
-	settable_classes(all, sizeof(all));
+	rd_qos_settable_classes(all, sizeof(all));
 	json_object_object_foreach(v, key, act)
 	{
 		struct rocedp_qos q = { 0 };

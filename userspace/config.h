@@ -71,6 +71,7 @@ struct json_object *rd_cts_rule_to_json(const struct rocedp_cts_rule *r,
 					const char *name);
 /* Classes whose remark action can be set (not non_ip, not malformed). */
 bool rd_qos_class_settable(int cls);
+void rd_qos_settable_classes(char *buf, size_t len);
 /* json-c flags for output honouring -p */
 int rd_json_flags(void);
 /* Open the pinned maps; prints "rocedp: OBJ: ..." on failure. -errno. */

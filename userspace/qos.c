@@ -16,35 +16,14 @@
 #include "attach.h"
 #include "engine.h"
 #include "config.h"
+#include "stats.h"
 
 /* Sum of one u64 slot of a per-CPU array; 0 when it cannot be read. */
 static __u64 percpu_sum(int fd, __u32 key)
 {
-	int ncpu = libbpf_num_possible_cpus(), i;
-	__u64 *v, sum = 0;
+	__u64 sum = 0;
 
-	if (ncpu <= 0)
-		return 0;
-	v = calloc(ncpu, sizeof(*v));
-	if (!v)
-		return 0;
-	if (!bpf_map_lookup_elem(fd, &key, v))
-		for (i = 0; i < ncpu; i++)
-			sum += v[i];
-	free(v);
-	return sum;
-}
-
-static void classes_list(char *buf, size_t len)
-{
-	size_t off = 0;
-	int i;
-
-	buf[0] = 0;
-	for (i = 0; i < ROCEDP_CLASS_MAX && off < len; i++)
-		if (rd_qos_class_settable(i))
-			off += snprintf(buf + off, len - off, "%s%s",
-					off ? " " : "", rd_class_name(i));
+	return rd_percpu_sum(fd, &key, &sum, 1) ? 0 : sum;
 }
 
 static int qos_show(const struct rd_maps *m)
@@ -159,7 +138,7 @@ static int qos_set(int argc, char **argv)
 	int cls, i, lock, err = 0;
 	__u32 key;
 
-	classes_list(all, sizeof(all));
+	rd_qos_settable_classes(all, sizeof(all));
 	if (argc < 2) {
 		rd_err("qos",
 		       "usage: rocedp qos set CLASS dscp D [pcp P] | CLASS leave");
