@@ -2680,18 +2680,8 @@ static void config_usage(FILE *f)
 int cmd_config(int argc, char **argv)
 {
 	char *args[argc + 1];
-	int n = 0, i;
+	int n = rd_take_output_opts(argc, argv, args);
 
-	/* -j/-p are accepted after the verb too */
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			rd_json = true;
-		else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
-			rd_json = rd_pretty = true;
-		else
-			args[n++] = argv[i];
-	}
-	args[n] = NULL;
 	if (!n || !strcmp(args[0], "show")) {
 		if (n > 1)
 			goto extra;

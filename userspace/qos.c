@@ -251,17 +251,8 @@ int cmd_qos(int argc, char **argv)
 {
 	char *args[argc + 1];
 	struct rd_maps m;
-	int n = 0, i, ret;
+	int n = rd_take_output_opts(argc, argv, args), ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			rd_json = true;
-		else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
-			rd_json = rd_pretty = true;
-		else
-			args[n++] = argv[i];
-	}
-	args[n] = NULL;
 	if (n && !strcmp(args[0], "set"))
 		return qos_set(n - 1, args + 1);
 	if (n && !strcmp(args[0], "help")) {

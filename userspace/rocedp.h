@@ -55,6 +55,9 @@ void rd_group_build(struct rocedp_group *g);
 void rd_err(const char *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* argv[1..] less -j/-p (setting rd_json/rd_pretty) into args; count left */
+int rd_take_output_opts(int argc, char **argv, char **args);
+
 extern bool rd_json; /* -j */
 extern bool rd_pretty; /* -p */
 
