@@ -115,6 +115,8 @@ fabric_up() {
 		ip link add bfup$i netns bn_fw type veth peer name bsk$i netns bn_sink
 	done
 	ip -n bn_src link set bs0 up
+	# stays down: holds the source program in the XDP dispatcher (rdbench src -H)
+	ip -n bn_src link add bshold type veth peer name bshold_p
 	ip -n bn_fw link set bfin up
 	ip -n bn_fw addr add 10.200.0.1/24 dev bfin
 	for i in 0 1 2 3; do
@@ -146,7 +148,7 @@ tput_run() {
 			fwd0=$(fwd_count "$label")
 			out=$(taskset -c "$CPU" nsenter --net=/run/netns/bn_src "$RDB" src \
 				-i bs0 -d "$dmac" -s 10.200.0.2 -D 10.9.0.1 -l $size \
-				-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count) || return 1
+				-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count -H bshold) || return 1
 			fwd1=$(fwd_count "$label")
 			echo "{\"mode\":\"$label\",\"run\":$r,\"rocedp_forwarded\":$((fwd1 - fwd0)),${out#\{}" \
 				>>"$B/tput.jsonl"
