@@ -21,6 +21,7 @@ struct rd_hook_in {
 	__u32 ifindex;
 	__u32 wire_len; /* whole frame; the linear part may be shorter (tc) */
 	__u8 vlan_in_meta;
+	__u8 ecn_at_ingress; /* XDP: mark redirected frames here (see rd_ingress_decide) */
 	__u16 meta_tci;
 };
 
@@ -48,20 +49,20 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 	if (a->ingress) {
 		rd_count(ROCEDP_CTR_RX_PKTS);
 		rd_count_n(ROCEDP_CTR_RX_BYTES, fl->frame_len);
-		rd_count(ROCEDP_CTR_CLASS_BASE + (fl->cls % ROCEDP_CLASS_MAX));
+		rd_count_in(ROCEDP_CTR_CLASS_BASE, fl->cls, ROCEDP_CLASS_MAX);
 		if (fl->malformed)
-			rd_count(ROCEDP_CTR_MAL_BASE +
-				 (fl->malformed % ROCEDP_MAL_MAX));
+			rd_count_in(ROCEDP_CTR_MAL_BASE, fl->malformed,
+				    ROCEDP_MAL_MAX);
 		ps = rd_port_stats_get(a->in_ifindex);
 		if (ps) {
 			ps->rx_pkts++;
 			ps->rx_bytes += fl->frame_len;
 		}
 		if (a->pass)
-			rd_count(ROCEDP_CTR_PASS_BASE +
-				 (a->pass % ROCEDP_PASS_MAX));
-		rd_count(ROCEDP_CTR_VERDICT_BASE +
-			 (a->verdict % ROCEDP_VERDICT_MAX));
+			rd_count_in(ROCEDP_CTR_PASS_BASE, a->pass,
+				    ROCEDP_PASS_MAX);
+		rd_count_in(ROCEDP_CTR_VERDICT_BASE, a->verdict,
+			    ROCEDP_VERDICT_MAX);
 	}
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
 		rd_member_count(a, fl->frame_len);
@@ -139,6 +140,15 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 			pl->rewrite_l2 = 1;
 		}
 	}
+	/*
+	 * XDP redirects skip the qdisc, and the egress port is known here:
+	 * RED on its virtual queue now costs no second parse, classification
+	 * or program run on the way out (tc frames are marked at tc egress).
+	 */
+	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN) &&
+	    rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len, fl->tos,
+			  pl->now))
+		pl->tos_out |= 3;
 	pl->pass = pass;
 	if (pass) {
 		pl->egress_ifindex = 0;
@@ -203,6 +213,7 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	struct rd_pkt p = {};
 
 	pl.in_ifindex = in->ifindex;
+	pl.ecn_at_ingress = in->ecn_at_ingress;
 	rd_pkt_init(&p, in);
 	rd_parse(data, data_end, in->wire_len, &p);
 	rd_ingress_decide(&p.fl, &pl);

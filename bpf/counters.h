@@ -18,6 +18,16 @@ static __always_inline void rd_count(__u32 idx)
 	rd_count_n(idx, 1);
 }
 
+/*
+ * One counter of a block: base + v for v < n. A bounds test, not v % n:
+ * the modulo of a non-power-of-two is a divide on every frame.
+ */
+static __always_inline void rd_count_in(__u32 base, __u32 v, __u32 n)
+{
+	if (v < n)
+		rd_count(base + v);
+}
+
 static __always_inline struct rocedp_port_stats *
 rd_port_stats_get(__u32 ifindex)
 {

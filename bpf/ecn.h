@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /*
- * ECN marking on egress (DCQCN's switch half): a per-port virtual queue,
+ * ECN marking per egress port (DCQCN's switch half), decided by the XDP
+ * ingress program for frames it redirects and by tc egress on the skb
+ * path: a per-port virtual queue,
  * drained at the port's configured rate, feeds RED: no mark below Kmin,
  * probability rising linearly to Pmax at Kmax, always above Kmax.
  * Thresholds come from the rocedp_ecn module's kfunc when the loader found

@@ -14,7 +14,8 @@
 SEC("xdp")
 int rocedp_xdp(struct xdp_md *ctx)
 {
-	struct rd_hook_in in = { .ifindex = ctx->ingress_ifindex };
+	struct rd_hook_in in = { .ifindex = ctx->ingress_ifindex,
+				 .ecn_at_ingress = 1 };
 	struct rd_result res;
 
 	in.wire_len = ctx->data_end - ctx->data;
@@ -61,18 +62,6 @@ int rocedp_tc_ingress(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
-SEC("xdp/devmap")
-int rocedp_xdp_egress(struct xdp_md *ctx)
-{
-	struct rd_hook_in in = { .ifindex = ctx->egress_ifindex };
-	struct rd_result res;
-
-	in.wire_len = ctx->data_end - ctx->data;
-	rd_egress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
-		  &res);
-	return XDP_PASS;
-}
-
 SEC("tc")
 int rocedp_tc_egress(struct __sk_buff *skb)
 {
@@ -86,9 +75,9 @@ int rocedp_tc_egress(struct __sk_buff *skb)
 }
 
 /*
- * BPF_PROG_TEST_RUN refuses devmap programs and needs a real device for
- * skb->ifindex, so replay and tests drive the egress pipeline through this
- * entry, which takes the port from skb->mark. The live loader never loads
+ * A tc egress test run needs a real device for skb->ifindex, so replay and
+ * tests drive the egress pipeline through this entry, which takes the port
+ * from skb->mark. The live loader never loads
  * it.
  */
 SEC("tc")

@@ -7,8 +7,8 @@
 # ABOVE it, frames arrive CE-marked (tshark on the receiving host:
 # ip.dsfield.ecn == 3), the responder answers them with CNPs and the sender
 # cuts its rate; the marks seen at the receiver are exactly the ones rocedp
-# counted, ICRCs stay valid and nothing is lost. Native XDP (devmap egress
-# program) and tc (tc egress program).
+# counted, ICRCs stay valid and nothing is lost. Native XDP (marked in the
+# ingress program for the chosen port) and tc (tc egress program).
 #
 # Usage: selftests/ecn_lab.sh [native|tc|generic ...]   (root)
 set -u

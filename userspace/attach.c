@@ -386,49 +386,31 @@ static int detach_tc(const struct rd_attached *a)
 
 /* ---------------------------------------------------------------- pins */
 
-/* The XDP egress program is what config/sync put into devmap entries. */
-static int pin_egress_prog(struct rocedp *skel)
-{
-	int fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
-	char path[256], tmp[256];
-
-	pin_path(path, sizeof(path), "/progs/xdp_egress");
-	pin_path(tmp, sizeof(tmp), "/progs/xdp_egress_new");
-	unlink(tmp);
-	if (bpf_obj_pin(fd, tmp))
-		return -errno;
-	/* rename over the old pin: readers never see it missing */
-	return rename(tmp, path) ? -errno : 0;
-}
-
-int rd_egress_prog_fd_pinned(void)
-{
-	char path[256];
-
-	return bpf_obj_get(pin_path(path, sizeof(path), "/progs/xdp_egress"));
-}
-
 /*
- * Point every devmap entry at the new egress program (after an upgrade):
- * one update per port, each atomic.
+ * Devmap entries carry no program: XDP marks ECN in the ingress program.
+ * A version that marked in a devmap egress program left one in every
+ * entry and pinned it; strip both on attach so an upgrade never marks a
+ * frame twice.
  */
-static int refresh_devmap(struct rocedp *skel)
+static int strip_devmap_progs(struct rocedp *skel)
 {
 	int map_fd = bpf_map__fd(skel->maps.rd_tx_ports);
-	int prog_fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
 	struct bpf_devmap_val v;
 	__u32 key, next, *prev = NULL;
+	char path[256];
 	int err = 0;
 
 	while (!bpf_map_get_next_key(map_fd, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(map_fd, &key, &v))
+		if (bpf_map_lookup_elem(map_fd, &key, &v) || !v.bpf_prog.id)
 			continue;
-		v.bpf_prog.fd = prog_fd;
+		v.bpf_prog.fd = -1;
 		if (bpf_map_update_elem(map_fd, &key, &v, 0))
 			err = -errno;
 	}
+	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress"));
+	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress_new"));
 	return err;
 }
 
@@ -543,11 +525,11 @@ int cmd_attach(int argc, char **argv)
 			goto out;
 		}
 	}
-	err = pin_egress_prog(skel);
-	if (!err)
-		err = refresh_devmap(skel);
+	err = strip_devmap_progs(skel);
 	if (err) {
-		rd_err("attach", "egress program: %s", strerror(-err));
+		rd_err("attach",
+		       "rd_tx_ports: removing old egress programs: %s",
+		       strerror(-err));
 		goto out;
 	}
 	for (i = optind; i < argc; i++) {

@@ -38,8 +38,6 @@ int rd_pin_dir_prepare(void);
 bool rd_ecn_module_loaded(void);
 int rd_live_load(struct rocedp **out, bool pin);
 int rd_state_read(struct rd_attach_state *st);
-/* fd of the pinned XDP egress (ECN) program for devmap values, or -errno */
-int rd_egress_prog_fd_pinned(void);
 void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel);
 
 #endif

@@ -41,8 +41,6 @@
 #define QP_MAX 0xffffffu /* BTH destination QP is 24 bits */
 #define RUN_DIR ROCEDP_RUN_DIR
 
-int rd_config_egress_prog_fd = -1;
-
 /* qsort() with an empty table may get a NULL base, which is undefined */
 static void rd_qsort(void *base, size_t n, size_t size,
 		     int (*cmp)(const void *, const void *))
@@ -1727,42 +1725,6 @@ static int txn_rollback(struct txn *t)
 	return failed ? -EIO : 0;
 }
 
-/* The ECN devmap program: the hook's, or the one ports already carry. */
-static int egress_prog(const struct rd_maps *m, bool *own)
-{
-	struct bpf_devmap_val v;
-	__u32 key, next, *prev = NULL;
-	int fd = m->fd[RD_MAP_TX_PORTS];
-
-	*own = false;
-	if (rd_config_egress_prog_fd > 0)
-		return rd_config_egress_prog_fd;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (!bpf_map_lookup_elem(fd, &key, &v) && v.bpf_prog.id) {
-			int pfd = bpf_prog_get_fd_by_id(v.bpf_prog.id);
-
-			if (pfd >= 0) {
-				*own = true;
-				return pfd;
-			}
-		}
-	}
-	return -1;
-}
-
-static __u32 prog_id(int fd)
-{
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	if (fd <= 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-		return 0;
-	return info.id;
-}
-
 static struct rd_cfg_port *find_port(struct rd_cfg_port *p, unsigned int n,
 				     __u32 ifindex)
 {
@@ -1776,12 +1738,8 @@ static int apply_ports(struct txn *t, const struct rd_maps *m,
 {
 	char what[64];
 	unsigned int i, j;
-	bool own;
-	__u32 want_id;
-	int efd, err = 0;
+	int err = 0;
 
-	efd = egress_prog(m, &own);
-	want_id = prog_id(efd);
 	for (i = 0; i < s->n_groups && !err; i++) {
 		const struct rocedp_group *g = &s->groups[i].g;
 
@@ -1789,14 +1747,14 @@ static int apply_ports(struct txn *t, const struct rd_maps *m,
 			__u32 ifx = g->members[j].ifindex;
 			struct bpf_devmap_val have, want = { .ifindex = ifx };
 
-			want.bpf_prog.fd = efd > 0 ? efd : -1;
+			/* no program: XDP decides ECN in the ingress program */
+			want.bpf_prog.fd = -1;
 			/* offline ports do not exist: the devmap refuses them */
 			if (rd_config_offline)
 				goto port_cfg;
 			if (!bpf_map_lookup_elem(m->fd[RD_MAP_TX_PORTS], &ifx,
 						 &have) &&
-			    have.ifindex == ifx &&
-			    (efd <= 0 || have.bpf_prog.id == want_id))
+			    have.ifindex == ifx && !have.bpf_prog.id)
 				goto port_cfg;
 			snprintf(what, sizeof(what), "rd_tx_ports ifindex %u",
 				 ifx);
@@ -1831,8 +1789,6 @@ port_cfg:
 			}
 		}
 	}
-	if (own)
-		close(efd);
 	for (i = 0; i < s->n_ports && !err; i++) {
 		const struct rd_cfg_port *want = &s->ports[i];
 		struct rd_cfg_port *have =
@@ -2627,9 +2583,6 @@ static int config_change(int argc, char **argv, bool load)
 		json_object_put(root);
 		return 1;
 	}
-	/* members' devmap entries get the attached ECN egress program */
-	if (rd_config_egress_prog_fd <= 0)
-		rd_config_egress_prog_fd = rd_egress_prog_fd_pinned();
 	lock = rd_config_lock("config");
 	if (lock < 0) {
 		err = lock;

@@ -45,13 +45,6 @@ struct rd_staged {
 	unsigned int n_routes;
 };
 
-/*
- * Program fd put into the rd_tx_ports value of every static member's
- * egress port (the ECN devmap program). <= 0: adopt the program other
- * devmap entries already carry, or none.
- */
-extern int rd_config_egress_prog_fd;
-
 void rd_staged_defaults(struct rd_staged *s);
 void rd_staged_free(struct rd_staged *s);
 

@@ -13,8 +13,9 @@ enum rd_hook {
 	RD_HOOK_XDP = 0, /* rocedp_xdp */
 	RD_HOOK_TC, /* rocedp_tc_ingress */
 	RD_HOOK_XDP_EGRESS, /* egress pipeline, port = ingress_ifindex
-			     * (rocedp_egress_tr: test runs cannot run the
-			     * devmap program itself) */
+			     * (rocedp_egress_tr: the tc egress pipeline with
+			     * the port from skb->mark; XDP has no egress
+			     * program, it marks ECN at ingress) */
 	RD_HOOK_TC_EGRESS, /* rocedp_tc_egress, port = skb->ifindex: must
 			    * exist (0 means lo) */
 	RD_HOOK_MAX,

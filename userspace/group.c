@@ -166,7 +166,6 @@ struct rd_fib {
 	size_t n_dirty, cap_dirty;
 	uint32_t *ports; /* ifindexes with devmap + port_cfg entries */
 	size_t n_ports, cap_ports;
-	uint32_t egress_prog_id;
 	int next_id; /* allocation cursor, counts down */
 	unsigned int n_routes; /* prefixes with want */
 	uint64_t errors_logged;
@@ -184,7 +183,7 @@ struct rd_fib *rd_fib_new(void)
 		free(f);
 		return NULL;
 	}
-	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1, -1 };
+	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1 };
 	f->next_id = ROCEDP_MAX_GROUPS - 1;
 	return f;
 }
@@ -214,16 +213,8 @@ void rd_fib_free(struct rd_fib *f)
 
 void rd_fib_set_maps(struct rd_fib *f, const struct rd_fib_maps *maps)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
-
 	f->maps = *maps;
-	f->egress_prog_id = 0;
-	memset(&info, 0, sizeof(info));
-	if (maps->egress_prog_fd > 0 &&
-	    !bpf_obj_get_info_by_fd(maps->egress_prog_fd, &info, &len))
-		f->egress_prog_id = info.id;
-	f->n_ports = 0; /* re-check every devmap value against the new fd */
+	f->n_ports = 0; /* re-check every devmap value in the new maps */
 }
 
 static void fib_log_error(struct rd_fib *f, const char *what, int err)
@@ -760,17 +751,10 @@ static int ensure_port(struct rd_fib *f, uint32_t ifindex,
 		if (f->ports[i] == ifindex)
 			return 0;
 	if (f->maps.tx_ports >= 0) {
-		want.bpf_prog.fd = f->maps.egress_prog_fd > 0 ?
-					   f->maps.egress_prog_fd :
-					   -1;
-		/*
-		 * An entry that has a program stays as it is: attach owns the
-		 * program field and swaps it on upgrades; a stale fd of ours
-		 * must not undo that.
-		 */
+		/* no program: XDP decides ECN in the ingress program */
+		want.bpf_prog.fd = -1;
 		if (bpf_map_lookup_elem(f->maps.tx_ports, &ifindex, &have) ||
-		    have.ifindex != ifindex ||
-		    (!have.bpf_prog.id && f->egress_prog_id)) {
+		    have.ifindex != ifindex || have.bpf_prog.id) {
 			if (bpf_map_update_elem(f->maps.tx_ports, &ifindex,
 						&want, BPF_ANY)) {
 				err = -errno;

@@ -251,8 +251,13 @@ int cmd_replay(int argc, char **argv)
 			       tot.frames, strerror(-err));
 			goto out;
 		}
-		if (r.verdict == ROCEDP_VERDICT_REDIRECT) {
-			/* the devmap's egress program would see it next */
+		if (r.verdict == ROCEDP_VERDICT_REDIRECT &&
+		    o.hook == RD_HOOK_XDP) {
+			/* XDP decides ECN in the ingress program */
+			if (r.trace.ecn_out == 3 && r.trace.ecn_in != 3)
+				tot.ce_marked++;
+		} else if (r.verdict == ROCEDP_VERDICT_REDIRECT) {
+			/* tc: the egress port's tc program sees it next */
 			memset(&eg, 0, sizeof(eg));
 			eg.in = out;
 			eg.in_len = r.out_len;

@@ -116,7 +116,6 @@ struct rd_sync {
 	struct rd_nl mon; /* events */
 	struct rd_fib *fib;
 	struct rd_fib_maps fm;
-	int egress_fd; /* opened from the pin, -1 when none */
 	int lock_fd;
 	struct slink *links[LINK_BUCKETS];
 	struct sneigh *neighs[NEIGH_BUCKETS];
@@ -141,13 +140,6 @@ struct rd_sync {
 	bool warned_unknown;
 	struct rd_sync_stats st;
 };
-
-static int egress_prog_fd = -1;
-
-void rd_sync_set_egress_prog_fd(int fd)
-{
-	egress_prog_fd = fd;
-}
 
 static uint64_t now_ns(void)
 {
@@ -1104,9 +1096,6 @@ static void report_unknown(struct rd_sync *s)
 	}
 }
 
-static void refresh_egress_prog(struct rd_sync *s);
-static void release_egress_prog(struct rd_sync *s);
-
 static uint64_t counts_total(const struct rd_fib_counts *c)
 {
 	return c->group_writes + c->group_deletes + c->route_writes +
@@ -1122,14 +1111,9 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 	if (groups_only) {
 		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
 	} else {
-		/* an upgrade re-pins the egress program: new devmap entries
-		 * must get the new one, and the old one must not stay loaded
-		 * through our fd (a link-down batch adds no entries) */
-		refresh_egress_prog(s);
 		s->unresolved = 0;
 		rd_fib_commit(s->fib, false, fill_member, s, &s->st.writes);
 		s->dirty = false;
-		release_egress_prog(s);
 	}
 	writes = counts_total(&s->st.writes) - counts_total(&before);
 	if (writes) {
@@ -1331,8 +1315,6 @@ static int dump_all(struct rd_sync *s)
 	return 0;
 }
 
-static void refresh_egress_prog(struct rd_sync *s);
-
 /*
  * reload: read the maps back into the mirror first (start, SIGHUP). A
  * resync for a link change or an overrun trusts the mirror: this process is
@@ -1350,7 +1332,6 @@ static int resync(struct rd_sync *s, bool reload)
 	s->overrun_in_resync = false;
 	s->st.resyncs++;
 	if (reload) {
-		refresh_egress_prog(s);
 		err = rd_fib_load_installed(s->fib);
 		if (err) {
 			rd_err("sync", "reading the maps: %s", strerror(-err));
@@ -1385,9 +1366,7 @@ static int resync(struct rd_sync *s, bool reload)
 	t3 = now_ns();
 	rd_fib_touch_ifindex(s->fib, 0);
 	s->unresolved = 0;
-	refresh_egress_prog(s);
 	rd_fib_commit(s->fib, true, fill_member, s, &s->st.writes);
-	release_egress_prog(s);
 	s->dirty = false;
 	s->first_event[0] = 0;
 	s->batch_events = 0;
@@ -1417,43 +1396,6 @@ int rd_sync_resync(struct rd_sync *s)
 
 /* ------------------------------------------------------------ lifecycle */
 
-/*
- * The devmap egress program for new rd_tx_ports entries: the one set with
- * rd_sync_set_egress_prog_fd(), else the one attach pinned (re-read on
- * every reload, so that an upgrade is picked up).
- */
-static void refresh_egress_prog(struct rd_sync *s)
-{
-	char path[PATH_MAX];
-
-	if (s->egress_fd >= 0)
-		close(s->egress_fd);
-	s->egress_fd = -1;
-	if (egress_prog_fd < 0) {
-		snprintf(path, sizeof(path), "%s/progs/xdp_egress",
-			 s->opts.pin_dir);
-		s->egress_fd = bpf_obj_get(path);
-		if (s->egress_fd < 0)
-			s->egress_fd = -1;
-	}
-	s->fm.egress_prog_fd = egress_prog_fd >= 0 ? egress_prog_fd :
-						     s->egress_fd;
-	rd_fib_set_maps(s->fib, &s->fm);
-}
-
-/*
- * Held only around a commit: a daemon that kept the fd would keep an
- * upgraded-away program loaded for as long as it runs.
- */
-static void release_egress_prog(struct rd_sync *s)
-{
-	if (s->egress_fd >= 0)
-		close(s->egress_fd);
-	s->egress_fd = -1;
-	s->fm.egress_prog_fd = egress_prog_fd;
-	rd_fib_set_maps(s->fib, &s->fm);
-}
-
 int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 {
 	static const unsigned int groups[] = {
@@ -1470,7 +1412,6 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		return -ENOMEM;
 	s->routes = calloc(ROUTE_BUCKETS, sizeof(*s->routes));
 	s->lock_fd = -1;
-	s->egress_fd = -1;
 	rd_maps_init(&s->maps);
 	if (!s->routes) {
 		err = -ENOMEM;
@@ -1525,7 +1466,6 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	fm.groups = s->maps.fd[RD_MAP_GROUPS];
 	fm.tx_ports = s->maps.fd[RD_MAP_TX_PORTS];
 	fm.port_cfg = s->maps.fd[RD_MAP_PORT_CFG];
-	fm.egress_prog_fd = egress_prog_fd; /* opened per commit */
 	s->fm = fm;
 	rd_fib_set_maps(s->fib, &s->fm);
 
@@ -1562,8 +1502,6 @@ void rd_sync_close(struct rd_sync *s)
 	rd_maps_close(&s->maps);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
-	if (s->egress_fd >= 0)
-		close(s->egress_fd);
 	free(s);
 }
 

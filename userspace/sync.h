@@ -37,7 +37,6 @@ typedef void (*rd_member_fill_fn)(void *ctx, struct rocedp_member *m);
 
 struct rd_fib_maps {
 	int routes4, routes6, groups, tx_ports, port_cfg; /* -1: dry run */
-	int egress_prog_fd; /* devmap egress program, -1 for none */
 };
 
 struct rd_fib_counts {
@@ -145,9 +144,6 @@ struct rd_sync;
  */
 typedef void (*rd_sync_latency_fn)(void *ctx, uint64_t ns,
 				   const char *first_event);
-
-/* Device program fd put into every rd_tx_ports value (-1: none). */
-void rd_sync_set_egress_prog_fd(int fd);
 
 /* Open pinned maps and netlink sockets, subscribe, but do not dump yet. */
 int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts);

@@ -8,7 +8,7 @@
 #   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem lbeval
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
-# BENCH_TPUT_RUNS (3), BENCH_CPU (1: the CPU the traffic source is pinned to).
+# BENCH_TPUT_RUNS (4), BENCH_CPU (1: the CPU the traffic source is pinned to).
 set -u
 
 OUT=${OUT:-build}
@@ -18,7 +18,7 @@ RDB=$B/rdbench
 ROCEDP=$OUT/rocedp
 JSON=0
 TPUT_S=${BENCH_TPUT_SECONDS:-2}
-TPUT_RUNS=${BENCH_TPUT_RUNS:-3}
+TPUT_RUNS=${BENCH_TPUT_RUNS:-4}
 CPU=${BENCH_CPU:-1}
 [ "$(nproc)" -gt "$CPU" ] || CPU=0
 
@@ -86,10 +86,11 @@ mkns() {
 # ------------------------------------------------------------------ cost
 sec_cost() {
 	local ns=bn_cost i
-	log "per-packet cost (BPF_PROG_TEST_RUN, ~10 s)"
+	log "per-packet cost (BPF_PROG_TEST_RUN, ~5 s)"
 	mkns $ns
 	ip -n $ns link add bcin type veth peer name bcin_p
-	# a veth that stays down: holds rocedp_xdp in the XDP dispatcher
+	# a veth that stays down: holds rocedp_xdp in the XDP dispatcher (the
+	# baselines and the bare forwarder are held on bcin and bcup0..3)
 	ip -n $ns link add bchold type veth peer name bchold_p
 	for i in 0 1 2 3; do
 		ip -n $ns link add bcup$i type veth peer name bcup${i}_p
@@ -139,45 +140,55 @@ fabric_up() {
 		return 1
 }
 
-# tput_run LABEL: TPUT_RUNS runs per frame size, results appended to tput.jsonl
-tput_run() {
-	local label=$1 size r dmac fwd0 fwd1 out
-	dmac=$(mac_of bn_fw bfin)
-	for size in 64 1024; do
-		for r in $(seq "$TPUT_RUNS"); do
-			fwd0=$(fwd_count "$label")
-			out=$(taskset -c "$CPU" nsenter --net=/run/netns/bn_src "$RDB" src \
-				-i bs0 -d "$dmac" -s 10.200.0.2 -D 10.9.0.1 -l $size \
-				-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count -H bshold) || return 1
-			fwd1=$(fwd_count "$label")
-			echo "{\"mode\":\"$label\",\"run\":$r,\"rocedp_forwarded\":$((fwd1 - fwd0)),${out#\{}" \
-				>>"$B/tput.jsonl"
-		done
+# rocedp on the fabric: attach, group from the kernel route, then ECN port
+# settings with a rate, so RED really runs (sync leaves the rate at 0)
+rocedp_up() { # rocedp_up native|tc
+	local i
+	rd_fw attach --mode "$1" bfin bfup0 bfup1 bfup2 bfup3 || return 1
+	rd_fw sync --once >"$B/tput-sync-$1.txt" 2>&1 || return 1
+	for i in 0 1 2 3; do
+		rd_fw ecn set bfup$i kmin 100000 kmax 400000 pmax 20 \
+			rate 25000 || return 1
 	done
 }
 
-fwd_count() { # frames rocedp forwarded so far (0 for the kernel)
-	if [ "$1" = kernel ]; then
-		echo 0
-	else
-		"$RDB" fwd /sys/fs/bpf/bn_fw
-	fi
+rocedp_down() { # rocedp_down native|tc: keeps the last stats of each mode
+	rd_fw -j stats >"$B/tput-stats-$1.json" 2>&1
+	rd_fw detach --all
 }
 
+rd_fw() { ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" "$@"; }
+
+# tput_one MODE RUN SIZE: one source run, a line appended to tput.jsonl
+tput_one() {
+	local mode=$1 r=$2 size=$3 c0='{}' c1='{}' out
+	[ "$mode" = kernel ] || c0=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1
+	out=$(taskset -c "$CPU" nsenter --net=/run/netns/bn_src "$RDB" src \
+		-i bs0 -d "$DMAC" -s 10.200.0.2 -D 10.9.0.1 -l "$size" \
+		-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count -H bshold) || return 1
+	[ "$mode" = kernel ] || c1=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1
+	echo "{\"mode\":\"$mode\",\"run\":$r,\"ctrs_before\":$c0,\"ctrs_after\":$c1,${out#\{}" \
+		>>"$B/tput.jsonl"
+}
+
+# Interleaved in time: every run and size measures the kernel, rocedp native
+# and rocedp tc back to back, so each ratio compares neighbours (the
+# machine's speed drifts by tens of percent over minutes).
 sec_tput() {
-	local mode
-	log "throughput on the veth fabric (~$((3 * 2 * TPUT_RUNS * (TPUT_S + 1))) s)"
+	local r size mode
+	log "throughput on the veth fabric, interleaved (~$((2 * TPUT_RUNS * (3 * TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
-	tput_run kernel || return 1
-	for mode in native tc; do
-		ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" attach \
-			--mode $mode bfin bfup0 bfup1 bfup2 bfup3 || return 1
-		ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" sync --once \
-			>"$B/tput-sync-$mode.txt" 2>&1 || return 1
-		tput_run "rocedp_$mode" || return 1
-		ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" detach --all ||
-			return 1
+	DMAC=$(mac_of bn_fw bfin)
+	for r in $(seq "$TPUT_RUNS"); do
+		for size in 64 1024; do
+			tput_one kernel "$r" $size || return 1
+			for mode in native tc; do
+				rocedp_up $mode || return 1
+				tput_one rocedp_$mode "$r" $size || return 1
+				rocedp_down $mode || return 1
+			done
+		done
 	done
 	for ns in bn_src bn_fw bn_sink; do ip netns del $ns; done
 	rm -f /sys/fs/bpf/bn_sink_count

@@ -10,6 +10,7 @@
  *   sink      attach the counting XDP_DROP sink to interfaces
  *   routewait run a command, time until a route is in the pinned LPM map
  *   count     entries of a pinned map
+ *   ctrs      forwarding and ECN counters of a pinned rd_stats
  *   flap      link down/up by ioctl, time until the group map follows
  */
 #include <errno.h>
@@ -194,31 +195,37 @@ struct combo {
 	const char *what;
 	__u32 features;
 	__u32 hash_mode;
-	bool egress; /* add the egress (ECN) pipeline */
 	/* what every round must have done, checked on the counters */
 	bool fwd;
 };
 
+/*
+ * XDP ingress only: in native/generic mode the ingress program also takes
+ * the ECN decision for the frames it redirects (the egress port is known
+ * there), so the ECN combinations need no second program.
+ */
 static const struct combo combos[] = {
 	{ "parse", "parse+classify+count, features none", 0, ROCEDP_HASH_QP,
-	  false, false },
+	  false },
 	{ "remark", "features remark (DSCP rewrite of data class)",
-	  ROCEDP_F_REMARK, ROCEDP_HASH_QP, false, false },
+	  ROCEDP_F_REMARK, ROCEDP_HASH_QP, false },
 	{ "fwd_5tuple", "features forward, hash 5tuple", ROCEDP_F_FORWARD,
-	  ROCEDP_HASH_5TUPLE, false, true },
+	  ROCEDP_HASH_5TUPLE, true },
 	{ "fwd_qp", "features forward, hash qp", ROCEDP_F_FORWARD,
-	  ROCEDP_HASH_QP, false, true },
+	  ROCEDP_HASH_QP, true },
 	{ "flowlet", "features forward+flowlet, hash flowlet",
-	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET, ROCEDP_HASH_FLOWLET, false,
-	  true },
-	{ "flowlet_ecn", "forward+flowlet+ecn: ingress + egress ECN program",
+	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET, ROCEDP_HASH_FLOWLET, true },
+	{ "flowlet_ecn", "forward+flowlet+ecn, hash flowlet (RED at ingress)",
 	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET | ROCEDP_F_ECN,
-	  ROCEDP_HASH_FLOWLET, true, true },
-	{ "default", "shipped default: forward+remark+ecn, hash qp, + egress",
+	  ROCEDP_HASH_FLOWLET, true },
+	{ "default", "shipped default: forward+remark+ecn, hash qp",
 	  ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN, ROCEDP_HASH_QP,
-	  true, true },
+	  true },
 };
 #define N_COMBOS (sizeof(combos) / sizeof(combos[0]))
+
+/* the tc path's ECN point, timed through its test entry */
+#define TC_EGRESS_FEATURES (ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN)
 
 static void set_config(int fd, __u32 features, __u32 mode)
 {
@@ -236,12 +243,12 @@ static void set_config(int fd, __u32 features, __u32 mode)
 /*
  * The group, route, devmap and port settings of a leaf with 4 uplinks:
  * members are real interfaces in this netns, so the devmap accepts them and
- * the programs run exactly the live path (cfg_offline stays false).
+ * the programs run exactly the live path (cfg_offline stays false). The
+ * devmap entries carry no program: ECN is decided at XDP ingress.
  */
-static void setup_fib(struct rocedp *skel, const struct rd_maps *m,
-		      char **ports)
+static void setup_fib(const struct rd_maps *m, char **ports)
 {
-	struct bpf_devmap_val dv = {};
+	struct bpf_devmap_val dv = { .bpf_prog.fd = -1 };
 	struct rocedp_group g = {};
 	struct rocedp_route4_key rk = { .prefixlen = 16 };
 	struct rocedp_route rv = { .group_id = 1,
@@ -271,7 +278,6 @@ static void setup_fib(struct rocedp *skel, const struct rd_maps *m,
 		mb->flags = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED |
 			    ROCEDP_MEMBERF_STATIC;
 		dv.ifindex = mb->ifindex;
-		dv.bpf_prog.fd = bpf_program__fd(skel->progs.rocedp_xdp_egress);
 		if (bpf_map_update_elem(m->fd[RD_MAP_TX_PORTS], &mb->ifindex,
 					&dv, 0))
 			die("rd_tx_ports", errno);
@@ -291,6 +297,48 @@ static void setup_fib(struct rocedp *skel, const struct rd_maps *m,
 	 * really rewrites (first round of a batch; later rounds find it set) */
 	if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &cls, &q, 0))
 		die("rd_qos", errno);
+}
+
+/* must match tools/bench/empty.bpf.c */
+struct ref_fwd_member {
+	__u32 ifindex;
+	__u8 smac[ETH_ALEN];
+	__u8 dmac[ETH_ALEN];
+};
+
+/* The bare forwarder's tables: the same route, the same four ports. */
+static void setup_bare_fwd(struct empty *eo, char **ports)
+{
+	struct bpf_devmap_val dv = { .bpf_prog.fd = -1 };
+	struct {
+		__u32 plen, addr;
+	} k = { 16, 0 };
+	__u32 grp = 0, i;
+	int err;
+
+	inet_pton(AF_INET, "10.9.0.0", &k.addr);
+	if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_routes), &k, &grp,
+				0))
+		die("ref_fwd_routes", errno);
+	for (i = 0; i < 4; i++) {
+		struct ref_fwd_member mb = { .ifindex =
+						     if_nametoindex(ports[i]) };
+
+		if (!mb.ifindex)
+			die(ports[i], errno);
+		err = get_mac(ports[i], mb.smac);
+		if (err)
+			die(ports[i], err);
+		memcpy(mb.dmac, "\x02\xbb\x00\x00\x00\x00", 6);
+		mb.dmac[5] = i + 1;
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_members),
+					&i, &mb, 0))
+			die("ref_fwd_members", errno);
+		dv.ifindex = mb.ifindex;
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_tx),
+					&mb.ifindex, &dv, 0))
+			die("ref_fwd_tx", errno);
+	}
 }
 
 struct ctr_snap {
@@ -322,42 +370,102 @@ static bool verify(const struct combo *c, const struct ctr_snap *a,
 		 redir = b->redirect - a->redirect,
 		 nofwd = b->pass_nofwd - a->pass_nofwd,
 		 rem = (b->remarked - a->remarked) +
-		       (b->remark_same - a->remark_same);
+		       (b->remark_same - a->remark_same),
+		 ecn = b->ecn_src - a->ecn_src;
 
 	snprintf(why, len,
 		 "rx %" PRIu64 " fwd %" PRIu64 " redirect %" PRIu64
-		 " pass_no_forward %" PRIu64 " remark %" PRIu64,
-		 rx, fwd, redir, nofwd, rem);
+		 " pass_no_forward %" PRIu64 " remark %" PRIu64
+		 " ecn_decided %" PRIu64,
+		 rx, fwd, redir, nofwd, rem, ecn);
 	if (rx != rounds)
+		return false;
+	/* RED ran on every frame, or on none when ECN is off */
+	if (ecn != ((c->features & ROCEDP_F_ECN) ? rounds : 0))
+		return false;
+	if ((c->features & ROCEDP_F_REMARK) && rem != rounds)
 		return false;
 	if (c->fwd)
 		return fwd == rounds && redir == rounds &&
 		       b->reorder == a->reorder;
-	if (nofwd != rounds)
-		return false;
-	if (c->features & ROCEDP_F_REMARK)
-		return rem == rounds;
-	return true;
+	return nofwd == rounds;
+}
+
+/* A measured row: per-pass means, whether every pass verified, and why. */
+struct row {
+	double ns[16];
+	bool ok;
+	char why[256];
+};
+
+static void row_check(struct row *r, bool ok, const char *why)
+{
+	/* keep the first failing pass's counters, else the last pass's */
+	if (!r->ok)
+		return;
+	r->ok = ok;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+static double row_stats(const struct row *r, unsigned int passes, double *mn,
+			double *mx)
+{
+	double s = 0;
+	unsigned int p;
+
+	*mn = 1e9;
+	*mx = 0;
+	for (p = 0; p < passes; p++) {
+		s += r->ns[p] / passes;
+		*mn = fmin(*mn, r->ns[p]);
+		*mx = fmax(*mx, r->ns[p]);
+	}
+	return s;
+}
+
+static double mean(const double *v, unsigned int n)
+{
+	double s = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		s += v[i] / n;
+	return s;
+}
+
+static void print_row(const char *name, const char *what, const struct row *r,
+		      unsigned int passes, double base, double bare)
+{
+	double mn, mx, s = row_stats(r, passes, &mn, &mx);
+
+	printf("{\"name\":\"%s\",\"what\":\"%s\",\"ns\":%.2f,"
+	       "\"min_pass_ns\":%.2f,\"max_pass_ns\":%.2f,\"ratio\":%.3f,",
+	       name, what, s, mn, mx, s / base);
+	if (bare > 0)
+		printf("\"ratio_bare\":%.3f,", s / bare);
+	printf("\"verified\":%s,\"counters\":\"%s\"}", r->ok ? "true" : "false",
+	       r->why);
 }
 
 static int cmd_cost(int argc, char **argv)
 {
 	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
 	const char *in_if = NULL, *hold_if = NULL;
-	int hold_idx;
+	int hold_idx, bare_idx;
 	char *ports[4] = {}, *list = NULL, why[256];
 	static __u8 frames[N_FRAMES][FRAME_LEN];
 	struct empty *eo;
 	struct rocedp *skel;
 	struct rd_maps m;
-	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, in_idx, egr_port;
-	double empty[16], empty_tc[16], ing[N_COMBOS][16], egr[16];
-	double ref[3][16];
+	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, in_idx,
+		egr_port;
+	double empty[16], empty_tc[16], ref[3][16], e, et, bare_ns, mn, mx;
+	static struct row ing[N_COMBOS], egr, bare;
 	int fd_ref[3];
 	static const char *const ref_names[3] = { "ktime", "percpu_counter",
 						  "lpm_lookup" };
-	bool ok[N_COMBOS];
-	char okwhy[N_COMBOS][256];
+	uint64_t rounds;
+	bool all_ok = true;
 	__u8 in_mac[6];
 
 	while ((c = getopt(argc, argv, "i:p:b:r:n:H:")) != -1) {
@@ -384,11 +492,13 @@ static int cmd_cost(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!in_if || !list || passes < 1 || passes > 16 || repeat > 250) {
+	if (!in_if || !hold_if || !list || passes < 1 || passes > 16 ||
+	    repeat < 1 || repeat > 250 || batches < 1) {
 		fprintf(stderr,
-			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
 		return 2;
 	}
+	rounds = (uint64_t)batches * repeat;
 	for (i = 0; i < 4; i++) {
 		ports[i] = strsep(&list, ",");
 		if (!ports[i])
@@ -418,7 +528,7 @@ static int cmd_cost(int argc, char **argv)
 	err = rd_config_apply_defaults(&m);
 	if (err)
 		die("defaults", err);
-	setup_fib(skel, &m, ports);
+	setup_fib(&m, ports);
 	fd_xdp = bpf_program__fd(skel->progs.rocedp_xdp);
 	fd_egr = bpf_program__fd(skel->progs.rocedp_egress_tr);
 	egr_port = if_nametoindex(ports[0]);
@@ -431,6 +541,7 @@ static int cmd_cost(int argc, char **argv)
 	fd_ref[0] = bpf_program__fd(eo->progs.bench_ref_ktime);
 	fd_ref[1] = bpf_program__fd(eo->progs.bench_ref_counter);
 	fd_ref[2] = bpf_program__fd(eo->progs.bench_ref_lpm);
+	fd_bare = bpf_program__fd(eo->progs.bench_ref_bare_fwd);
 	{
 		/* 10.9.0.0/16, as rocedp's route */
 		struct {
@@ -442,17 +553,19 @@ static int cmd_cost(int argc, char **argv)
 					0))
 			die("ref_lpm", errno);
 	}
+	setup_bare_fwd(eo, ports);
 
 	/*
 	 * Every XDP test run registers its program with the kernel's XDP
 	 * dispatcher and removes it afterwards, each a synchronize_rcu()
 	 * (milliseconds, far more under load). A program already attached
 	 * natively somewhere stays registered, so the runs skip that: hold
-	 * both on a veth that is down and carries no traffic.
+	 * each on a veth that carries no traffic.
 	 */
 	hold_idx = if_nametoindex(hold_if);
 	if (!hold_idx)
 		die(hold_if, errno);
+	bare_idx = if_nametoindex(ports[3]);
 	if (bpf_xdp_attach(hold_idx, fd_xdp, XDP_FLAGS_DRV_MODE, NULL))
 		die("holding rocedp_xdp in the dispatcher", errno);
 	if (bpf_xdp_attach(in_idx, fd_empty, XDP_FLAGS_DRV_MODE, NULL))
@@ -461,11 +574,17 @@ static int cmd_cost(int argc, char **argv)
 		if (bpf_xdp_attach(if_nametoindex(ports[i]), fd_ref[i],
 				   XDP_FLAGS_DRV_MODE, NULL))
 			die("holding a reference program", errno);
+	if (bpf_xdp_attach(bare_idx, fd_bare, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the bare forwarder in the dispatcher", errno);
 
 	for (ci = 0; ci < N_COMBOS; ci++)
-		ok[ci] = true;
+		ing[ci].ok = true;
+	egr.ok = bare.ok = true;
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
+		struct ctr_snap a, b;
+		uint64_t r0, r1;
+
 		empty[p] = time_prog(fd_empty, true, frames, batches, repeat,
 				     in_idx, 0);
 		empty_tc[p] = time_prog(fd_empty_tc, false, frames, batches,
@@ -474,114 +593,81 @@ static int cmd_cost(int argc, char **argv)
 			ref[i][p] = time_prog(fd_ref[i], true, frames,
 					      batches / 5 ?: 1, repeat, in_idx,
 					      0);
+
+		r0 = eo->bss->ref_fwd_redirected;
+		bare.ns[p] = time_prog(fd_bare, true, frames, batches, repeat,
+				       in_idx, 0);
+		r1 = eo->bss->ref_fwd_redirected;
+		snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64,
+			 r1 - r0, rounds);
+		row_check(&bare, r1 - r0 == rounds, why);
+
 		for (ci = 0; ci < N_COMBOS; ci++) {
 			const struct combo *cb = &combos[ci];
-			struct ctr_snap a, b;
+			bool ok;
 
 			set_config(m.fd[RD_MAP_CONFIG], cb->features,
 				   cb->hash_mode);
 			snap(m.fd[RD_MAP_STATS], &a);
-			ing[ci][p] = time_prog(fd_xdp, true, frames, batches,
-					       repeat, in_idx, 0);
+			ing[ci].ns[p] = time_prog(fd_xdp, true, frames, batches,
+						  repeat, in_idx, 0);
 			snap(m.fd[RD_MAP_STATS], &b);
-			if (!verify(cb, &a, &b, (uint64_t)batches * repeat, why,
-				    sizeof(why)) &&
-			    ok[ci]) {
-				ok[ci] = false;
-				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s",
-					 why);
-			} else if (ok[ci]) {
-				snprintf(okwhy[ci], sizeof(okwhy[ci]), "%s",
-					 why);
-			}
+			ok = verify(cb, &a, &b, rounds, why, sizeof(why));
+			row_check(&ing[ci], ok, why);
 		}
-		/* egress ECN program with the ECN feature on */
-		{
-			struct ctr_snap a, b;
-			uint64_t rounds = (uint64_t)batches * repeat;
 
-			set_config(m.fd[RD_MAP_CONFIG],
-				   ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET |
-					   ROCEDP_F_ECN,
-				   ROCEDP_HASH_FLOWLET);
-			snap(m.fd[RD_MAP_STATS], &a);
-			egr[p] = time_prog(fd_egr, false, frames, batches,
-					   repeat, 0, egr_port);
-			snap(m.fd[RD_MAP_STATS], &b);
-			if (b.ecn_src - a.ecn_src != rounds) {
-				fprintf(stderr,
-					"rdbench: egress: ECN decided on %" PRIu64
-					" of %" PRIu64 " rounds\n",
-					b.ecn_src - a.ecn_src, rounds);
-				for (ci = 0; ci < N_COMBOS; ci++)
-					if (combos[ci].egress)
-						ok[ci] = false;
-			}
-		}
+		/* the tc path's ECN point: port from skb->mark */
+		set_config(m.fd[RD_MAP_CONFIG], TC_EGRESS_FEATURES,
+			   ROCEDP_HASH_QP);
+		snap(m.fd[RD_MAP_STATS], &a);
+		egr.ns[p] = time_prog(fd_egr, false, frames, batches, repeat, 0,
+				      egr_port);
+		snap(m.fd[RD_MAP_STATS], &b);
+		snprintf(why, sizeof(why),
+			 "ecn_decided %" PRIu64 " of %" PRIu64,
+			 b.ecn_src - a.ecn_src, rounds);
+		row_check(&egr, b.ecn_src - a.ecn_src == rounds, why);
 	}
 
 	/* JSON */
-	{
-		double e = 0, et = 0, eg = 0, mn, mx;
-		uint64_t rounds = (uint64_t)batches * repeat * passes;
-
-		for (p = 0; p < passes; p++) {
-			e += empty[p] / passes;
-			et += empty_tc[p] / passes;
-			eg += egr[p] / passes;
-		}
-		printf("{\"rounds_per_program\":%" PRIu64 ",\"batches\":%u,"
-		       "\"repeat\":%u,\"passes\":%u,\"frame_len\":%d,"
-		       "\"flows\":%d,",
-		       rounds, batches * passes, repeat, passes, FRAME_LEN,
-		       N_FRAMES);
-		printf("\"empty_xdp_ns\":%.2f,\"empty_tc_ns\":%.2f,"
-		       "\"egress_ecn_tc_ns\":%.2f,\"egress_ecn_net_ns\":%.2f,",
-		       e, et, eg, eg - et);
-		printf("\"reference_ns\":{");
-		for (i = 0; i < 3; i++) {
-			double r = 0;
-
-			for (p = 0; p < passes; p++)
-				r += ref[i][p] / passes;
-			printf("%s\"%s\":%.2f", i ? "," : "", ref_names[i], r);
-		}
-		printf("},");
-		printf("\"combos\":[");
-		for (ci = 0; ci < N_COMBOS; ci++) {
-			const struct combo *cb = &combos[ci];
-			double s = 0, total;
-
-			mn = 1e9;
-			mx = 0;
-			for (p = 0; p < passes; p++) {
-				s += ing[ci][p] / passes;
-				mn = fmin(mn, ing[ci][p]);
-				mx = fmax(mx, ing[ci][p]);
-			}
-			total = s + (cb->egress ? eg - et : 0);
-			printf("%s{\"name\":\"%s\",\"what\":\"%s\","
-			       "\"ingress_ns\":%.2f,\"ingress_min_pass_ns\":%.2f,"
-			       "\"ingress_max_pass_ns\":%.2f,"
-			       "\"egress_net_ns\":%.2f,\"ns\":%.2f,"
-			       "\"ratio\":%.3f,\"verified\":%s,\"counters\":\"%s\"}",
-			       ci ? "," : "", cb->name, cb->what, s, mn, mx,
-			       cb->egress ? eg - et : 0.0, total, total / e,
-			       ok[ci] ? "true" : "false", okwhy[ci]);
-		}
-		printf("]}\n");
+	e = mean(empty, passes);
+	et = mean(empty_tc, passes);
+	bare_ns = row_stats(&bare, passes, &mn, &mx);
+	printf("{\"rounds_per_program\":%" PRIu64 ",\"batches\":%u,"
+	       "\"repeat\":%u,\"passes\":%u,\"frame_len\":%d,"
+	       "\"flows\":%d,",
+	       rounds * passes, batches * passes, repeat, passes, FRAME_LEN,
+	       N_FRAMES);
+	printf("\"empty_xdp_ns\":%.2f,\"empty_tc_ns\":%.2f,", e, et);
+	printf("\"reference_ns\":{");
+	for (i = 0; i < 3; i++)
+		printf("%s\"%s\":%.2f", i ? "," : "", ref_names[i],
+		       mean(ref[i], passes));
+	printf("},\"bare_fwd\":");
+	print_row("ref_bare_fwd", "LPM, 5-tuple hash, member, rewrite, devmap",
+		  &bare, passes, e, 0);
+	printf(",\"tc_egress\":");
+	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,
+		  passes, et, 0);
+	printf(",\"tc_egress_net_ns\":%.2f,\"combos\":[",
+	       row_stats(&egr, passes, &mn, &mx) - et);
+	for (ci = 0; ci < N_COMBOS; ci++) {
+		printf("%s", ci ? "," : "");
+		print_row(combos[ci].name, combos[ci].what, &ing[ci], passes, e,
+			  bare_ns);
+		all_ok &= ing[ci].ok;
 	}
+	printf("]}\n");
+	all_ok &= bare.ok && egr.ok;
+
 	bpf_xdp_detach(hold_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		bpf_xdp_detach(if_nametoindex(ports[i]), XDP_FLAGS_DRV_MODE,
 			       NULL);
 	empty__destroy(eo);
 	rocedp__destroy(skel);
-	for (ci = 0; ci < N_COMBOS; ci++)
-		if (!ok[ci])
-			return 1;
-	return 0;
+	return all_ok ? 0 : 1;
 }
 
 /* ------------------------------------------------------------------- mem */
@@ -966,8 +1052,11 @@ static int cmd_count(int argc, char **argv)
 	return 0;
 }
 
-/* Frames rocedp forwarded so far, from the pinned rd_stats. */
-static int cmd_fwd(int argc, char **argv)
+/*
+ * Counters of a pinned rd_stats that a throughput run checks: frames
+ * forwarded, ECN decisions (threshold source) and marks.
+ */
+static int cmd_ctrs(int argc, char **argv)
 {
 	char path[512];
 	int fd;
@@ -978,7 +1067,14 @@ static int cmd_fwd(int argc, char **argv)
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		die(path, errno);
-	printf("%" PRIu64 "\n", ctr(fd, ROCEDP_CTR_FWD_PKTS));
+	printf("{\"forwarded\":%" PRIu64 ",\"ecn_src_map\":%" PRIu64
+	       ",\"ecn_src_kfunc\":%" PRIu64 ",\"ecn_marked\":%" PRIu64
+	       ",\"ecn_would_mark\":%" PRIu64 "}\n",
+	       ctr(fd, ROCEDP_CTR_FWD_PKTS), ctr(fd, ROCEDP_CTR_ECN_SRC_MAP),
+	       ctr(fd, ROCEDP_CTR_ECN_SRC_KFUNC),
+	       ctr(fd, ROCEDP_CTR_ECN_MARKED),
+	       ctr(fd, ROCEDP_CTR_ECN_WOULD_MARK));
+	close(fd);
 	return 0;
 }
 
@@ -1109,14 +1205,14 @@ int main(int argc, char **argv)
 		{ "sink-read", cmd_sink_read },
 		{ "routewait", cmd_routewait },
 		{ "count", cmd_count },
-		{ "fwd", cmd_fwd },
+		{ "ctrs", cmd_ctrs },
 		{ "flap", cmd_flap },
 	};
 	unsigned int i;
 
 	if (argc < 2) {
 		fprintf(stderr,
-			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|fwd|flap ...\n");
+			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|ctrs|flap ...\n");
 		return 2;
 	}
 	if (!getenv("RDBENCH_DEBUG"))

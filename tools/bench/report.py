@@ -35,27 +35,50 @@ def mib(b):
     return "%.2f MiB" % (b / 1048576.0) if b >= 1048576 else "%.1f KiB" % (b / 1024.0)
 
 
+FORWARDERS = ("kernel", "rocedp_native", "rocedp_tc")
+
+
+def ctr_delta(r, key):
+    a, b = r.get("ctrs_before") or {}, r.get("ctrs_after") or {}
+    if key not in a or key not in b:
+        return None
+    return b[key] - a[key]
+
+
 def tput_summary(runs):
-    modes = {}
+    """Median Mpps per forwarder and size, and the median of the per-run
+    ratios to the kernel run of the same run and size (measured back to
+    back, so drift of the machine cancels)."""
+    by = {}
     for r in runs:
-        modes.setdefault(r["mode"], {}).setdefault(r["size"], []).append(r)
+        by.setdefault((r["mode"], str(r["size"])), {})[r["run"]] = r
     out = {}
-    for mode, sizes in modes.items():
-        for size, rs in sizes.items():
-            mpps = [r["mpps"] for r in rs]
-            out.setdefault(mode, {})[str(size)] = {
-                "mpps_median": round(statistics.median(mpps), 4),
-                "mpps_min": min(mpps), "mpps_max": max(mpps),
-                "runs": len(rs),
-                "sent": sum(r["sent"] for r in rs),
-                "received": sum(r["received"] for r in rs),
-                "rocedp_forwarded": sum(r["rocedp_forwarded"] for r in rs),
-            }
-    k = out.get("kernel", {})
-    for mode in out:
-        for size, s in out[mode].items():
-            if size in k and k[size]["mpps_median"] > 0:
-                s["ratio_to_kernel"] = round(s["mpps_median"] / k[size]["mpps_median"], 3)
+    for (mode, size), rs in sorted(by.items()):
+        mpps = [x["mpps"] for x in rs.values()]
+        s = {
+            "mpps_median": round(statistics.median(mpps), 4),
+            "mpps_min": min(mpps), "mpps_max": max(mpps),
+            "runs": len(rs),
+            "sent": sum(x["sent"] for x in rs.values()),
+            "received": sum(x["received"] for x in rs.values()),
+        }
+        if mode != "kernel":
+            fwd = [ctr_delta(x, "forwarded") for x in rs.values()]
+            ecn = [None if ctr_delta(x, "ecn_src_map") is None else
+                   ctr_delta(x, "ecn_src_map") + ctr_delta(x, "ecn_src_kfunc")
+                   for x in rs.values()]
+            s["rocedp_forwarded"] = None if None in fwd else sum(fwd)
+            s["ecn_decided"] = None if None in ecn else sum(ecn)
+            s["ecn_marked"] = sum(ctr_delta(x, "ecn_marked") or 0 for x in rs.values())
+            k = by.get(("kernel", size), {})
+            ratios = [x["mpps"] / k[run]["mpps"] for run, x in sorted(rs.items())
+                      if run in k and k[run]["mpps"] > 0]
+            if ratios:
+                s["ratio_runs"] = [round(v, 3) for v in ratios]
+                s["ratio_to_kernel"] = round(statistics.median(ratios), 3)
+                s["ratio_min"] = round(min(ratios), 3)
+                s["ratio_max"] = round(max(ratios), 3)
+        out.setdefault(mode, {})[size] = s
     return out
 
 
@@ -85,30 +108,55 @@ def main():
     doc["cost"] = cost
     p("== per-packet cost, BPF_PROG_TEST_RUN (live rodata: no trace, real clock, real devmap)")
     if cost:
-        p("   %d rounds per program: %d batches x repeat %d, %d passes interleaved; "
+        p("   %d rounds per program: %d batches x repeat %d over %d interleaved passes; "
           "%d-byte IPv4 RoCEv2 frames, %d flows, TTL 255 per batch"
           % (cost["rounds_per_program"], cost["batches"], cost["repeat"], cost["passes"],
              cost["frame_len"], cost["flows"]))
-        p("   empty XDP program: %.2f ns   (empty tc: %.2f ns; egress ECN program (tc test entry) "
-          "%.2f ns, net of empty tc %.2f ns)"
-          % (cost["empty_xdp_ns"], cost["empty_tc_ns"], cost["egress_ecn_tc_ns"],
-             cost["egress_ecn_net_ns"]))
+        p("   empty XDP program %.2f ns, empty tc program %.2f ns" %
+          (cost["empty_xdp_ns"], cost["empty_tc_ns"]))
         if "reference_ns" in cost:
             p("   unit costs (each in a program of its own, minus nothing): %s"
               % ", ".join("%s %.1f ns" % kv for kv in cost["reference_ns"].items()))
-        p("   %-12s %9s %9s %9s %8s  %-8s %s" % ("combo", "ingress", "+egress", "total ns",
-                                                "x empty", "verified", "what"))
+        bare = cost["bare_fwd"]
+        tce = cost["tc_egress"]
+        fmt = "   %-14s %8s %15s %8s %7s  %-8s %s"
+        p(fmt % ("program", "ns", "pass min..max", "x empty", "x bare", "verified", "what"))
+
+        def row(c, ratio_bare, note=""):
+            p(fmt % (c["name"], "%.1f" % c["ns"],
+                     "%.1f..%.1f" % (c["min_pass_ns"], c["max_pass_ns"]),
+                     "%.2f%s" % (c["ratio"], note), ratio_bare,
+                     "yes" if c["verified"] else "NO", c["what"]))
+        row(bare, "-")
         for c in cost["combos"]:
-            p("   %-12s %9.1f %9.1f %9.1f %8.2f  %-8s %s"
-              % (c["name"], c["ingress_ns"], c["egress_net_ns"], c["ns"], c["ratio"],
-                 "yes" if c["verified"] else "NO", c["what"]))
+            row(c, "%.2f" % c["ratio_bare"] if "ratio_bare" in c else "-")
+        row(tce, "-", "*")
+        p("   XDP rows: ingress program only; with ECN on, it also runs RED for the frames it"
+          " redirects.")
+        p("   * tc path: ratio to the empty tc program; net of it %.1f ns per frame"
+          % cost["tc_egress_net_ns"])
+        unverified = [c["name"] for c in [bare, tce] + cost["combos"] if not c["verified"]]
+        for c in [bare, tce] + cost["combos"]:
+            if not c["verified"]:
+                p("   !! %s UNVERIFIED (counters: %s): its figure may time another path"
+                  % (c["name"], c["counters"]))
         byname = {c["name"]: c for c in cost["combos"]}
-        if "fwd_qp" in byname:
-            targets.append(("forward-qp cost <= 4x empty XDP", "%.2fx" % byname["fwd_qp"]["ratio"],
-                            byname["fwd_qp"]["ratio"] <= 4))
-        if "flowlet" in byname:
-            targets.append(("flowlet cost <= 6x empty XDP", "%.2fx" % byname["flowlet"]["ratio"],
-                            byname["flowlet"]["ratio"] <= 6))
+        if "fwd_qp" in byname and "flowlet" in byname and bare["ns"] > 0:
+            # the issue's orientation figures, for scale: empty 23 ns, bare forwarder 57 ns
+            p("   calibration: fwd_qp = %.2fx, flowlet = %.2fx ref_bare_fwd; here ref_bare_fwd = "
+              "%.2fx empty (issue's orientation: 57/23 ns = 2.48x, so 4x/6x empty ~ "
+              "%.2fx/%.2fx bare)"
+              % (byname["fwd_qp"]["ratio_bare"], byname["flowlet"]["ratio_bare"], bare["ratio"],
+                 4 * 23 / 57.0, 6 * 23 / 57.0)
+              + ("" if bare["verified"] else " [ref_bare_fwd UNVERIFIED]"))
+        for name, lim, label in (("fwd_qp", 4, "forward-qp"), ("flowlet", 6, "flowlet")):
+            c = byname.get(name)
+            if c:
+                targets.append(("%s cost <= %dx empty XDP" % (label, lim),
+                                "%.2fx (%.2fx bare)%s" % (c["ratio"], c.get("ratio_bare", 0),
+                                                         "" if c["verified"] else " UNVERIFIED"),
+                                c["ratio"] <= lim and c["verified"]))
+        doc["cost_unverified"] = unverified
     else:
         p("   MISSING (section failed or not run)")
 
@@ -119,25 +167,46 @@ def main():
     if runs:
         summ = tput_summary(runs)
         doc["throughput"] = {"summary": summ, "runs": runs}
-        p("   source and forwarder serialised on one CPU; Mpps = frames counted at the sinks / source run time")
-        p("   %-15s %6s %10s %16s %10s %12s" % ("forwarder", "bytes", "Mpps med", "min..max",
-                                              "x kernel", "lost"))
-        for mode in ("kernel", "rocedp_native", "rocedp_tc"):
+        nruns = max(r["run"] for r in runs)
+        p("   %d runs; each run and size: kernel, rocedp native, rocedp tc back to back; "
+          "source and forwarder serialised on one CPU" % nruns)
+        p("   Mpps = frames counted at the sinks / source run time; x kernel = median of the "
+          "per-run ratios to the kernel run beside")
+        p("   ECN: port rate 25 Gbit/s, kmin 100000 kmax 400000 pmax 20; 'ECN ran' = RED "
+          "decisions / frames rocedp forwarded")
+        fmt = "   %-14s %6s %9s %15s %9s %13s %10s %13s"
+        p(fmt % ("forwarder", "bytes", "Mpps med", "min..max", "x kernel", "ratio min..max",
+                 "lost", "ECN ran"))
+        for mode in FORWARDERS:
             for size in ("64", "1024"):
                 s = summ.get(mode, {}).get(size)
                 if not s:
                     continue
-                p("   %-15s %6s %10.3f %7.3f..%-7.3f %10s %12d"
-                  % (mode, size, s["mpps_median"], s["mpps_min"], s["mpps_max"],
-                     "%.2f" % s["ratio_to_kernel"] if "ratio_to_kernel" in s else "-",
-                     s["sent"] - s["received"]))
-                if mode != "kernel" and s["rocedp_forwarded"] < s["received"]:
-                    p("   !! %s %s: rocedp forwarded %d of %d received frames (kernel did the rest)"
-                      % (mode, size, s["rocedp_forwarded"], s["received"]))
+                ecn = "-"
+                if mode != "kernel":
+                    if s.get("ecn_decided") is None or not s.get("rocedp_forwarded"):
+                        ecn = "?"
+                    else:
+                        ecn = "%.1f%% (%d CE)" % (100.0 * s["ecn_decided"] / s["rocedp_forwarded"],
+                                                  s["ecn_marked"])
+                p(fmt % (mode, size, "%.3f" % s["mpps_median"],
+                         "%.3f..%.3f" % (s["mpps_min"], s["mpps_max"]),
+                         "%.2f" % s["ratio_to_kernel"] if "ratio_to_kernel" in s else "-",
+                         "%.2f..%.2f" % (s["ratio_min"], s["ratio_max"])
+                         if "ratio_min" in s else "-",
+                         s["sent"] - s["received"], ecn))
+                if mode != "kernel" and (s.get("rocedp_forwarded") or 0) < s["received"]:
+                    p("   !! %s %s: rocedp forwarded %s of %d received frames (kernel did the rest)"
+                      % (mode, size, s.get("rocedp_forwarded"), s["received"]))
+                if mode != "kernel" and not s.get("ecn_decided"):
+                    p("   !! %s %s: no ECN decision counted: RED did not run" % (mode, size))
         n = summ.get("rocedp_native", {}).get("64", {})
         if "ratio_to_kernel" in n:
-            targets.append(("rocedp native XDP >= 2.5x kernel (64 B)",
-                            "%.2fx" % n["ratio_to_kernel"], n["ratio_to_kernel"] >= 2.5))
+            targets.append(("rocedp native XDP >= 2.5x kernel Mpps (median of per-run ratios, 64 B)",
+                            "%.2fx (%.2f..%.2f)" % (n["ratio_to_kernel"], n["ratio_min"],
+                                                    n["ratio_max"]),
+                            n["ratio_to_kernel"] >= 2.5
+                            and (n.get("rocedp_forwarded") or 0) >= n["received"]))
     else:
         doc["throughput"] = None
         p("   MISSING (section failed or not run)")
@@ -251,7 +320,7 @@ def main():
     p("")
     p("== targets")
     for t, m, ok in targets:
-        p("   %-44s %-8s %s" % (t, "met" if ok else "MISSED", m))
+        p("   %-72s %-7s %s" % (t, "met" if ok else "MISSED", m))
     p("")
     p("load average at the end: %s; bench took %d s; JSON: %s"
       % (" ".join(doc["machine"]["loadavg_at_end"]), a.elapsed, os.path.join(d, "bench.json")))

@@ -327,6 +327,10 @@ static bool class_remarks(unsigned int cls)
 	       cls != ROCEDP_CLASS_MALFORMED && cls != ROCEDP_CLASS_NON_IP;
 }
 
+static void check_ecn(enum rd_hook h, const struct rd_run *r,
+		      const uint8_t *in, uint32_t len, const struct layout *l,
+		      uint32_t port);
+
 static void check_ingress(enum rd_hook h, const struct rd_run *r,
 			  const uint8_t *in, uint32_t len,
 			  const struct layout *l)
@@ -383,15 +387,17 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 		return;
 	tin = tos_of(in, l);
 	tout = tos_of(out, l);
-	if ((tin & 3) != (tout & 3))
+	if (h == RD_HOOK_XDP && redirect)
+		check_ecn(h, r, in, len, l, r->trace.egress_ifindex);
+	else if ((tin & 3) != (tout & 3))
 		fail(h, r, in, len, "ECN changed on ingress");
 	if (class_remarks(cls) && (tout >> 2) != cfg.qos[cls].dscp)
 		fail(h, r, in, len, "class %s: DSCP %u, configured %u",
 		     rd_class_name(cls), tout >> 2, cfg.qos[cls].dscp);
-	if (!class_remarks(cls) && tin != tout)
+	if (!class_remarks(cls) && (tin >> 2) != (tout >> 2))
 		fail(h, r, in, len, "class %s is not remarked, DSCP %u -> %u",
 		     rd_class_name(cls), tin >> 2, tout >> 2);
-	if (tin != tout)
+	if ((tin >> 2) != (tout >> 2))
 		st.remarked++;
 	if (l->tci_off < 0)
 		return;
@@ -408,20 +414,19 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 		st.pcp_remarked++;
 }
 
-static void check_egress(enum rd_hook h, const struct rd_run *r,
-			 const uint8_t *in, uint32_t len,
-			 const struct layout *l, uint32_t port)
+/*
+ * ECN rules wherever a frame is marked (XDP ingress for what it redirects,
+ * the egress pipeline): only ECT -> CE, never an exempt class, and a queue
+ * held at or above Kmax / below Kmin marks every / no ECT frame.
+ */
+static void check_ecn(enum rd_hook h, const struct rd_run *r,
+		      const uint8_t *in, uint32_t len, const struct layout *l,
+		      uint32_t port)
 {
 	const struct rocedp_port_cfg *pc;
 	unsigned int cls = r->trace.cls, ein, eout;
 	bool exempt;
 
-	if (r->verdict != ROCEDP_VERDICT_PASS)
-		fail(h, r, in, len, "egress verdict %s",
-		     rd_verdict_name(r->verdict));
-	check_common(h, r, in, len, l, false);
-	if (!l->family)
-		return;
 	ein = tos_of(in, l) & 3;
 	eout = tos_of(r->out, l) & 3;
 	if (ein != eout && !((ein == 1 || ein == 2) && eout == 3))
@@ -450,6 +455,18 @@ static void check_egress(enum rd_hook h, const struct rd_run *r,
 		     pc->kmax_bytes, rd_class_name(cls));
 	if (cfg.hold_bytes[port] < pc->kmin_bytes && ein != eout)
 		fail(h, r, in, len, "port %u below kmin marked", port);
+}
+
+static void check_egress(enum rd_hook h, const struct rd_run *r,
+			 const uint8_t *in, uint32_t len,
+			 const struct layout *l, uint32_t port)
+{
+	if (r->verdict != ROCEDP_VERDICT_PASS)
+		fail(h, r, in, len, "egress verdict %s",
+		     rd_verdict_name(r->verdict));
+	check_common(h, r, in, len, l, false);
+	if (l->family)
+		check_ecn(h, r, in, len, l, port);
 }
 
 /* ------------------------------------------------------------ counters */
@@ -664,6 +681,33 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * a and b from byte 12 on are equal; with xdp_marked, except the ECN bits
+ * (and the IPv4 header checksum that follows them): XDP marks the frames
+ * it redirects at ingress, tc marks at egress.
+ */
+static bool same_but_ecn(const uint8_t *a, const uint8_t *b, uint32_t n,
+			 const struct layout *l, bool xdp_marked)
+{
+	uint32_t i, o = l->l3_off - 12;
+	uint8_t m;
+
+	if (!xdp_marked || !l->family)
+		return !memcmp(a, b, n);
+	for (i = 0; i < n; i++) {
+		m = 0xff;
+		if (l->family == 4 && i == o + 1)
+			m = 0xfc;
+		else if (l->family == 4 && (i == o + 10 || i == o + 11))
+			m = 0;
+		else if (l->family == 6 && i == o + 1)
+			m = 0xcf;
+		if ((a[i] ^ b[i]) & m)
+			return false;
+	}
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t frame[RD_FUZZ_MAX_FRAME], xout[RD_FUZZ_MAX_FRAME],
@@ -712,7 +756,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     rd_verdict_name(x.verdict), rd_class_name(x.trace.cls),
 		     rd_malformed_name(x.trace.malformed),
 		     rd_pass_name(x.trace.pass_reason));
-	if (memcmp(xout + 12, tout + 12, len - 12) ||
+	if (!same_but_ecn(xout + 12, tout + 12, len - 12, &l,
+			  x.trace.ecn_out != x.trace.ecn_in) ||
 	    (x.verdict != ROCEDP_VERDICT_REDIRECT && memcmp(xout, tout, 12)))
 		fail(RD_HOOK_TC, &t, frame, len,
 		     "tc output differs from xdp output");

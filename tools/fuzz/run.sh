@@ -78,7 +78,7 @@ grep -E '^fuzz: (frames|INVARIANT|counters|  )' "$log" | head -n 40 | sed 's/^/#
 n=$(echo "$line" | sed -E 's/^fuzz: ([0-9]+) executions.*/\1/')
 f=$(echo "$line" | sed -E 's/.* ([0-9]+) invariant failures.*/\1/')
 rate=$(( n / (elapsed > 0 ? elapsed : 1) ))
-echo "# $n inputs in ${elapsed}s ($rate/s), each through rocedp_xdp, rocedp_tc_ingress and both egress programs"
+echo "# $n inputs in ${elapsed}s ($rate/s), each through rocedp_xdp, rocedp_tc_ingress and the two egress entries"
 if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
 	ls "$dir"/crash-* 2>/dev/null | sed 's/^/# input saved: /'
 	notok "$n executions, $f invariant failures (exit $rc), see $log"
