@@ -327,9 +327,8 @@ static bool class_remarks(unsigned int cls)
 	       cls != ROCEDP_CLASS_MALFORMED && cls != ROCEDP_CLASS_NON_IP;
 }
 
-static void check_ecn(enum rd_hook h, const struct rd_run *r,
-		      const uint8_t *in, uint32_t len, const struct layout *l,
-		      uint32_t port);
+static void check_ecn(enum rd_hook h, const struct rd_run *r, const uint8_t *in,
+		      uint32_t len, const struct layout *l, uint32_t port);
 
 static void check_ingress(enum rd_hook h, const struct rd_run *r,
 			  const uint8_t *in, uint32_t len,
@@ -419,9 +418,8 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
  * the egress pipeline): only ECT -> CE, never an exempt class, and a queue
  * held at or above Kmax / below Kmin marks every / no ECT frame.
  */
-static void check_ecn(enum rd_hook h, const struct rd_run *r,
-		      const uint8_t *in, uint32_t len, const struct layout *l,
-		      uint32_t port)
+static void check_ecn(enum rd_hook h, const struct rd_run *r, const uint8_t *in,
+		      uint32_t len, const struct layout *l, uint32_t port)
 {
 	const struct rocedp_port_cfg *pc;
 	unsigned int cls = r->trace.cls, ein, eout;
