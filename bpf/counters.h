@@ -31,13 +31,10 @@ static __always_inline void rd_count_in(__u32 base, __u32 v, __u32 n)
 static __always_inline struct rocedp_port_stats *
 rd_port_stats_get(__u32 ifindex)
 {
-	struct rocedp_port_stats *ps, zero = {};
-
-	ps = bpf_map_lookup_elem(&rd_port_stats, &ifindex);
-	if (ps)
-		return ps;
-	/* First frame on this port: a full table only costs us the stats. */
-	bpf_map_update_elem(&rd_port_stats, &ifindex, &zero, BPF_NOEXIST);
+	if (ifindex >= ROCEDP_PORT_STATS_SLOTS) {
+		rd_count(ROCEDP_CTR_PORT_STATS_UNTRACKED);
+		return NULL;
+	}
 	return bpf_map_lookup_elem(&rd_port_stats, &ifindex);
 }
 

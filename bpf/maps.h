@@ -93,8 +93,8 @@ struct {
 } rd_port_state SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_STATS_SLOTS);
 	__type(key, __u32);
 	__type(value, struct rocedp_port_stats);
 } rd_port_stats SEC(".maps");

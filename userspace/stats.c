@@ -44,6 +44,8 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 		"ecn_thresholds_module",
 	[ROCEDP_CTR_ECN_SRC_MAP - ROCEDP_CTR_MISC_BASE] = "ecn_thresholds_map",
 	[ROCEDP_CTR_SPRAY_PKTS - ROCEDP_CTR_MISC_BASE] = "spray_packets",
+	[ROCEDP_CTR_PORT_STATS_UNTRACKED - ROCEDP_CTR_MISC_BASE] =
+		"port_stats_untracked",
 };
 
 const char *rd_counter_misc_name(unsigned int idx)
@@ -100,6 +102,10 @@ int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 		prev = &key;
 		if (rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &key, (__u64 *)&ps,
 				  sizeof(ps) / 8))
+			continue;
+		/* an array: every slot exists, only ports with traffic show */
+		if (!ps.rx_pkts && !ps.tx_pkts && !ps.ecn_marked &&
+		    !ps.ecn_would_mark)
 			continue;
 		s->ports[s->n_ports].ifindex = key;
 		s->ports[s->n_ports].st = ps;
