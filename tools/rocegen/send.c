@@ -600,7 +600,10 @@ int rg_send_run(const struct rg_send_opts *o, FILE *out,
 		} else {
 			int ifx = o->ifindex;
 
-			err = rg_resolve(&o->dst[d], &ifx, NULL, dmac, 1000);
+			/* 3 s: ND and ARP retransmit their probe once a
+			 * second; 1 s allowed a single solicitation, and a
+			 * lost one failed the send (seen on IPv6) */
+			err = rg_resolve(&o->dst[d], &ifx, NULL, dmac, 3000);
 			if (err) {
 				char a[64];
 
