@@ -109,6 +109,14 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 	return 0;
 }
 
+/* CE into the plan when RED on the egress port's virtual queue says so. */
+static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl)
+{
+	if (rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len, fl->tos,
+			  pl->now))
+		pl->tos_out |= 3;
+}
+
 /* Every ingress decision, from scalars: class, remark, RTT, route, member. */
 __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 						struct rd_plan *pl)
@@ -145,10 +153,8 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 	 * RED on its virtual queue now costs no second parse, classification
 	 * or program run on the way out (tc frames are marked at tc egress).
 	 */
-	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN) &&
-	    rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len, fl->tos,
-			  pl->now))
-		pl->tos_out |= 3;
+	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN))
+		rd_ecn_plan(fl, pl);
 	pl->pass = pass;
 	if (pass) {
 		pl->egress_ifindex = 0;
@@ -172,10 +178,8 @@ __attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
 		pl->now = rd_now();
 	rd_classify(fl, 0);
 	pl->tos_out = fl->tos;
-	if ((cfg->features & ROCEDP_F_ECN) && fl->family && !fl->malformed &&
-	    rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len, fl->tos,
-			  pl->now))
-		pl->tos_out = fl->tos | 3;
+	if ((cfg->features & ROCEDP_F_ECN) && fl->family && !fl->malformed)
+		rd_ecn_plan(fl, pl);
 	if (cfg_trace)
 		rd_account(fl, pl);
 	return 0;

@@ -34,6 +34,7 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 #include "engine.h"
+#include "stats.h"
 #include "attach.h"
 #include "rocedp.skel.h"
 #include "pktgen.skel.h"
@@ -97,13 +98,11 @@ static int parse_mac(const char *s, __u8 mac[ETH_ALEN])
 /* Sum of one rd_stats slot over all CPUs. */
 static uint64_t ctr(int fd, __u32 idx)
 {
-	int n = ncpus(), i;
-	uint64_t v[n], s = 0;
+	__u64 s;
+	int err = rd_percpu_sum(fd, &idx, &s, 1);
 
-	if (bpf_map_lookup_elem(fd, &idx, v))
-		die("rd_stats lookup", errno);
-	for (i = 0; i < n; i++)
-		s += v[i];
+	if (err)
+		die("rd_stats lookup", err);
 	return s;
 }
 
@@ -804,17 +803,16 @@ static int cmd_mem(int argc, char **argv)
 
 static uint64_t read_sink(const char *pin)
 {
-	int fd = bpf_obj_get(pin), n = ncpus(), i;
+	int fd = bpf_obj_get(pin), err;
 	__u32 zero = 0;
-	uint64_t v[n], s = 0;
+	__u64 s;
 
 	if (fd < 0)
 		die(pin, errno);
-	if (bpf_map_lookup_elem(fd, &zero, v))
-		die("sink lookup", errno);
+	err = rd_percpu_sum(fd, &zero, &s, 1);
 	close(fd);
-	for (i = 0; i < n; i++)
-		s += v[i];
+	if (err)
+		die("sink lookup", err);
 	return s;
 }
 
