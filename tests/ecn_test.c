@@ -17,29 +17,13 @@
 #include "engine.h"
 #include "icrc.h"
 #include "stats.h"
+#include "tap.h"
 
 #define PORT 7 /* modelled egress port: offline, need not exist */
 #define KMIN 100000
 #define KMAX 400000
 #define PMAX 20
 #define FRAMES 100000
-
-static int n_ok, n_fail;
-
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", cond ? "ok" : "not ok", n_ok + n_fail + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (cond)
-		n_ok++;
-	else
-		n_fail++;
-}
 
 /* RoCEv2 RDMA WRITE ONLY (or ACK with AETH) frame with a valid ICRC. */
 static size_t build_frame(uint8_t *f, int v6, uint8_t tos, uint8_t opcode)
@@ -218,70 +202,70 @@ int main(void)
 	for (v6 = 0; v6 < 2; v6++) {
 		/* ECT(0) RDMA WRITE */
 		len = build_frame(frame, v6, 0x02, 0x0a);
-		check(set_queue(e, KMIN - 1) == 0, "%s: queue held below Kmin",
-		      fam_name[v6]);
+		result(set_queue(e, KMIN - 1) == 0, "%s: queue held below Kmin",
+		       fam_name[v6]);
 		run_many(e, frame, len, FRAMES, &res);
-		check(res.marked == 0,
-		      "%s: below Kmin: %lu of %d marked (want 0)", fam_name[v6],
-		      res.marked, FRAMES);
+		result(res.marked == 0,
+		       "%s: below Kmin: %lu of %d marked (want 0)",
+		       fam_name[v6], res.marked, FRAMES);
 
 		set_queue(e, (KMIN + KMAX) / 2);
 		run_many(e, frame, len, FRAMES, &res);
 		share = 100.0 * res.marked / FRAMES;
-		check(share >= PMAX / 2.0 - 2 && share <= PMAX / 2.0 + 2,
-		      "%s: midpoint: %.2f%% marked (want %.1f +- 2)",
-		      fam_name[v6], share, PMAX / 2.0);
-		check(res.csum_bad == 0,
-		      "%s: IPv4 checksum valid on every frame (%lu bad)",
-		      fam_name[v6], res.csum_bad);
-		check(res.icrc_bad == 0,
-		      "%s: ICRC valid on every frame (%lu bad)", fam_name[v6],
-		      res.icrc_bad);
-		check(res.other_change == 0,
-		      "%s: only the ECN bits (and IPv4 checksum) change (%lu frames differ elsewhere)",
-		      fam_name[v6], res.other_change);
+		result(share >= PMAX / 2.0 - 2 && share <= PMAX / 2.0 + 2,
+		       "%s: midpoint: %.2f%% marked (want %.1f +- 2)",
+		       fam_name[v6], share, PMAX / 2.0);
+		result(res.csum_bad == 0,
+		       "%s: IPv4 checksum valid on every frame (%lu bad)",
+		       fam_name[v6], res.csum_bad);
+		result(res.icrc_bad == 0,
+		       "%s: ICRC valid on every frame (%lu bad)", fam_name[v6],
+		       res.icrc_bad);
+		result(res.other_change == 0,
+		       "%s: only the ECN bits (and IPv4 checksum) change (%lu frames differ elsewhere)",
+		       fam_name[v6], res.other_change);
 
 		set_queue(e, KMAX);
 		run_many(e, frame, len, FRAMES, &res);
-		check(res.marked == FRAMES,
-		      "%s: at/above Kmax: %lu of %d marked (want all)",
-		      fam_name[v6], res.marked, FRAMES);
+		result(res.marked == FRAMES,
+		       "%s: at/above Kmax: %lu of %d marked (want all)",
+		       fam_name[v6], res.marked, FRAMES);
 
 		/* ECT(1) is marked too */
 		len = build_frame(frame, v6, 0x01, 0x0a);
 		run_many(e, frame, len, 1000, &res);
-		check(res.marked == 1000,
-		      "%s: ECT(1) above Kmax: %lu of 1000 marked", fam_name[v6],
-		      res.marked);
+		result(res.marked == 1000,
+		       "%s: ECT(1) above Kmax: %lu of 1000 marked",
+		       fam_name[v6], res.marked);
 
 		/* Not-ECT: never touched, counted as would-mark */
 		len = build_frame(frame, v6, 0x00, 0x0a);
 		would0 = counter(e, ROCEDP_CTR_ECN_WOULD_MARK);
 		run_many(e, frame, len, FRAMES, &res);
 		would1 = counter(e, ROCEDP_CTR_ECN_WOULD_MARK);
-		check(res.ce_out == 0 && res.other_change == 0,
-		      "%s: Not-ECT above Kmax never marked (%lu CE)",
-		      fam_name[v6], res.ce_out);
-		check(would1 - would0 == FRAMES,
-		      "%s: Not-ECT counted as would-mark (%llu of %d)",
-		      fam_name[v6], (unsigned long long)(would1 - would0),
-		      FRAMES);
+		result(res.ce_out == 0 && res.other_change == 0,
+		       "%s: Not-ECT above Kmax never marked (%lu CE)",
+		       fam_name[v6], res.ce_out);
+		result(would1 - would0 == FRAMES,
+		       "%s: Not-ECT counted as would-mark (%llu of %d)",
+		       fam_name[v6], (unsigned long long)(would1 - would0),
+		       FRAMES);
 
 		/* CE stays CE */
 		len = build_frame(frame, v6, 0x03, 0x0a);
 		run_many(e, frame, len, 1000, &res);
-		check(res.ce_out == 1000 && res.other_change == 0,
-		      "%s: CE stays CE, frame unchanged (%lu of 1000)",
-		      fam_name[v6], res.ce_out);
+		result(res.ce_out == 1000 && res.other_change == 0,
+		       "%s: CE stays CE, frame unchanged (%lu of 1000)",
+		       fam_name[v6], res.ce_out);
 
 		/* ACKs are opted out by default */
 		len = build_frame(frame, v6, 0x02, 0x11);
 		run_many(e, frame, len, 1000, &res);
-		check(res.marked == 0,
-		      "%s: ACK opted out of marking above Kmax (%lu marked)",
-		      fam_name[v6], res.marked);
+		result(res.marked == 0,
+		       "%s: ACK opted out of marking above Kmax (%lu marked)",
+		       fam_name[v6], res.marked);
 	}
 	rd_engine_close(e);
-	printf("%d passed, %d failed\n", n_ok, n_fail);
+	printf("%d passed, %d failed\n", n_test - n_fail, n_fail);
 	return n_fail ? 1 : 0;
 }

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include "engine.h"
 #include "icrc.h"
+#include "tap.h"
 
 #define MAX_FRAME 9216
 #define MAX_KEYS 48
@@ -44,25 +45,7 @@ struct fixture {
 	int n_kv;
 };
 
-static int n_test, n_fail;
-static bool quiet, silent;
 static const char *configs_dir = "tests/configs";
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	n_test++;
-	if (!ok)
-		n_fail++;
-	if (silent || (ok && quiet))
-		return;
-	printf("%sok %d - ", ok ? "" : "not ", n_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 static const char *fx_get(const struct fixture *f, const char *key)
 {

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "engine.h"
 #include "frame.h"
+#include "tap.h"
 
 #define US 1000ull
 #define T0 (5000 * US) /* traces start at 5 ms: 0 is no time */
@@ -31,25 +32,7 @@
 
 /* the CLI's error helper lives in main.c, which tests do not link */
 
-static int n_test, n_fail, ncpu;
-static bool quiet;
-
-static bool result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	n_test++;
-	if (!ok)
-		n_fail++;
-	if (ok && quiet)
-		return ok;
-	printf("%sok %d - ", ok ? "" : "not ", n_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return ok;
-}
+static int ncpu;
 
 /* ---------------------------------------------------------------- setup */
 

@@ -22,29 +22,11 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "tap.h"
 
 #define GROUP_ID 1
 #define EGRESS_IFINDEX 1 /* lo: exists in every namespace */
 #define FRAME_LEN 62 /* Eth + IPv4 + UDP + BTH + 4 payload + ICRC */
-
-static int n_test, n_fail;
-static bool quiet;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	n_test++;
-	if (!ok)
-		n_fail++;
-	if (ok && quiet)
-		return;
-	printf("%sok %d - ", ok ? "" : "not ", n_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 /* xorshift64*: a fixed seed keeps every run identical */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -8,6 +8,7 @@
 
 TEST_OUT := $(OUT)/tests
 TEST_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+FORMAT_EXTRA += tests/tap.h
 TEST_PROGS := $(TEST_OUT)/fixtures $(TEST_OUT)/hash_uniformity \
 	$(TEST_OUT)/unit_group
 # built by other components' makefiles when they exist
@@ -22,15 +23,15 @@ $(TEST_OUT):
 	@mkdir -p $@
 
 $(TEST_OUT)/fixtures: tests/fixture_runner.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		bpf/rocedp_abi.h | $(TEST_OUT)
+		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 $(TEST_OUT)/hash_uniformity: tests/hash_uniformity.c $(TEST_LIB_OBJS) \
-		$(USER_HDRS) bpf/rocedp_abi.h | $(TEST_OUT)
+		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 $(TEST_OUT)/unit_group: tests/unit_group.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		bpf/rocedp_abi.h | $(TEST_OUT)
+		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # Regenerate the fixture files (the output is committed; review the diff).

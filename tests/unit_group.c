@@ -18,24 +18,9 @@
 
 #include "rocedp.h"
 #include "sync.h"
+#include "tap.h"
 
 /* group.c reports map errors through rd_err(); the CLI's lives in main.c */
-
-static int n_test, n_fail;
-
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	n_test++;
-	if (!ok)
-		n_fail++;
-	printf("%sok %d - ", ok ? "" : "not ", n_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 #define UPRES (ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED)
 
@@ -99,27 +84,27 @@ static void test_build(void)
 	int i;
 
 	mkgroup(&g, 2, w2, f2);
-	check(g.n_active == 2 && g.total_weight == 4 && g.active[0] == 0 &&
-		      g.active[1] == 1 &&
-		      arr_eq32(g.cum_weight, (__u32[]){ 1, 4 }, 2) &&
-		      tail_zero(&g),
-	      "build: weights 1,3 -> cum 1,4 total 4");
+	result(g.n_active == 2 && g.total_weight == 4 && g.active[0] == 0 &&
+		       g.active[1] == 1 &&
+		       arr_eq32(g.cum_weight, (__u32[]){ 1, 4 }, 2) &&
+		       tail_zero(&g),
+	       "build: weights 1,3 -> cum 1,4 total 4");
 
 	mkgroup(&g, 3, w3, f3_down);
-	check(g.n_active == 2 && g.active[0] == 0 && g.active[1] == 2 &&
-		      arr_eq32(g.cum_weight, (__u32[]){ 2, 3 }, 2) &&
-		      g.total_weight == 3 && tail_zero(&g),
-	      "build: link-down member (no UP) is left out, slots stay");
+	result(g.n_active == 2 && g.active[0] == 0 && g.active[1] == 2 &&
+		       arr_eq32(g.cum_weight, (__u32[]){ 2, 3 }, 2) &&
+		       g.total_weight == 3 && tail_zero(&g),
+	       "build: link-down member (no UP) is left out, slots stay");
 
 	mkgroup(&g, 4, w4, f4);
-	check(g.n_active == 2 && g.active[0] == 2 && g.active[1] == 3 &&
-		      arr_eq32(g.cum_weight, (__u32[]){ 4, 10 }, 2) &&
-		      g.total_weight == 10,
-	      "build: unresolved and weight-0 members are left out");
+	result(g.n_active == 2 && g.active[0] == 2 && g.active[1] == 3 &&
+		       arr_eq32(g.cum_weight, (__u32[]){ 4, 10 }, 2) &&
+		       g.total_weight == 10,
+	       "build: unresolved and weight-0 members are left out");
 
 	mkgroup(&g, 3, w3, f3_none);
-	check(g.n_active == 0 && g.total_weight == 0 && tail_zero(&g),
-	      "build: no eligible member -> empty active list");
+	result(g.n_active == 0 && g.total_weight == 0 && tail_zero(&g),
+	       "build: no eligible member -> empty active list");
 
 	for (i = 0; i < ROCEDP_MAX_MEMBERS; i++) {
 		w64[i] = i + 1;
@@ -127,13 +112,13 @@ static void test_build(void)
 		exp[i] = (i + 1) * (i + 2) / 2;
 	}
 	mkgroup(&g, ROCEDP_MAX_MEMBERS, w64, f64);
-	check(g.n_active == 64 && g.total_weight == 2080 &&
-		      arr_eq32(g.cum_weight, exp, 64) && g.active[63] == 63,
-	      "build: 64 members, weights 1..64 -> total 2080");
+	result(g.n_active == 64 && g.total_weight == 2080 &&
+		       arr_eq32(g.cum_weight, exp, 64) && g.active[63] == 63,
+	       "build: 64 members, weights 1..64 -> total 2080");
 
 	mkgroup(&g, ROCEDP_MAX_MEMBERS + 5, w64, f64);
-	check(g.n_members == ROCEDP_MAX_MEMBERS && g.n_active == 64,
-	      "build: n_members above 64 is clamped");
+	result(g.n_members == ROCEDP_MAX_MEMBERS && g.n_active == 64,
+	       "build: n_members above 64 is clamped");
 
 	/* same state, built from a dirty and from a clean buffer: equal */
 	mkgroup(&g, 3, w3, f3_down);
@@ -146,10 +131,10 @@ static void test_build(void)
 	g.rtt_us = g2.rtt_us = 0;
 	g.flags = g2.flags = 0;
 	rd_group_build(&g2);
-	check(!memcmp(g.cum_weight, g2.cum_weight, sizeof(g.cum_weight)) &&
-		      !memcmp(g.active, g2.active, sizeof(g.active)) &&
-		      g.n_active == g2.n_active,
-	      "build: deterministic (tail cleared), so diffs compare equal");
+	result(!memcmp(g.cum_weight, g2.cum_weight, sizeof(g.cum_weight)) &&
+		       !memcmp(g.active, g2.active, sizeof(g.active)) &&
+		       g.n_active == g2.n_active,
+	       "build: deterministic (tail cleared), so diffs compare equal");
 
 	/* WCMP: evenly spaced hashes land in proportion to the weights */
 	mkgroup(&g, 3, (const __u16[]){ 1, 2, 5 },
@@ -158,8 +143,8 @@ static void test_build(void)
 		counts[pick(&g, (__u32)i * (0x100000000ull / (8 * 4096)))]++;
 	ok = counts[0] == 4096 && counts[1] == 2 * 4096 &&
 	     counts[2] == 5 * 4096;
-	check(ok, "wcmp: weights 1,2,5 get exactly 1/8, 2/8, 5/8 (%u %u %u)",
-	      counts[0], counts[1], counts[2]);
+	result(ok, "wcmp: weights 1,2,5 get exactly 1/8, 2/8, 5/8 (%u %u %u)",
+	       counts[0], counts[1], counts[2]);
 }
 
 static struct rd_hop hop4(uint32_t ifindex, const char *gw, uint16_t weight)
@@ -236,7 +221,7 @@ static void test_fib(void)
 	bool ok;
 
 	if (!f) {
-		check(false, "fib: allocate");
+		result(false, "fib: allocate");
 		return;
 	}
 	inet_pton(AF_INET6, "fd09::", p6);
@@ -245,81 +230,82 @@ static void test_fib(void)
 	rd_fib_route_set(f, AF_INET, 16, &p2, 0, ba, 2);
 	rd_fib_route_get(f, AF_INET, 24, &p1, &r1);
 	rd_fib_route_get(f, AF_INET, 16, &p2, &r2);
-	check(r1.group_id == r2.group_id && r1.flags == 0 &&
-		      rd_fib_n_groups(f) == 1 &&
-		      rd_fib_group_refcnt(f, r1.group_id) == 2,
-	      "fib: same hop set in another order shares one group (refcnt 2)");
+	result(r1.group_id == r2.group_id && r1.flags == 0 &&
+		       rd_fib_n_groups(f) == 1 &&
+		       rd_fib_group_refcnt(f, r1.group_id) == 2,
+	       "fib: same hop set in another order shares one group (refcnt 2)");
 	id = r1.group_id;
-	check(id > 0 && id < ROCEDP_MAX_GROUPS, "fib: group id %u within 1..%u",
-	      id, ROCEDP_MAX_GROUPS - 1);
+	result(id > 0 && id < ROCEDP_MAX_GROUPS,
+	       "fib: group id %u within 1..%u", id, ROCEDP_MAX_GROUPS - 1);
 
 	n = rd_fib_group_hops(f, id, &hops);
-	check(n == 2 && hops[0].ifindex == 2 && hops[1].ifindex == 3 &&
-		      hops[1].weight == 3,
-	      "fib: members in canonical slot order with weights");
+	result(n == 2 && hops[0].ifindex == 2 && hops[1].ifindex == 3 &&
+		       hops[1].weight == 3,
+	       "fib: members in canonical slot order with weights");
 
 	rd_fib_route_set(f, AF_INET, 16, &p3, 0, ab_eq, 2);
 	rd_fib_route_get(f, AF_INET, 16, &p3, &r3);
 	id_eq = r3.group_id;
-	check(id_eq != id && rd_fib_n_groups(f) == 2,
-	      "fib: different weights make a different group");
+	result(id_eq != id && rd_fib_n_groups(f) == 2,
+	       "fib: different weights make a different group");
 
 	rd_fib_route_set(f, AF_INET, 16, &p3, 0, dup, 3);
 	rd_fib_route_get(f, AF_INET, 16, &p3, &r3);
 	n = rd_fib_group_hops(f, r3.group_id, &hops);
-	check(n == 2 && hops[0].ifindex == 2 && hops[0].weight == 3 &&
-		      rd_fib_group_refcnt(f, id_eq) == 0,
-	      "fib: repeated next hop merged (weights 1+2 -> 3), old group freed");
+	result(n == 2 && hops[0].ifindex == 2 && hops[0].weight == 3 &&
+		       rd_fib_group_refcnt(f, id_eq) == 0,
+	       "fib: repeated next hop merged (weights 1+2 -> 3), old group freed");
 
 	rd_fib_route_set(f, AF_INET, 24, &p1_host, 0, ab, 2);
-	check(rd_fib_n_routes(f) == 3,
-	      "fib: host bits masked (10.9.0.77/24 == 10.9.0.0/24)");
+	result(rd_fib_n_routes(f) == 3,
+	       "fib: host bits masked (10.9.0.77/24 == 10.9.0.0/24)");
 
 	err = rd_fib_route_set(f, AF_INET6, 64, p6, 0, v6, 2);
 	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
-	check(!err && r1.group_id && !r1.flags, "fib: IPv6 route gets a group");
+	result(!err && r1.group_id && !r1.flags,
+	       "fib: IPv6 route gets a group");
 
 	err = rd_fib_route_set(f, AF_INET6, 64, p6, ROCEDP_ROUTEF_LOCAL, v6, 2);
 	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
-	check(!err && r1.flags == ROCEDP_ROUTEF_LOCAL && r1.group_id == 0,
-	      "fib: LOCAL route carries no group");
+	result(!err && r1.flags == ROCEDP_ROUTEF_LOCAL && r1.group_id == 0,
+	       "fib: LOCAL route carries no group");
 
 	for (i = 0; i <= ROCEDP_MAX_MEMBERS; i++)
 		many[i] = hop4(10 + i, "10.0.9.9", 1);
 	err = rd_fib_route_set(f, AF_INET6, 64, p6, 0, many,
 			       ROCEDP_MAX_MEMBERS + 1);
 	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
-	check(err == -E2BIG && r1.flags == ROCEDP_ROUTEF_LOCAL,
-	      "fib: 65 next hops -> -E2BIG, installed LOCAL (kernel forwards)");
+	result(err == -E2BIG && r1.flags == ROCEDP_ROUTEF_LOCAL,
+	       "fib: 65 next hops -> -E2BIG, installed LOCAL (kernel forwards)");
 
 	err = rd_fib_route_set(f, AF_INET6, 64, p6, 0, many,
 			       ROCEDP_MAX_MEMBERS);
 	rd_fib_route_get(f, AF_INET6, 64, p6, &r1);
-	check(!err && !r1.flags &&
-		      rd_fib_group_hops(f, r1.group_id, &hops) == 64,
-	      "fib: 64 next hops fit one group");
+	result(!err && !r1.flags &&
+		       rd_fib_group_hops(f, r1.group_id, &hops) == 64,
+	       "fib: 64 next hops fit one group");
 
 	/* diff commits against the mirror (dry run: fds are -1) */
 	rd_fib_commit(f, false, fill, NULL, &c);
-	check(c.route_writes == 4 && c.group_writes == 3 && !c.errors,
-	      "commit: first commit writes 4 routes, 3 groups (got %llu, %llu)",
-	      (unsigned long long)c.route_writes,
-	      (unsigned long long)c.group_writes);
+	result(c.route_writes == 4 && c.group_writes == 3 && !c.errors,
+	       "commit: first commit writes 4 routes, 3 groups (got %llu, %llu)",
+	       (unsigned long long)c.route_writes,
+	       (unsigned long long)c.group_writes);
 	memset(&c, 0, sizeof(c));
 	rd_fib_touch_ifindex(f, 0);
 	rd_fib_commit(f, false, fill, NULL, &c);
-	check(writes(&c) == 0, "commit: nothing changed -> no writes");
+	result(writes(&c) == 0, "commit: nothing changed -> no writes");
 	rd_fib_commit(f, true, fill, NULL, &c);
-	check(writes(&c) == 0,
-	      "commit: full diff of an equal state -> no writes");
+	result(writes(&c) == 0,
+	       "commit: full diff of an equal state -> no writes");
 
 	down_if = 3;
 	rd_fib_touch_ifindex(f, 3);
 	rd_fib_commit(f, false, fill, NULL, &c);
 	rd_fib_group_value(f, id, fill, NULL, &gv);
-	check(c.group_writes == 2 && c.route_writes == 0 && gv.n_active == 1 &&
-		      gv.active[0] == 0 && gv.total_weight == 1,
-	      "commit: link down on ifindex 3 rewrites only its 2 groups");
+	result(c.group_writes == 2 && c.route_writes == 0 && gv.n_active == 1 &&
+		       gv.active[0] == 0 && gv.total_weight == 1,
+	       "commit: link down on ifindex 3 rewrites only its 2 groups");
 	down_if = 0;
 	rd_fib_touch_ifindex(f, 3);
 	rd_fib_commit(f, false, fill, NULL, &c); /* link back up */
@@ -327,15 +313,15 @@ static void test_fib(void)
 	memset(&c, 0, sizeof(c));
 	rd_fib_route_del(f, AF_INET, 24, &p1);
 	rd_fib_commit(f, false, fill, NULL, &c);
-	check(c.route_deletes == 1 && c.group_deletes == 0 &&
-		      rd_fib_group_refcnt(f, id) == 1,
-	      "commit: route removed, its shared group stays (refcnt 1)");
+	result(c.route_deletes == 1 && c.group_deletes == 0 &&
+		       rd_fib_group_refcnt(f, id) == 1,
+	       "commit: route removed, its shared group stays (refcnt 1)");
 	memset(&c, 0, sizeof(c));
 	rd_fib_route_del(f, AF_INET, 16, &p2);
 	rd_fib_commit(f, false, fill, NULL, &c);
-	check(c.route_deletes == 1 && c.group_deletes == 1 &&
-		      rd_fib_group_hops(f, id, &hops) == -ENOENT,
-	      "commit: last user gone -> group deleted");
+	result(c.route_deletes == 1 && c.group_deletes == 1 &&
+		       rd_fib_group_hops(f, id, &hops) == -ENOENT,
+	       "commit: last user gone -> group deleted");
 
 	/* mark and sweep keeps what comes back, drops the rest */
 	rd_fib_route_get(f, AF_INET, 16, &p3, &r3);
@@ -348,8 +334,8 @@ static void test_fib(void)
 	ok = r2.group_id == r3.group_id && rd_fib_n_routes(f) == 1 &&
 	     c.route_deletes == 1 && c.route_writes == 0 &&
 	     c.group_deletes == 1 && c.group_writes == 0;
-	check(ok,
-	      "resync: unchanged route keeps its group id, vanished one removed");
+	result(ok,
+	       "resync: unchanged route keeps its group id, vanished one removed");
 	rd_fib_free(f);
 }
 
@@ -377,14 +363,14 @@ static void test_exhaustion(void)
 		else
 			seen[r.group_id] = true;
 	}
-	check(!fails && unique, "ids: %d groups get unique ids in 1..%d",
-	      ROCEDP_MAX_GROUPS - 1, ROCEDP_MAX_GROUPS - 1);
+	result(!fails && unique, "ids: %d groups get unique ids in 1..%d",
+	       ROCEDP_MAX_GROUPS - 1, ROCEDP_MAX_GROUPS - 1);
 	h = hop4(2, "10.0.0.1", 60000);
 	p = htonl(0x0b000000);
 	err = rd_fib_route_set(f, AF_INET, 24, &p, 0, &h, 1);
 	rd_fib_route_get(f, AF_INET, 24, &p, &r);
-	check(err == -ENOSPC && r.flags == ROCEDP_ROUTEF_LOCAL,
-	      "ids: one more -> -ENOSPC, route left to the kernel");
+	result(err == -ENOSPC && r.flags == ROCEDP_ROUTEF_LOCAL,
+	       "ids: one more -> -ENOSPC, route left to the kernel");
 	rd_fib_free(f);
 }
 

@@ -22,7 +22,7 @@ $(LBEVAL): tools/lbeval/lbeval.c $(LBEVAL_LIB_OBJS) $(LBEVAL_HDRS) | $(OUT)
 		-o $@ $(LDLIBS)
 
 $(OUT)/tests/flowlet_test: tests/flowlet_test.c $(LBEVAL_LIB_OBJS) \
-		$(LBEVAL_HDRS) | $(OUT)
+		$(LBEVAL_HDRS) tests/tap.h | $(OUT)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(LBEVAL_LIB_OBJS) \
 		-o $@ $(LDLIBS)
