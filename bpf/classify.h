@@ -107,7 +107,9 @@ __attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
 	return -1;
 }
 
-static __always_inline __u8 rd_classify_roce(struct rd_flow *fl, int count)
+static __always_inline __u8 rd_classify_roce(struct rd_flow *fl,
+					     const struct rocedp_config *cfg,
+					     int count)
 {
 	int rule;
 
@@ -125,6 +127,9 @@ static __always_inline __u8 rd_classify_roce(struct rd_flow *fl, int count)
 	}
 	if (!rd_opcode_is_data(fl->opcode))
 		return ROCEDP_CLASS_ROCE_OTHER;
+	/* no rules, the usual case: skip the call */
+	if (!cfg->n_cts_rules)
+		return ROCEDP_CLASS_DATA;
 	rule = rd_cts_match(fl, count);
 	if (rule >= 0) {
 		fl->cts_rule = rule;
@@ -137,7 +142,8 @@ static __always_inline __u8 rd_classify_roce(struct rd_flow *fl, int count)
  * Sets fl->cls (and fl->cts_rule). count: bump the CTS rule counters
  * (ingress only, not again on egress).
  */
-static __always_inline void rd_classify(struct rd_flow *fl, int count)
+static __always_inline void
+rd_classify(struct rd_flow *fl, const struct rocedp_config *cfg, int count)
 {
 	fl->cts_rule = 0xff;
 	if (fl->malformed)
@@ -145,7 +151,7 @@ static __always_inline void rd_classify(struct rd_flow *fl, int count)
 	else if (!fl->family)
 		fl->cls = ROCEDP_CLASS_NON_IP;
 	else if (fl->is_roce)
-		fl->cls = rd_classify_roce(fl, count);
+		fl->cls = rd_classify_roce(fl, cfg, count);
 	else
 		fl->cls = ROCEDP_CLASS_IP;
 }

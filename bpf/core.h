@@ -33,19 +33,18 @@ struct rd_result {
 
 /*
  * Counters, per-port and per-member stats, the load estimate and the
- * trace. Out of line: the verifier checks it once instead of once per
- * parse outcome.
+ * trace. Inlined into the decision functions, which are global (verified
+ * once, from scalars): a call of its own cost a call and a config lookup
+ * on every frame.
  */
-__attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
+static __always_inline void rd_account(const struct rd_flow *fl,
+				       const struct rd_plan *a,
+				       const struct rocedp_config *cfg)
 {
 	struct rocedp_port_stats *ps;
-	struct rocedp_config *cfg;
 	struct rocedp_trace *t;
 	__u32 zero = 0;
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
-	if (!fl || !a || !cfg)
-		return 0;
 	if (a->ingress) {
 		rd_count(ROCEDP_CTR_RX_PKTS);
 		rd_count_n(ROCEDP_CTR_RX_BYTES, fl->frame_len);
@@ -79,10 +78,10 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 		}
 	}
 	if (!cfg_trace)
-		return 0;
+		return;
 	t = bpf_map_lookup_elem(&rd_trace, &zero);
 	if (!t)
-		return 0;
+		return;
 	t->verdict = a->verdict;
 	t->cls = fl->cls;
 	t->malformed = fl->malformed;
@@ -106,7 +105,6 @@ __attribute__((noinline)) int rd_account(struct rd_flow *fl, struct rd_plan *a)
 	t->ack_req = fl->ack_req;
 	t->vlan_tags = fl->vlan_tags;
 	t->now_ns = a->now;
-	return 0;
 }
 
 /* CE into the plan when RED on the egress port's virtual queue says so. */
@@ -130,7 +128,7 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 	/* the clock is dear (tens of ns in a VM): only when time matters */
 	if (cfg_trace || cfg_clock_from_map || rd_flowlets_on(cfg))
 		pl->now = rd_now();
-	rd_classify(fl, 1);
+	rd_classify(fl, cfg, 1);
 	pl->tos_out = fl->tos;
 	if (cfg->features & ROCEDP_F_REMARK)
 		rd_remark_decide(fl, pl);
@@ -160,7 +158,7 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 		pl->egress_ifindex = 0;
 		pl->slot = ROCEDP_NO_MEMBER;
 	}
-	rd_account(fl, pl);
+	rd_account(fl, pl, cfg);
 	return 0;
 }
 
@@ -176,12 +174,12 @@ __attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
 		return 0;
 	if (cfg_trace)
 		pl->now = rd_now();
-	rd_classify(fl, 0);
+	rd_classify(fl, cfg, 0);
 	pl->tos_out = fl->tos;
 	if ((cfg->features & ROCEDP_F_ECN) && fl->family && !fl->malformed)
 		rd_ecn_plan(fl, pl);
 	if (cfg_trace)
-		rd_account(fl, pl);
+		rd_account(fl, pl, cfg);
 	return 0;
 }
 

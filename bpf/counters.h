@@ -31,8 +31,8 @@ static __always_inline void rd_count_in(__u32 base, __u32 v, __u32 n)
 static __always_inline struct rocedp_port_stats *
 rd_port_stats_get(__u32 ifindex)
 {
-	if (ifindex >= ROCEDP_PORT_STATS_SLOTS) {
-		rd_count(ROCEDP_CTR_PORT_STATS_UNTRACKED);
+	if (ifindex >= ROCEDP_PORT_SLOTS) {
+		rd_count(ROCEDP_CTR_PORT_UNTRACKED);
 		return NULL;
 	}
 	return bpf_map_lookup_elem(&rd_port_stats, &ifindex);

@@ -45,15 +45,10 @@ static __always_inline __u64 rd_dre_decayed(__u64 bytes, __u64 last_ns,
 	return (bytes * rd_dre_decay[n & 31]) >> 16;
 }
 
+/* An array slot per ifindex: NULL beyond ROCEDP_PORT_SLOTS (counted by the port stats). */
 static __always_inline struct rocedp_port_state *
 rd_port_state_get(__u32 ifindex)
 {
-	struct rocedp_port_state *st, zero = {};
-
-	st = bpf_map_lookup_elem(&rd_port_state, &ifindex);
-	if (st)
-		return st;
-	bpf_map_update_elem(&rd_port_state, &ifindex, &zero, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&rd_port_state, &ifindex);
 }
 

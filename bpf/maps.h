@@ -79,22 +79,22 @@ struct {
 } rd_mbr_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
 	__type(key, __u32);
 	__type(value, struct rocedp_port_cfg);
 } rd_port_cfg SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, ROCEDP_MAX_PORTS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
 	__type(key, __u32);
 	__type(value, struct rocedp_port_state);
 } rd_port_state SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, ROCEDP_PORT_STATS_SLOTS);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
 	__type(key, __u32);
 	__type(value, struct rocedp_port_stats);
 } rd_port_stats SEC(".maps");

@@ -61,12 +61,13 @@
 #define ROCEDP_MAX_PORTS 512
 #endif
 /*
- * Per-port stats are an array indexed by ifindex (an inlined lookup, where
- * a hash cost ~9 ns per frame and port); ports with a larger ifindex are
- * counted in ROCEDP_CTR_PORT_STATS_UNTRACKED instead.
+ * Per-port stats, settings and state are arrays indexed by ifindex (an
+ * inlined lookup, where a hash cost ~9 ns per frame and map); frames of
+ * ports with a larger ifindex get no per-port stats, ECN or load estimate
+ * and are counted in ROCEDP_CTR_PORT_UNTRACKED instead.
  */
-#ifndef ROCEDP_PORT_STATS_SLOTS
-#define ROCEDP_PORT_STATS_SLOTS 1024
+#ifndef ROCEDP_PORT_SLOTS
+#define ROCEDP_PORT_SLOTS 1024
 #endif
 #ifndef ROCEDP_MAX_FLOWLETS
 #define ROCEDP_MAX_FLOWLETS 65536
@@ -227,7 +228,7 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_ECN_SRC_KFUNC, /* thresholds came from the module */
 	ROCEDP_CTR_ECN_SRC_MAP, /* thresholds came from the map */
 	ROCEDP_CTR_SPRAY_PKTS,
-	ROCEDP_CTR_PORT_STATS_UNTRACKED, /* ifindex >= ROCEDP_PORT_STATS_SLOTS */
+	ROCEDP_CTR_PORT_UNTRACKED, /* frames of a port with ifindex >= ROCEDP_PORT_SLOTS */
 	ROCEDP_CTR_MAX,
 };
 
@@ -403,7 +404,7 @@ struct rocedp_port_state {
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 48, "port state");
 
-/* rocedp_port_stats: PERCPU_ARRAY[ROCEDP_PORT_STATS_SLOTS], ifindex -> counters */
+/* rocedp_port_stats: PERCPU_ARRAY[ROCEDP_PORT_SLOTS], ifindex -> counters */
 struct rocedp_port_stats {
 	__u64 rx_pkts;
 	__u64 rx_bytes;

@@ -217,30 +217,20 @@ def expect(frame, dscp=None, pcp=None, fwd=None):
 
 
 # ------------------------------------------------------------------ hash model
-# bpf/hash.h: MurmurHash3 32-bit block mix over the address words (as the
-# CPU loads them: little-endian u32 of network bytes), the L4 protocol,
-# sport << 16 | dport (host order) unless qp-only, the BTH destination QP
-# unless 5tuple, then the finaliser with the byte count. Member: x =
-# (hash * total) >> 32, first active slot whose cumulative weight > x.
+# bpf/hash.h: every hashed word in host order (addresses as big-endian u32
+# of their network bytes) times its own odd constant, xor-folded with the
+# seed: the address words, the L4 protocol, sport << 16 | dport unless
+# qp-only, the BTH destination QP unless 5tuple; then MurmurHash3's
+# finaliser. Member: x = (hash * total) >> 32, first active slot whose
+# cumulative weight > x.
 
 M32 = 0xffffffff
+K_SRC = (0x9e3779b1, 0xc2b2ae3d, 0x165667b1, 0xfd7046c5)
+K_DST = (0x85ebca77, 0x27d4eb2f, 0xd3a2646d, 0xb55a4f09)
+K_PROTO, K_PORTS, K_QP = 0x2c1b3c6d, 0x297a2d39, 0x7feb352d
 
 
-def _rotl(x, r):
-    return ((x << r) | (x >> (32 - r))) & M32
-
-
-def _hword(h, k):
-    k = (k * 0xcc9e2d51) & M32
-    k = _rotl(k, 15)
-    k = (k * 0x1b873593) & M32
-    h ^= k
-    h = _rotl(h, 13)
-    return (h * 5 + 0xe6546b64) & M32
-
-
-def _hfinal(h, n):
-    h ^= n
+def _hfinal(h):
     h ^= h >> 16
     h = (h * 0x85ebca6b) & M32
     h ^= h >> 13
@@ -253,16 +243,16 @@ def flow_hash(frame, mode, seed):
     p = Ether(frame)
     if p.haslayer(IP):
         ip = p[IP]
-        a = [int.from_bytes(bytes(map(int, ip.src.split("."))), "little")]
-        b = [int.from_bytes(bytes(map(int, ip.dst.split("."))), "little")]
+        a = [int.from_bytes(bytes(map(int, ip.src.split("."))), "big")]
+        b = [int.from_bytes(bytes(map(int, ip.dst.split("."))), "big")]
         proto = ip.proto
     else:
         import socket
         ip = p[IPv6]
         sa = socket.inet_pton(socket.AF_INET6, ip.src)
         da = socket.inet_pton(socket.AF_INET6, ip.dst)
-        a = [int.from_bytes(sa[i:i + 4], "little") for i in range(0, 16, 4)]
-        b = [int.from_bytes(da[i:i + 4], "little") for i in range(0, 16, 4)]
+        a = [int.from_bytes(sa[i:i + 4], "big") for i in range(0, 16, 4)]
+        b = [int.from_bytes(da[i:i + 4], "big") for i in range(0, 16, 4)]
         proto = ip.nh
     sport = dport = 0
     is_roce = False
@@ -276,20 +266,16 @@ def flow_hash(frame, mode, seed):
         sport, dport = p[TCP].sport, p[TCP].dport
     use_qp = is_roce and mode != "5tuple"
     use_ports = (not is_roce) or mode in ("5tuple", "qp")
-    h, n = seed, 0
-    for x, y in zip(a, b):
-        h = _hword(h, x)
-        h = _hword(h, y)
-        n += 8
-    h = _hword(h, proto)
-    n += 4
+    h = seed
+    for i, (x, y) in enumerate(zip(a, b)):
+        h ^= (x * K_SRC[i]) & M32
+        h ^= (y * K_DST[i]) & M32
+    h ^= (proto * K_PROTO) & M32
     if use_ports:
-        h = _hword(h, (sport << 16) | dport)
-        n += 4
+        h ^= (((sport << 16) | dport) * K_PORTS) & M32
     if use_qp:
-        h = _hword(h, qp)
-        n += 4
-    return _hfinal(h, n)
+        h ^= (qp * K_QP) & M32
+    return _hfinal(h)
 
 
 def pick_member(h, weights):

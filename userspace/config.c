@@ -926,6 +926,12 @@ static void parse_ecn(struct pctx *c, const char *path, struct json_object *v,
 		parse_port(c, pi, pv, pt);
 		if (!pt->ifindex)
 			continue;
+		if (pt->ifindex >= ROCEDP_PORT_SLOTS) {
+			perr(c, pi,
+			     "ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)",
+			     pt->ifindex, ROCEDP_PORT_SLOTS);
+			continue;
+		}
 		for (i = 0; i < s->n_ports; i++)
 			if (s->ports[i].ifindex == pt->ifindex)
 				break;
@@ -1435,17 +1441,15 @@ static int read_ports(const struct rd_maps *m, struct rd_staged *s,
 		      struct running *x)
 {
 	struct rocedp_port_state ps;
-	__u32 key, next, *prev = NULL;
 	unsigned int cap = 0, xcap = 0;
+	__u32 key;
 	struct rd_cfg_port pt;
 	int fd = m->fd[RD_MAP_PORT_CFG], err;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
+	for (key = 0; key < ROCEDP_PORT_SLOTS; key++) {
 		memset(&pt, 0, sizeof(pt));
 		pt.ifindex = key;
-		if (bpf_map_lookup_elem(fd, &key, &pt.pc))
+		if (rd_port_cfg_get(fd, key, &pt.pc))
 			continue;
 		if ((pt.pc.flags & ROCEDP_PORTF_HOLD_QUEUE) &&
 		    !bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &key, &ps))
@@ -1763,15 +1767,20 @@ static int apply_ports(struct txn *t, const struct rd_maps *m,
 			if (err)
 				break;
 port_cfg:
-			/* like rocedp sync: every egress port gets ECN settings */
-			if (find_port(x->ports, x->n_ports, ifx) ||
+			/*
+			 * like rocedp sync: every egress port gets ECN settings
+			 * (x->ports are the slots in use; a port beyond the
+			 * slots has none, its frames are counted untracked)
+			 */
+			if (ifx >= ROCEDP_PORT_SLOTS ||
+			    find_port(x->ports, x->n_ports, ifx) ||
 			    find_port(s->ports, s->n_ports, ifx))
 				continue;
 			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
 				 ifx);
 			err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4,
 				     &default_port, sizeof(default_port),
-				     BPF_NOEXIST, what);
+				     BPF_ANY, what);
 			if (!err) {
 				struct rd_cfg_port np = { .ifindex = ifx,
 							  .pc = default_port };

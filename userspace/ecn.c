@@ -66,8 +66,8 @@ static int ecn_show(const struct rd_maps *m)
 	struct rocedp_port_cfg pc;
 	struct rocedp_port_state ps;
 	struct rocedp_port_stats st;
-	__u32 key, next, *prev = NULL;
 	unsigned int kmin, kmax, pmax, n = 0;
+	__u32 key;
 	char name[IF_NAMESIZE];
 
 	if (rd_json)
@@ -77,10 +77,8 @@ static int ecn_show(const struct rd_maps *m)
 		printf("ECN thresholds source: %s\n",
 		       module ? "module (rocedp_ecn kfunc)" :
 				"map (rd_port_cfg)");
-	while (!bpf_map_get_next_key(m->fd[RD_MAP_PORT_CFG], prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG], &key, &pc))
+	for (key = 0; key < ROCEDP_PORT_SLOTS; key++) {
+		if (rd_port_cfg_get(m->fd[RD_MAP_PORT_CFG], key, &pc))
 			continue;
 		memset(&ps, 0, sizeof(ps));
 		bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &key, &ps);
@@ -191,6 +189,12 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 				rd_err("ecn", "%s: no such interface", argv[1]);
 				return -ENODEV;
 			}
+		}
+		if (ifindex >= ROCEDP_PORT_SLOTS) {
+			rd_err("ecn",
+			       "%s: ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)",
+			       argv[1], ifindex, ROCEDP_PORT_SLOTS);
+			return -E2BIG;
 		}
 		/* start from what is set, so unnamed knobs stay */
 		bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG], &ifindex, &pc);

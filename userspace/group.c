@@ -767,16 +767,21 @@ static int ensure_port(struct rd_fib *f, uint32_t ifindex,
 			c->port_writes++;
 		}
 	}
+	/*
+	 * An unset slot gets the default thresholds (rate 0: no marking until
+	 * set). A port beyond the slots gets none: the dataplane counts its
+	 * frames as untracked. Check and write are not atomic: a config
+	 * written in between is overwritten with defaults, which the next
+	 * `config load` restores.
+	 */
 	if (f->maps.port_cfg >= 0 &&
-	    bpf_map_lookup_elem(f->maps.port_cfg, &ifindex, &pc)) {
+	    rd_port_cfg_get(f->maps.port_cfg, ifindex, &pc) == -ENOENT) {
 		memset(&pc, 0, sizeof(pc));
 		pc.kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES;
 		pc.kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES;
 		pc.pmax_percent = ROCEDP_DEFAULT_PMAX_PERCENT;
-		/* NOEXIST: a config written meanwhile wins */
 		if (bpf_map_update_elem(f->maps.port_cfg, &ifindex, &pc,
-					BPF_NOEXIST) &&
-		    errno != EEXIST) {
+					BPF_ANY)) {
 			err = -errno;
 			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
 				 ifindex);

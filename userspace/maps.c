@@ -123,3 +123,19 @@ void rd_maps_close(struct rd_maps *m)
 		m->fd[i] = -1;
 	}
 }
+
+/*
+ * rd_port_cfg is an array indexed by ifindex: a slot is in use when it is
+ * not all zero (every writer sets the thresholds), which reads as the
+ * "no entry" of the hash map it replaced; an all-zero slot means no ECN.
+ */
+int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc)
+{
+	static const struct rocedp_port_cfg unset;
+
+	if (ifindex >= ROCEDP_PORT_SLOTS)
+		return -E2BIG;
+	if (bpf_map_lookup_elem(fd, &ifindex, pc))
+		return -errno;
+	return memcmp(pc, &unset, sizeof(unset)) ? 0 : -ENOENT;
+}

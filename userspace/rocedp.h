@@ -44,6 +44,8 @@ void rd_maps_init(struct rd_maps *m);
 /* Open every pinned map; -ENOENT when rocedp is not attached. */
 int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir);
 void rd_maps_close(struct rd_maps *m);
+/* 0 and *pc if ifindex has ECN settings; -ENOENT unset, -E2BIG beyond the slots */
+int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc);
 
 /*
  * Recompute a group's active list and cumulative weights from its members'

@@ -44,8 +44,7 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 		"ecn_thresholds_module",
 	[ROCEDP_CTR_ECN_SRC_MAP - ROCEDP_CTR_MISC_BASE] = "ecn_thresholds_map",
 	[ROCEDP_CTR_SPRAY_PKTS - ROCEDP_CTR_MISC_BASE] = "spray_packets",
-	[ROCEDP_CTR_PORT_STATS_UNTRACKED - ROCEDP_CTR_MISC_BASE] =
-		"port_stats_untracked",
+	[ROCEDP_CTR_PORT_UNTRACKED - ROCEDP_CTR_MISC_BASE] = "port_untracked",
 };
 
 const char *rd_counter_misc_name(unsigned int idx)

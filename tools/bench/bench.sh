@@ -8,7 +8,8 @@
 #   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem lbeval
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
-# BENCH_TPUT_RUNS (4), BENCH_CPU (1: the CPU the traffic source is pinned to).
+# BENCH_TPUT_RUNS (4), BENCH_CPU (1: the CPU the traffic source is pinned to),
+# BENCH_COST_ARGS (rdbench cost passes/batches/repeat: -n 5 -b 1000 -r 200).
 set -u
 
 OUT=${OUT:-build}
@@ -100,7 +101,7 @@ sec_cost() {
 	ip -n $ns link set bcin up
 	ip -n $ns link set bcin_p up
 	taskset -c "$CPU" nsenter --net=/run/netns/$ns "$RDB" cost -i bcin \
-		-p bcup0,bcup1,bcup2,bcup3 -H bchold -n 5 -b 1000 -r 200 \
+		-p bcup0,bcup1,bcup2,bcup3 -H bchold ${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
 		>"$B/cost.json"
 	local rc=$?
 	ip netns del $ns
