@@ -446,4 +446,23 @@ for mode in "${modes[@]}"; do
 	phase_detach
 	teardown >/dev/null 2>&1
 done
+
+# A pin left by a version whose map differs: attach names it and the way
+# out, and works after detach --all.
+phase_stale_pin() {
+	ip netns add "$NS_R" && ip -n "$NS_R" link add r0 type veth peer name r0p &&
+		ip -n "$NS_R" link set r0 up && ip -n "$NS_R" link set r0p up &&
+		mkdir -p "$PIN" &&
+		bpftool map create "$PIN/rd_port_cfg" type hash key 4 value 32 \
+			entries 512 name rd_port_cfg
+	t_check $? "stale pin: a HASH rd_port_cfg pinned as an older version left it"
+	rd attach r0 >"$T_TMP/stale.out" 2>&1
+	[ $? -ne 0 ] && [ "$(wc -l <"$T_TMP/stale.out")" -eq 1 ] &&
+		grep -q "rd_port_cfg: pinned by another version (hash.*wants array.*rocedp detach --all" "$T_TMP/stale.out"
+	t_check $? "stale pin: attach fails with one line naming the map and the way out" "$(cat "$T_TMP/stale.out")"
+	rd detach --all >/dev/null 2>&1 && rd attach r0 >"$T_TMP/stale.out" 2>&1
+	t_check $? "stale pin: after detach --all, attach works" "$(cat "$T_TMP/stale.out")"
+}
+phase_stale_pin
+teardown >/dev/null 2>&1
 t_done

@@ -148,6 +148,39 @@ bool rd_ecn_module_loaded(void)
  * compatibility check refuses to reuse a pinned one (and the flag cannot be
  * asked for at creation): reuse and pin the devmap by hand.
  */
+/*
+ * A pin left by a version whose map differs (type, key, value, size)
+ * cannot be reused; libbpf's refusal reads as a bare EINVAL, so name the
+ * map and the way out. -ESTALE: already reported.
+ */
+static int check_pin(const struct bpf_map *map, const char *path)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int fd, err;
+
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return 0; /* not pinned yet: the load creates it */
+	err = bpf_obj_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	if (err)
+		return 0; /* let the load report it */
+	if (info.type == bpf_map__type(map) &&
+	    info.key_size == bpf_map__key_size(map) &&
+	    info.value_size == bpf_map__value_size(map) &&
+	    info.max_entries == bpf_map__max_entries(map))
+		return 0;
+	rd_err("attach",
+	       "%s: pinned by another version (%s, %u/%u B, %u entries; this build wants %s, %u/%u B, %u entries): 'rocedp detach --all' removes the pins",
+	       path, libbpf_bpf_map_type_str(info.type), info.key_size,
+	       info.value_size, info.max_entries,
+	       libbpf_bpf_map_type_str(bpf_map__type(map)),
+	       bpf_map__key_size(map), bpf_map__value_size(map),
+	       bpf_map__max_entries(map));
+	return -ESTALE;
+}
+
 static int set_pin_paths(struct rocedp *skel)
 {
 	struct bpf_map *map;
@@ -161,6 +194,9 @@ static int set_pin_paths(struct rocedp *skel)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 bpf_map__name(map));
+		err = check_pin(map, path);
+		if (err)
+			return err;
 		if (map != skel->maps.rd_tx_ports) {
 			bpf_map__set_pin_path(map, path);
 			continue;
@@ -502,9 +538,10 @@ int cmd_attach(int argc, char **argv)
 	}
 	err = rd_live_load(&skel, true);
 	if (err) {
-		rd_err("attach",
-		       "loading the BPF programs: %s (ROCEDP_DEBUG=1 shows the verifier log)",
-		       strerror(-err));
+		if (err != -ESTALE)
+			rd_err("attach",
+			       "loading the BPF programs: %s (ROCEDP_DEBUG=1 shows the verifier log)",
+			       strerror(-err));
 		return 1;
 	}
 	rd_maps_from_skel(&maps, skel);
