@@ -45,7 +45,7 @@ static __always_inline __u64 rd_flowlet_gap_ns(const struct rocedp_config *cfg,
 
 	rtt_ns = (__u64)(g->rtt_us ? g->rtt_us : cfg->flowlet_rtt_us) * 1000;
 	if (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP) {
-		st = bpf_map_lookup_elem(&rd_port_state, &ifindex);
+		st = rd_port_state_get(ifindex);
 		if (st && st->rtt_ewma_ns)
 			rtt_ns = st->rtt_ewma_ns;
 	}

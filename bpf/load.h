@@ -45,7 +45,7 @@ static __always_inline __u64 rd_dre_decayed(__u64 bytes, __u64 last_ns,
 	return (bytes * rd_dre_decay[n & 31]) >> 16;
 }
 
-/* An array slot per ifindex: NULL beyond ROCEDP_PORT_SLOTS (counted by the port stats). */
+/* The port's array slot; NULL beyond ROCEDP_PORT_SLOTS (the port stats count those). */
 static __always_inline struct rocedp_port_state *
 rd_port_state_get(__u32 ifindex)
 {
@@ -71,7 +71,7 @@ static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u32 tau_us)
 {
 	struct rocedp_port_state *st;
 
-	st = bpf_map_lookup_elem(&rd_port_state, &ifindex);
+	st = rd_port_state_get(ifindex);
 	if (!st)
 		return 0;
 	return rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now, tau_us);

@@ -22,15 +22,7 @@ KMAX=100000
 LOW=20          # offered load below the rate
 HIGH=400        # and well above it
 
-missing=$(t_need tcpdump tshark ethtool nsenter unshare) || {
-	t_fail "tools present" "missing: $missing"
-	t_done
-	exit 1
-}
-for b in "$ROCEDP" "$ROCEGEN"; do
-	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
-done
-ns() { echo "$T_LAB_PREFIX-$1"; }
+t_require tcpdump tshark ethtool nsenter unshare
 
 port_marked() {
 	lab_exec leaf1 "$ROCEDP" -j stats 2>/dev/null |

@@ -24,14 +24,7 @@ SPINES=4
 QPS=256
 SPORT=49152
 
-missing=$(t_need tcpdump tshark ethtool nsenter unshare) || {
-	t_fail "tools present" "missing: $missing"
-	t_done
-	exit 1
-}
-for b in "$ROCEDP" "$ROCEGEN"; do
-	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
-done
+t_require tcpdump tshark ethtool nsenter unshare
 
 # snap NAME: rocedp stats of leaf1 and the spines' counters of their leaf1 port
 snap() {
@@ -41,7 +34,6 @@ snap() {
 		echo "spine$s $(t_rx "$(ns spine$s)" leaf1)"
 	done >"$T_TMP/$1.spines"
 }
-ns() { echo "$T_LAB_PREFIX-$1"; }
 
 # share A B: per-uplink frames between snapshots A and B, as JSON
 # {"spine": [n1..n4], "rocedp": [n1..n4], "total_sp": , "total_rd": }

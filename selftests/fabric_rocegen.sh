@@ -36,15 +36,7 @@ RATE=100        # Mbit/s per sender
 ECN_RATE=30     # Mbit/s per uplink, below one sender's offered load
 SPORT=49152
 
-missing=$(t_need ethtool nsenter unshare) || {
-	t_fail "tools present" "missing: $missing"
-	t_done
-	exit 1
-}
-for b in "$ROCEDP" "$ROCEGEN"; do
-	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
-done
-ns() { echo "$T_LAB_PREFIX-$1"; }
+t_require ethtool nsenter unshare
 
 snap() { # NAME: rocedp stats of both leaves
 	local l

@@ -45,16 +45,8 @@ SPINES=4
 DST=10.2.1.2
 T_LAB_PREFIX=ft$((RANDOM % 9000 + 1000))
 
-missing=$(t_need tcpdump ethtool nsenter unshare bpftool) || {
-	t_fail "tools present" "missing: $missing"
-	t_done
-	exit 1
-}
-for b in "$ROCEDP" "$ROCEGEN"; do
-	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
-done
+t_require tcpdump ethtool nsenter unshare bpftool
 
-ns() { echo "$T_LAB_PREFIX-$1"; }
 now_ns() { date +%s%N; }
 gw() { echo "10.255.$1.0"; }
 

@@ -112,6 +112,20 @@ t_need() {
 	return 0
 }
 
+# t_require TOOL...: end the test with one failed check unless every tool
+# is on PATH and rocedp and rocegen are built.
+t_require() {
+	local missing b
+	missing=$(t_need "$@") || {
+		t_fail "tools present" "missing: $missing"
+		t_done
+		exit 1
+	}
+	for b in "$ROCEDP" "$ROCEGEN"; do
+		[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
+	done
+}
+
 t_rx() { ip -n "$1" -s -j link show dev "$2" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])'; }
 t_tx() { ip -n "$1" -s -j link show dev "$2" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["packets"])'; }
 
@@ -144,6 +158,8 @@ T_TSHARK_OPTS=(--disable-protocol rpcordma --disable-protocol smb_direct
 # lab helpers: the fabric builder, with this test's prefix
 lab() { "$LAB" "$1" --prefix "$T_LAB_PREFIX" "${@:2}"; }
 lab_exec() { "$LAB" exec --prefix "$T_LAB_PREFIX" "$@"; }
+# ns NODE: the lab namespace of a node
+ns() { echo "$T_LAB_PREFIX-$1"; }
 
 # rocedp_set NODE OBJECT ARGS...: a `rocedp config|qos|ecn set` on a lab
 # leaf. WORKAROUND: while `rocedp sync` runs it holds an exclusive flock on

@@ -35,14 +35,7 @@ set -u
 modes=("$@")
 [ ${#modes[@]} = 0 ] && modes=(native tc)
 
-missing=$(t_need nsenter ethtool bpftool tc ip) || {
-	t_fail "tools present" "missing: $missing"
-	t_done
-	exit 1
-}
-for b in "$ROCEDP" "$ROCEGEN"; do
-	[ -x "$b" ] || { t_fail "$b built"; t_done; exit 1; }
-done
+t_require nsenter ethtool bpftool tc ip
 
 NS_S=lc_s$$
 NS_R=lc_r$$

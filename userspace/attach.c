@@ -144,11 +144,6 @@ bool rd_ecn_module_loaded(void)
 }
 
 /*
- * The kernel adds BPF_F_RDONLY_PROG to every devmap, so libbpf's
- * compatibility check refuses to reuse a pinned one (and the flag cannot be
- * asked for at creation): reuse and pin the devmap by hand.
- */
-/*
  * A pin left by a version whose map differs (type, key, value, size)
  * cannot be reused; libbpf's refusal reads as a bare EINVAL, so name the
  * map and the way out. -ESTALE: already reported.
@@ -181,6 +176,11 @@ static int check_pin(const struct bpf_map *map, const char *path)
 	return -ESTALE;
 }
 
+/*
+ * The kernel adds BPF_F_RDONLY_PROG to every devmap, so libbpf's
+ * compatibility check refuses to reuse a pinned one (and the flag cannot be
+ * asked for at creation): reuse and pin the devmap by hand.
+ */
 static int set_pin_paths(struct rocedp *skel)
 {
 	struct bpf_map *map;

@@ -385,6 +385,23 @@ static void check_keys(struct pctx *c, const char *path,
 	}
 }
 
+/*
+ * Element k of the array v, which must be an object with only the allowed
+ * keys; its path goes to p. NULL (reported) when it is no object.
+ */
+static struct json_object *array_object(struct pctx *c, const char *path,
+					struct json_object *v, size_t k,
+					const char *const *allowed, char *p)
+{
+	struct json_object *o = json_object_array_get_idx(v, k);
+
+	path_idx(p, path, k);
+	if (!want_type(c, p, o, json_type_object, "an object"))
+		return NULL;
+	check_keys(c, p, o, allowed);
+	return o;
+}
+
 static struct json_object *child(struct json_object *obj, const char *key,
 				 const char *parent, char *path)
 {
@@ -927,9 +944,8 @@ static void parse_ecn(struct pctx *c, const char *path, struct json_object *v,
 		if (!pt->ifindex)
 			continue;
 		if (pt->ifindex >= ROCEDP_PORT_SLOTS) {
-			perr(c, pi,
-			     "ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)",
-			     pt->ifindex, ROCEDP_PORT_SLOTS);
+			perr(c, pi, RD_PORT_SLOTS_ERR, pt->ifindex,
+			     ROCEDP_PORT_SLOTS);
 			continue;
 		}
 		for (i = 0; i < s->n_ports; i++)
@@ -1040,11 +1056,9 @@ static void parse_groups(struct pctx *c, const char *path,
 
 		errors = c->errors;
 		memset(cg, 0, sizeof(*cg));
-		path_idx(p, path, k);
-		g = json_object_array_get_idx(v, k);
-		if (!want_type(c, p, g, json_type_object, "an object"))
+		g = array_object(c, path, v, k, keys, p);
+		if (!g)
 			continue;
-		check_keys(c, p, g, keys);
 		x = child(g, "id", p, pi);
 		/* id 0 stays unused: it is what a LOCAL route carries */
 		if (!x) {
@@ -1115,11 +1129,9 @@ static void parse_routes(struct pctx *c, const char *path,
 	for (k = 0; k < n; k++) {
 		struct rd_cfg_route *rt = &s->routes[s->n_routes];
 
-		path_idx(p, path, k);
-		r = json_object_array_get_idx(v, k);
-		if (!want_type(c, p, r, json_type_object, "an object"))
+		r = array_object(c, path, v, k, keys, p);
+		if (!r)
 			continue;
-		check_keys(c, p, r, keys);
 		x = child(r, "prefix", p, pi);
 		if (!x) {
 			perr(c, p, "missing key prefix");

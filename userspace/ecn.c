@@ -191,9 +191,8 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 			}
 		}
 		if (ifindex >= ROCEDP_PORT_SLOTS) {
-			rd_err("ecn",
-			       "%s: ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)",
-			       argv[1], ifindex, ROCEDP_PORT_SLOTS);
+			rd_err("ecn", "%s: " RD_PORT_SLOTS_ERR, argv[1],
+			       ifindex, ROCEDP_PORT_SLOTS);
 			return -E2BIG;
 		}
 		/* start from what is set, so unnamed knobs stay */

@@ -44,6 +44,9 @@ void rd_maps_init(struct rd_maps *m);
 /* Open every pinned map; -ENOENT when rocedp is not attached. */
 int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir);
 void rd_maps_close(struct rd_maps *m);
+/* the one message for a port the dataplane's ifindex arrays cannot hold */
+#define RD_PORT_SLOTS_ERR \
+	"ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)"
 /* 0 and *pc if ifindex has ECN settings; -ENOENT unset, -E2BIG beyond the slots */
 int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc);
 
