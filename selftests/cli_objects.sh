@@ -159,9 +159,14 @@ helpok ecn set help
 run st status
 [ "$(cat "$T_TMP/st.rc")" = 0 ] && grep -q "not loaded" "$T_TMP/st.out"
 t_check $? "status before attach: not loaded, exit 0" "$(cat "$T_TMP/st.out" "$T_TMP/st.err")"
+# The record a deleted namespace with this one's nsfs inode left behind
+# (inodes are reused at once; rocedp names its record by the netns cookie).
+NS_INO=$(stat -L -c %i "/run/netns/$NS")
+mkdir -p /run/rocedp && echo "r0 3 native 0" >"/run/rocedp/attached.$NS_INO"
+t_cleanup rm -f "/run/rocedp/attached.$NS_INO"
 jsonok "not loaded" -j status
 t_pyj "$T_TMP/j.out" 'j["maps_pinned"] is False and j["interfaces"] == []' >/dev/null
-t_check $? "status -j before attach: maps_pinned false, no interfaces"
+t_check $? "status -j before attach: maps_pinned false, no interfaces (a dead namespace's record with this inode ignored)" "$(cat "$T_TMP/j.out")"
 for args in "stats" "flows" "qos show" "ecn show" "config show"; do
 	set -- $args
 	bad "$1" $args
@@ -456,6 +461,21 @@ bad config replay --in "$T_TMP/t.pcap" --config "$CFG/dscp_range.json"
 bad selftest-load selftest-load extra
 
 # ------------------------------------------------------------ detach
+# an attached interface deleted: its programs went with it, and so does
+# its line in status; a renamed one is listed by its new name
+ip -n "$NS" link add lcx4 type veth peer name lcx5 &&
+	ip -n "$NS" link add lcx6 type veth peer name lcx7 &&
+	ip -n "$NS" link set lcx4 up && ip -n "$NS" link set lcx6 up &&
+	rd attach lcx4 lcx6 --mode tc >"$T_TMP/att.out" 2>&1 &&
+	ip -n "$NS" link set lcx4 down && ip -n "$NS" link set lcx4 name lcx4r &&
+	ip -n "$NS" link set lcx4r up && ip -n "$NS" link del lcx6
+t_check $? "attach lcx4 lcx6 --mode tc, rename lcx4 to lcx4r, delete lcx6" "$(cat "$T_TMP/att.out")"
+jsonok "after a rename and a delete" -j status
+t_pyj "$T_TMP/j.out" 'sorted(i["name"] for i in j["interfaces"]) == ["lcx0", "lcx2", "lcx4r"]' >/dev/null
+t_check $? "status -j: lcx4r by its new name, lcx6 (deleted) gone" "$(cat "$T_TMP/j.out")"
+rd detach lcx4r >"$T_TMP/d.out" 2>&1 &&
+	[ -z "$(ip netns exec "$NS" tc qdisc show dev lcx4r | grep clsact)" ]
+t_check $? "detach lcx4r (renamed) removes its clsact" "$(cat "$T_TMP/d.out")"
 bad detach detach nosuchdev0
 bad detach detach lcx1
 bad detach detach --bogus

@@ -88,6 +88,16 @@ t_bg() {
 	printf -v "$var" %s $!
 }
 
+# t_state_file NS: the attachment record rocedp keeps for netns NS
+# (/run/rocedp/attached.c<netns cookie>, SO_NETNS_COOKIE = 71)
+t_state_file() {
+	local c
+	c=$(ip netns exec "$1" $PY -c 'import socket, struct
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])') &&
+		echo "/run/rocedp/attached.c$c"
+}
+
 # t_pyj FILE EXPR: python expression over j = json.load(FILE); prints the
 # value, exits 0 when it is truthy
 t_pyj() {

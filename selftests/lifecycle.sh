@@ -382,10 +382,12 @@ print(" ".join(str(int.from_bytes(bytes(int(x, 16) for x in e["value"][4:8]), "l
 }
 
 phase_detach() {
-	local progs maps out ns_ino q
+	local progs maps out rec q
 	progs=$(prog_ids)
 	maps=$(map_ids)
-	ns_ino=$(stat -Lc %i "/run/netns/$NS_R")
+	rec=$(t_state_file "$NS_R")
+	[ -s "$rec" ] && grep -q "^r0 " "$rec"
+	t_check $? "$mode/detach: before it, the attachment record $rec lists r0" "$(ls /run/rocedp)"
 	cts_id=$(bpftool -j map show pinned "$PIN/rd_cts_rules" | $PY -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 	sync_kill TERM
 	sleep 0.3
@@ -411,7 +413,7 @@ phase_detach() {
 		[ -z "$q" ] && [ -z "$(in_r tc qdisc show dev r1 | grep clsact)" ]
 		t_check $? "$mode/detach: no clsact qdisc on the router links"
 	fi
-	out=$(ls /run/rocedp/attached.$ns_ino /run/rocedp/cts-$cts_id.names 2>/dev/null)
+	out=$(ls "$rec" /run/rocedp/cts-$cts_id.names 2>/dev/null)
 	[ -z "$out" ]
 	t_check $? "$mode/detach: no attachment record or rule-name file left in /run/rocedp" "left: $out"
 	rd status >"$T_TMP/status.out" 2>&1 && grep -q "not loaded" "$T_TMP/status.out"

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -96,18 +97,36 @@ const char *rd_pin_dir(void)
 	return d && *d ? d : ROCEDP_PIN_DIR;
 }
 
-/* Attachment record, one per network namespace (ifindexes are per netns). */
+/*
+ * Attachment record, one per network namespace (ifindexes are per netns).
+ * Named by the netns cookie, which the kernel never hands out twice in a
+ * boot: the nsfs inode number is reused as soon as a namespace dies, and a
+ * record a deleted namespace left behind was then read as a new one's.
+ * Kernels before 5.14 have no cookie; the inode is the fallback there.
+ */
 const char *rd_state_file(void)
 {
 	static char path[128];
+	socklen_t len = sizeof(__u64);
+	__u64 cookie = 0;
 	struct stat st;
+	int fd;
 
-	if (!path[0]) {
+	if (path[0])
+		return path;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 &&
+	    !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len)) {
+		snprintf(path, sizeof(path), "%s/attached.c%llu",
+			 ROCEDP_RUN_DIR, (unsigned long long)cookie);
+	} else {
 		if (stat("/proc/self/ns/net", &st))
 			st.st_ino = 0;
 		snprintf(path, sizeof(path), "%s/attached.%lu", ROCEDP_RUN_DIR,
 			 (unsigned long)st.st_ino);
 	}
+	if (fd >= 0)
+		close(fd);
 	return path;
 }
 
@@ -253,7 +272,7 @@ int rd_live_load(struct rocedp **out, bool pin)
 
 int rd_state_read(struct rd_attach_state *st)
 {
-	char name[IF_NAMESIZE + 1], mode[16];
+	char name[IF_NAMESIZE + 1], now[IF_NAMESIZE], mode[16];
 	unsigned int ifindex, created;
 	FILE *f;
 
@@ -268,6 +287,14 @@ int rd_state_read(struct rd_attach_state *st)
 		snprintf(a->name, sizeof(a->name), "%s", name);
 		a->ifindex = ifindex;
 		if (parse_mode(mode, &a->mode))
+			continue;
+		/*
+		 * A deleted interface took its programs with it; a renamed
+		 * one keeps them, so the record follows the kernel's name.
+		 */
+		if (if_indextoname(ifindex, now))
+			snprintf(a->name, sizeof(a->name), "%s", now);
+		else if (errno == ENXIO || errno == ENODEV)
 			continue;
 		a->created_clsact = created;
 		st->n++;
