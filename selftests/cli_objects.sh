@@ -47,7 +47,7 @@ teardown() {
 	local id
 	id=$(bpftool -j map show pinned "$PIN/rd_cts_rules" 2>/dev/null |
 		$PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null)
-	[ -d "/run/netns/$NS" ] && rd detach --all
+	[ -e "/run/netns/$NS" ] && rd detach --all
 	[ -n "$id" ] && rm -f "/run/rocedp/cts-$id.names"
 	for p in $(ip netns pids "$NS" 2>/dev/null); do kill "$p"; done
 	ip netns del "$NS" 2>/dev/null

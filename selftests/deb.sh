@@ -33,7 +33,7 @@ why() { cat "$@" 2>/dev/null | tr '\n' '|' | cut -c1-400; }
 installed_by_us=
 
 teardown() {
-	[ -d "/run/netns/$NS" ] && nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" \
+	[ -e "/run/netns/$NS" ] && nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" \
 		/usr/sbin/rocedp detach --all
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$PIN"

@@ -62,7 +62,7 @@ sync_kill() {
 teardown() {
 	local n p
 	sync_kill TERM
-	[ -d "/run/netns/$NS_R" ] && rd detach --all
+	[ -e "/run/netns/$NS_R" ] && rd detach --all
 	for n in "$NS_S" "$NS_R" "$NS_D"; do
 		# whatever still runs in our namespaces was started by this test
 		for p in $(ip netns pids "$n" 2>/dev/null); do kill "$p"; done
