@@ -49,21 +49,44 @@ static __always_inline void rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
 	rd_count(ROCEDP_CTR_ECN_SRC_MAP);
 }
 
+/*
+ * Bytes the port drains per ns, fixed point: rate_bps / 8e9 <<
+ * ROCEDP_VQ_DRAIN_SHIFT. The divide runs when the rate changes, not per
+ * frame; two CPUs racing through a change can drain one frame at the old
+ * rate.
+ */
+static __always_inline __u64 rd_vq_drain_fp(const struct rocedp_port_cfg *pc,
+					    struct rocedp_port_state *st)
+{
+	__u64 rate = pc->rate_bps, fp;
+
+	if (st->vq_drain_rate_bps == rate && st->vq_drain_fp)
+		return st->vq_drain_fp;
+	if (rate > ROCEDP_VQ_MAX_RATE_BPS)
+		rate = ROCEDP_VQ_MAX_RATE_BPS;
+	/* shift - 3: the rate is in bits; rounded to nearest, at least 1 */
+	fp = ((rate << (ROCEDP_VQ_DRAIN_SHIFT - 3)) + 500000000) / 1000000000;
+	st->vq_drain_fp = fp ? fp : 1;
+	st->vq_drain_rate_bps = pc->rate_bps;
+	return st->vq_drain_fp;
+}
+
 /* Queue estimate before this frame joins it; updates the virtual queue. */
 static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 					   struct rocedp_port_state *st,
 					   __u32 len, __u64 now)
 {
-	__u64 q = st->vq_bytes, drained, dt_us;
+	__u64 q = st->vq_bytes, drained, dt;
 
 	if (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)
 		return q;
 	if (now > st->vq_last_ns && st->vq_last_ns) {
-		/* bytes = rate_bps / 8 * dt_ns / 1e9, without overflowing */
-		dt_us = (now - st->vq_last_ns) / 1000;
-		if (dt_us > 1000000) /* a second drains any real buffer */
-			dt_us = 1000000;
-		drained = (pc->rate_bps / 8) * dt_us / 1000000;
+		/* both bounds keep dt * fp below 2^64 */
+		dt = now - st->vq_last_ns;
+		if (dt > ROCEDP_VQ_MAX_IDLE_NS)
+			dt = ROCEDP_VQ_MAX_IDLE_NS;
+		drained = (dt * rd_vq_drain_fp(pc, st)) >>
+			  ROCEDP_VQ_DRAIN_SHIFT;
 		q = drained >= q ? 0 : q - drained;
 	}
 	st->vq_last_ns = now;

@@ -9,7 +9,8 @@
  * per port (at its first frame) two ports that carried the same bytes
  * could differ by a whole step (12.5%), enough to send every flowlet that
  * starts in that window to one member (seen in tools/lbeval). dre_last_ns
- * is the time of the last update; only its grid tick matters.
+ * is a time in the tick of the last update (only the tick matters), and
+ * dre_next_ns the start of the next tick.
  */
 #ifndef ROCEDP_LOAD_H
 #define ROCEDP_LOAD_H
@@ -31,18 +32,24 @@ static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
 	return step ? step : 1;
 }
 
-/* bytes as last updated at last_ns, decayed to now on the shared grid */
-static __always_inline __u64 rd_dre_decayed(__u64 bytes, __u64 last_ns,
+/*
+ * dre_bytes decayed from its last update to now on the shared grid. Most
+ * frames fall in the tick of the last update (now < dre_next_ns, kept by
+ * rd_load_add): no decay and no divide. A load_tau_us change takes effect
+ * at the next tick boundary of the old grid.
+ */
+static __always_inline __u64 rd_dre_decayed(const struct rocedp_port_state *st,
 					    __u64 now, __u32 tau_us)
 {
-	__u64 step = rd_dre_step_ns(tau_us), n;
+	__u64 step, n;
 
-	if (now <= last_ns)
-		return bytes;
-	n = now / step - last_ns / step;
+	if (now < st->dre_next_ns || now <= st->dre_last_ns)
+		return st->dre_bytes;
+	step = rd_dre_step_ns(tau_us);
+	n = now / step - st->dre_last_ns / step;
 	if (n >= 32)
 		return 0;
-	return (bytes * rd_dre_decay[n & 31]) >> 16;
+	return (st->dre_bytes * rd_dre_decay[n & 31]) >> 16;
 }
 
 /* The port's array slot; NULL beyond ROCEDP_PORT_SLOTS (the port stats count those). */
@@ -57,14 +64,17 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 					__u32 tau_us)
 {
 	struct rocedp_port_state *st = rd_port_state_get(ifindex);
+	__u64 step;
 
 	if (!st)
 		return;
-	st->dre_bytes =
-		rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now, tau_us) +
-		bytes;
-	if (now > st->dre_last_ns)
-		st->dre_last_ns = now;
+	st->dre_bytes = rd_dre_decayed(st, now, tau_us) + bytes;
+	if (now < st->dre_next_ns || now <= st->dre_last_ns)
+		return;
+	/* a new tick: the divide runs once per tick and port */
+	step = rd_dre_step_ns(tau_us);
+	st->dre_last_ns = now;
+	st->dre_next_ns = (now / step + 1) * step;
 }
 
 static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u32 tau_us)
@@ -74,7 +84,7 @@ static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u32 tau_us)
 	st = rd_port_state_get(ifindex);
 	if (!st)
 		return 0;
-	return rd_dre_decayed(st->dre_bytes, st->dre_last_ns, now, tau_us);
+	return rd_dre_decayed(st, now, tau_us);
 }
 
 #endif

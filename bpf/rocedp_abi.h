@@ -393,7 +393,11 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
 #define ROCEDP_DEFAULT_KMAX_BYTES (400 * 1024)
 #define ROCEDP_DEFAULT_PMAX_PERCENT 20
 
-/* rocedp_port_state: HASH ifindex -> dataplane-owned per-port state. */
+/*
+ * rocedp_port_state: ARRAY ifindex -> dataplane-owned per-port state. The
+ * vq_drain and dre_next fields cache what would otherwise take a 64-bit
+ * divide per frame (tens of ns); all-zero state is valid (recomputed).
+ */
 struct rocedp_port_state {
 	__u64 vq_bytes; /* virtual queue occupancy */
 	__u64 vq_last_ns;
@@ -401,8 +405,26 @@ struct rocedp_port_state {
 	__u64 dre_last_ns;
 	__u64 rtt_ewma_ns; /* 0 = no sample yet */
 	__u64 rtt_samples;
+	__u64 vq_drain_rate_bps; /* the rate vq_drain_fp was derived from */
+	__u64 vq_drain_fp; /* drain, bytes per ns << ROCEDP_VQ_DRAIN_SHIFT */
+	__u64 dre_next_ns; /* first DRE grid tick after dre_last_ns */
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 48, "port state");
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 72, "port state");
+
+/*
+ * Drain rates above this (about 1.1 Tbit/s) count as this: no overflow.
+ * The CLI and config accept up to ROCEDP_VQ_MAX_RATE_MBPS, below it.
+ */
+#define ROCEDP_VQ_MAX_RATE_BPS (1ull << 40)
+#define ROCEDP_VQ_MAX_RATE_MBPS 1000000 /* 1 Tbit/s */
+/*
+ * Fraction bits of the drain multiplier: the largest idle times the largest
+ * rate's multiplier stays below 2^64, and the drain is exact to 1 byte per
+ * 134 ms of idle (8 bytes at the longest idle).
+ */
+#define ROCEDP_VQ_DRAIN_SHIFT 26
+/* An idle of this long (about 1.07 s) counts as this long. */
+#define ROCEDP_VQ_MAX_IDLE_NS (1ull << 30)
 
 /* rocedp_port_stats: PERCPU_ARRAY[ROCEDP_PORT_SLOTS], ifindex -> counters */
 struct rocedp_port_stats {

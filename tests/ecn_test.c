@@ -4,7 +4,9 @@
  * queue estimate (ROCEDP_PORTF_HOLD_QUEUE): 0 marks below Kmin over 100k
  * frames, Pmax/2 +- 2 points at the midpoint, 100% above Kmax, Not-ECT
  * never marked (but counted as would-mark), CE stays CE, ACK/NAK/CNP opted
- * out, IPv4 checksum and ICRC valid after marking; IPv4 and IPv6.
+ * out, IPv4 checksum and ICRC valid after marking; IPv4 and IPv6. Then
+ * the virtual queue itself: it drains at the port rate (within bytes),
+ * follows a rate change at once, and bounds idle time and rate.
  * Prints TAP lines; the last line is "N passed, M failed".
  */
 #include <errno.h>
@@ -116,6 +118,116 @@ static int set_queue(struct rd_engine *e, uint64_t q)
 	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
 		return -errno;
 	return 0;
+}
+
+/* Port PORT with a drain rate and no marking; queue and clock at zero. */
+static int set_rate(struct rd_engine *e, uint64_t rate_bps, uint64_t q,
+		    uint64_t last_ns)
+{
+	const struct rd_maps *m = rd_engine_maps(e);
+	struct rocedp_port_cfg pc = {
+		.rate_bps = rate_bps,
+		.kmin_bytes = ROCEDP_ECN_MAX_BYTES,
+		.kmax_bytes = ROCEDP_ECN_MAX_BYTES,
+	};
+	struct rocedp_port_state st = { .vq_bytes = q, .vq_last_ns = last_ns };
+	__u32 port = PORT;
+
+	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
+	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
+		return -errno;
+	return 0;
+}
+
+/* One frame through PORT's egress at time t; the queue after it (or -1). */
+static int64_t enqueue_at(struct rd_engine *e, uint64_t t, const uint8_t *f,
+			  size_t len)
+{
+	const struct rd_maps *m = rd_engine_maps(e);
+	struct rocedp_port_state st;
+	uint8_t out[256];
+	struct rd_run r = { .in = f,
+			    .in_len = len,
+			    .out = out,
+			    .out_size = sizeof(out),
+			    .ingress_ifindex = PORT };
+	__u32 port = PORT;
+
+	if (rd_engine_set_time(e, t) ||
+	    rd_engine_run(e, RD_HOOK_XDP_EGRESS, &r) ||
+	    bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &port, &st))
+		return -1;
+	return (int64_t)st.vq_bytes;
+}
+
+/* drained bytes as the rate says: rate_bps * dt_ns / 8e9 */
+static int drained_ok(int64_t before, int64_t after, size_t len,
+		      double rate_bps, double dt_ns)
+{
+	/* the multiplier's rounding: half a unit per ns (8 B at 2^30 ns) */
+	double tol = 1 + dt_ns / (2.0 * (1ull << ROCEDP_VQ_DRAIN_SHIFT));
+	double want = before - rate_bps * dt_ns / 8e9;
+
+	if (want < 0)
+		want = 0;
+	want += len;
+	return after >= 0 && after >= want - tol && after <= want + tol;
+}
+
+/*
+ * The virtual queue drains at the port rate (to within a byte per 134 ms
+ * of idle), with no divide per frame: the rate's multiplier is cached in the port state and
+ * must follow a rate change at once.
+ */
+static void test_drain(struct rd_engine *e)
+{
+	const uint64_t t0 = 1000000000ull;
+	uint8_t frame[256];
+	size_t len = build_frame(frame, 0, 0x02, 0x0a);
+	int64_t q, q2;
+	int ok, i;
+
+	ok = set_rate(e, 25000000000ull, 0, 0) == 0;
+	q = enqueue_at(e, t0, frame, len);
+	for (i = 0; i < 9; i++)
+		q = enqueue_at(e, t0, frame, len);
+	result(ok && q == (int64_t)(10 * len),
+	       "drain: 10 frames at one instant queue 10 x %zu B (%lld)", len,
+	       (long long)q);
+	q2 = enqueue_at(e, t0 + 100, frame, len);
+	result(drained_ok(q, q2, len, 25e9, 100),
+	       "drain: 25 Gbit/s for 100 ns drains 312.5 B (queue %lld -> %lld)",
+	       (long long)q, (long long)q2);
+	q = enqueue_at(e, t0 + 1000100, frame, len);
+	result(q == (int64_t)len,
+	       "drain: 1 ms idle empties the queue, then the frame joins (%lld)",
+	       (long long)q);
+
+	/* a rate change takes effect on the next frame */
+	ok = set_rate(e, 1000000, 1000000, t0) == 0;
+	q = enqueue_at(e, t0 + 1000000, frame, len);
+	result(ok && drained_ok(1000000, q, len, 1e6, 1e6),
+	       "drain: 1 Mbit/s for 1 ms drains 125 B after the rate change (%lld)",
+	       (long long)q);
+	ok = set_rate(e, 400000000000ull, 1000000, t0) == 0;
+	q = enqueue_at(e, t0 + 1000, frame, len);
+	result(ok && drained_ok(1000000, q, len, 400e9, 1000),
+	       "drain: 400 Gbit/s for 1 us drains 50000 B (%lld)",
+	       (long long)q);
+
+	/* bounds: an idle counts as at most 2^30 ns, a rate as at most 2^40 */
+	ok = set_rate(e, 1000000, 1000000, t0) == 0;
+	q = enqueue_at(e, t0 + 5000000000ull, frame, len);
+	result(ok && drained_ok(1000000, q, len, 1e6,
+				(double)ROCEDP_VQ_MAX_IDLE_NS),
+	       "drain: a 5 s idle at 1 Mbit/s drains 2^30 ns worth (%lld)",
+	       (long long)q);
+	ok = set_rate(e, 10000000000000ull, 1000000000, t0) == 0;
+	q = enqueue_at(e, t0 + 1000, frame, len);
+	result(ok && drained_ok(1000000000, q, len,
+				(double)ROCEDP_VQ_MAX_RATE_BPS, 1000),
+	       "drain: 10 Tbit/s drains as 2^40 bit/s, no overflow (%lld)",
+	       (long long)q);
 }
 
 struct run_result {
@@ -265,6 +377,7 @@ int main(void)
 		       "%s: ACK opted out of marking above Kmax (%lu marked)",
 		       fam_name[v6], res.marked);
 	}
+	test_drain(e);
 	rd_engine_close(e);
 	printf("%d passed, %d failed\n", n_test - n_fail, n_fail);
 	return n_fail ? 1 : 0;

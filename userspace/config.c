@@ -872,9 +872,8 @@ static void parse_port(struct pctx *c, const char *path, struct json_object *v,
 	if (!want_type(c, path, v, json_type_object, "an object"))
 		return;
 	check_keys(c, path, v, keys);
-	/* 100 Tb/s: far beyond any port, small enough for rate_bps */
 	if ((x = child(v, "rate_mbps", path, p)) &&
-	    !get_int(c, p, x, 0, 100000000, &n))
+	    !get_int(c, p, x, 0, ROCEDP_VQ_MAX_RATE_MBPS, &n))
 		pt->pc.rate_bps = (__u64)n * 1000000;
 	if ((x = child(v, "kmin_bytes", path, p)))
 		get_u32(c, p, x, 0, ROCEDP_ECN_MAX_BYTES, &pt->pc.kmin_bytes);

@@ -219,7 +219,8 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 				return -EINVAL;
 			pc.pmax_percent = v;
 		} else if (!strcmp(argv[i], "rate") && !is_profile) {
-			if (parse_u("rate (Mbit/s)", argv[i + 1], 10000000, &v))
+			if (parse_u("rate (Mbit/s)", argv[i + 1],
+				    ROCEDP_VQ_MAX_RATE_MBPS, &v))
 				return -EINVAL;
 			pc.rate_bps = v * 1000000;
 		} else if (!strcmp(argv[i], "profile") && !is_profile) {

@@ -142,11 +142,15 @@ fabric_up() {
 }
 
 # rocedp on the fabric: attach, group from the kernel route, then ECN port
-# settings with a rate, so RED really runs (sync leaves the rate at 0)
-rocedp_up() { # rocedp_up native|tc
-	local i
-	rd_fw attach --mode "$1" bfin bfup0 bfup1 bfup2 bfup3 || return 1
+# settings with a rate, so RED really runs (sync leaves the rate at 0).
+# native_fwd: features forward only (hash qp), the kernel's own job.
+rocedp_up() { # rocedp_up native|native_fwd|tc
+	local i mode=${1%_fwd} feat=()
+	[ "$1" = native_fwd ] && feat=(--features forward)
+	rd_fw attach --mode "$mode" "${feat[@]}" bfin bfup0 bfup1 bfup2 bfup3 ||
+		return 1
 	rd_fw sync --once >"$B/tput-sync-$1.txt" 2>&1 || return 1
+	[ "$1" = native_fwd ] && return 0
 	for i in 0 1 2 3; do
 		rd_fw ecn set bfup$i kmin 100000 kmax 400000 pmax 20 \
 			rate 25000 || return 1
@@ -173,18 +177,18 @@ tput_one() {
 }
 
 # Interleaved in time: every run and size measures the kernel, rocedp native
-# and rocedp tc back to back, so each ratio compares neighbours (the
+# (default features, then forward only) and rocedp tc back to back, so each ratio compares neighbours (the
 # machine's speed drifts by tens of percent over minutes).
 sec_tput() {
 	local r size mode
-	log "throughput on the veth fabric, interleaved (~$((2 * TPUT_RUNS * (3 * TPUT_S + 1))) s)"
+	log "throughput on the veth fabric, interleaved (~$((2 * TPUT_RUNS * (4 * TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
 	DMAC=$(mac_of bn_fw bfin)
 	for r in $(seq "$TPUT_RUNS"); do
 		for size in 64 1024; do
 			tput_one kernel "$r" $size || return 1
-			for mode in native tc; do
+			for mode in native native_fwd tc; do
 				rocedp_up $mode || return 1
 				tput_one rocedp_$mode "$r" $size || return 1
 				rocedp_down $mode || return 1
