@@ -8,7 +8,7 @@
 #   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem lbeval
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
-# BENCH_TPUT_RUNS (4), BENCH_CPU (1: the CPU the traffic source is pinned to),
+# BENCH_TPUT_RUNS (6), BENCH_CPU (1: the CPU the traffic source is pinned to),
 # BENCH_COST_ARGS (rdbench cost passes/batches/repeat: -n 5 -b 1000 -r 200).
 set -u
 
@@ -19,7 +19,7 @@ RDB=$B/rdbench
 ROCEDP=$OUT/rocedp
 JSON=0
 TPUT_S=${BENCH_TPUT_SECONDS:-2}
-TPUT_RUNS=${BENCH_TPUT_RUNS:-4}
+TPUT_RUNS=${BENCH_TPUT_RUNS:-6}
 CPU=${BENCH_CPU:-1}
 [ "$(nproc)" -gt "$CPU" ] || CPU=0
 
