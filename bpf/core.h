@@ -43,25 +43,31 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 {
 	struct rocedp_port_stats *ps;
 	struct rocedp_trace *t;
+	struct rocedp_stats *s;
 	__u32 zero = 0;
 
 	if (a->ingress) {
-		rd_count(ROCEDP_CTR_RX_PKTS);
-		rd_count_n(ROCEDP_CTR_RX_BYTES, fl->frame_len);
-		rd_count_in(ROCEDP_CTR_CLASS_BASE, fl->cls, ROCEDP_CLASS_MAX);
+		s = rd_stats_block();
+		rd_bump(s, ROCEDP_CTR_RX_PKTS, 1);
+		rd_bump(s, ROCEDP_CTR_RX_BYTES, fl->frame_len);
+		rd_bump_in(s, ROCEDP_CTR_CLASS_BASE, fl->cls, ROCEDP_CLASS_MAX);
 		if (fl->malformed)
-			rd_count_in(ROCEDP_CTR_MAL_BASE, fl->malformed,
-				    ROCEDP_MAL_MAX);
+			rd_bump_in(s, ROCEDP_CTR_MAL_BASE, fl->malformed,
+				   ROCEDP_MAL_MAX);
+		if (a->pass)
+			rd_bump_in(s, ROCEDP_CTR_PASS_BASE, a->pass,
+				   ROCEDP_PASS_MAX);
+		rd_bump_in(s, ROCEDP_CTR_VERDICT_BASE, a->verdict,
+			   ROCEDP_VERDICT_MAX);
+		if (a->verdict == ROCEDP_VERDICT_REDIRECT) {
+			rd_bump(s, ROCEDP_CTR_FWD_PKTS, 1);
+			rd_bump(s, ROCEDP_CTR_FWD_BYTES, fl->frame_len);
+		}
 		ps = rd_port_stats_get(a->in_ifindex);
 		if (ps) {
 			ps->rx_pkts++;
 			ps->rx_bytes += fl->frame_len;
 		}
-		if (a->pass)
-			rd_count_in(ROCEDP_CTR_PASS_BASE, a->pass,
-				    ROCEDP_PASS_MAX);
-		rd_count_in(ROCEDP_CTR_VERDICT_BASE, a->verdict,
-			    ROCEDP_VERDICT_MAX);
 	}
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
 		rd_member_count(a, fl->frame_len);
@@ -69,8 +75,6 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 		if (rd_flowlets_on(cfg))
 			rd_load_add(a->egress_ifindex, fl->frame_len, a->now,
 				    cfg->load_tau_us);
-		rd_count(ROCEDP_CTR_FWD_PKTS);
-		rd_count_n(ROCEDP_CTR_FWD_BYTES, fl->frame_len);
 		ps = rd_port_stats_get(a->egress_ifindex);
 		if (ps) {
 			ps->tx_pkts++;

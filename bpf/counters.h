@@ -5,12 +5,25 @@
 
 #include "maps.h"
 
+/* This CPU's counter block; NULL never happens (one-entry array). */
+static __always_inline struct rocedp_stats *rd_stats_block(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&rd_stats, &zero);
+}
+
+/* Add n to counter idx of block s (s from rd_stats_block, may be NULL). */
+static __always_inline void rd_bump(struct rocedp_stats *s, __u32 idx, __u64 n)
+{
+	if (s && idx < ROCEDP_CTR_MAX)
+		s->ctr[idx] += n;
+}
+
+/* One counter on its own: a lookup of its own. */
 static __always_inline void rd_count_n(__u32 idx, __u64 n)
 {
-	__u64 *v = bpf_map_lookup_elem(&rd_stats, &idx);
-
-	if (v)
-		*v += n;
+	rd_bump(rd_stats_block(), idx, n);
 }
 
 static __always_inline void rd_count(__u32 idx)
@@ -26,6 +39,14 @@ static __always_inline void rd_count_in(__u32 base, __u32 v, __u32 n)
 {
 	if (v < n)
 		rd_count(base + v);
+}
+
+/* The same, into a block already looked up. */
+static __always_inline void rd_bump_in(struct rocedp_stats *s, __u32 base,
+				       __u32 v, __u32 n)
+{
+	if (v < n)
+		rd_bump(s, base + v, 1);
 }
 
 static __always_inline struct rocedp_port_stats *

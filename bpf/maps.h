@@ -15,9 +15,9 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, ROCEDP_CTR_MAX);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct rocedp_stats);
 } rd_stats SEC(".maps");
 
 struct {

@@ -287,9 +287,9 @@ static int run_many(struct rd_engine *e, const uint8_t *frame, size_t len,
 
 static __u64 counter(struct rd_engine *e, unsigned int idx)
 {
-	__u64 v = 0;
+	__u64 v;
 
-	rd_percpu_sum(rd_engine_maps(e)->fd[RD_MAP_STATS], &idx, &v, 1);
+	rd_counter_get(rd_engine_maps(e)->fd[RD_MAP_STATS], idx, &v);
 	return v;
 }
 

@@ -38,7 +38,7 @@ static const struct {
 	unsigned int key, value;
 } rd_map_sizes[RD_MAP_MAX] = {
 	[RD_MAP_CONFIG] = { 4, sizeof(struct rocedp_config) },
-	[RD_MAP_STATS] = { 4, sizeof(__u64) },
+	[RD_MAP_STATS] = { 4, sizeof(struct rocedp_stats) },
 	[RD_MAP_CTS_RULES] = { 4, sizeof(struct rocedp_cts_rule) },
 	[RD_MAP_CTS_STATS] = { 4, sizeof(__u64) },
 	[RD_MAP_QOS] = { 4, sizeof(struct rocedp_qos) },

@@ -79,6 +79,29 @@ int rd_percpu_sum(int fd, const void *key, __u64 *out, unsigned int n_u64)
 	return 0;
 }
 
+/* Every counter of the rd_stats block (fd), summed over the CPUs. */
+int rd_counters_read(int fd, __u64 *ctr)
+{
+	__u32 zero = 0;
+
+	return rd_percpu_sum(fd, &zero, ctr, ROCEDP_CTR_MAX);
+}
+
+/* One counter of the rd_stats block (fd), summed over the CPUs. */
+int rd_counter_get(int fd, unsigned int idx, __u64 *v)
+{
+	__u64 ctr[ROCEDP_CTR_MAX];
+	int err;
+
+	*v = 0;
+	if (idx >= ROCEDP_CTR_MAX)
+		return -EINVAL;
+	err = rd_counters_read(fd, ctr);
+	if (!err)
+		*v = ctr[idx];
+	return err;
+}
+
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 {
 	struct rocedp_port_stats ps;
@@ -88,11 +111,9 @@ int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < ROCEDP_CTR_MAX; i++) {
-		err = rd_percpu_sum(m->fd[RD_MAP_STATS], &i, &s->ctr[i], 1);
-		if (err)
-			return err;
-	}
+	err = rd_counters_read(m->fd[RD_MAP_STATS], s->ctr);
+	if (err)
+		return err;
 	for (i = 0; i < ROCEDP_MAX_CTS_RULES; i++)
 		rd_percpu_sum(m->fd[RD_MAP_CTS_STATS], &i, &s->cts_hits[i], 1);
 	while (s->n_ports < RD_STATS_MAX_PORTS &&

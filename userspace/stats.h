@@ -37,6 +37,8 @@ struct rd_stats_snapshot {
 };
 
 int rd_percpu_sum(int fd, const void *key, __u64 *out, unsigned int n_u64);
+int rd_counters_read(int fd, __u64 *ctr);
+int rd_counter_get(int fd, unsigned int idx, __u64 *v);
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s);
 const char *rd_counter_misc_name(unsigned int idx);
 

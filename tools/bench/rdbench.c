@@ -99,7 +99,7 @@ static int parse_mac(const char *s, __u8 mac[ETH_ALEN])
 static uint64_t ctr(int fd, __u32 idx)
 {
 	__u64 s;
-	int err = rd_percpu_sum(fd, &idx, &s, 1);
+	int err = rd_counter_get(fd, idx, &s);
 
 	if (err)
 		die("rd_stats lookup", err);

@@ -471,9 +471,9 @@ static void check_egress(enum rd_hook h, const struct rd_run *r,
 
 static uint64_t ctr(int fd, uint32_t key)
 {
-	__u64 sum;
+	__u64 v;
 
-	return rd_percpu_sum(fd, &key, &sum, 1) ? UINT64_MAX : sum;
+	return rd_counter_get(fd, key, &v) ? UINT64_MAX : v;
 }
 
 #define CTR_EXPECT(got, want, ...)                                       \

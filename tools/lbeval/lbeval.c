@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include "engine.h"
 #include "frame.h"
+#include "stats.h"
 
 #define LB_MAX_MEMBERS 64
 #define LB_MAX_HOSTS 1024
@@ -363,16 +364,11 @@ static int write_config(const struct lb_opts *o, enum lb_mode mode, char *path,
 	return 0;
 }
 
-static uint64_t stat_sum(int fd, uint32_t key, int ncpu)
+static uint64_t stat_sum(int fd, uint32_t key)
 {
-	uint64_t vals[ncpu], sum = 0;
-	int i;
+	__u64 v;
 
-	if (bpf_map_lookup_elem(fd, &key, vals))
-		return 0;
-	for (i = 0; i < ncpu; i++)
-		sum += vals[i];
-	return sum;
+	return rd_counter_get(fd, key, &v) ? 0 : v;
 }
 
 static double imbalance_of(const uint64_t *bytes, unsigned int n)
@@ -403,7 +399,7 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	const struct lb_ev *ev;
 	const struct lb_pair *pr;
 	char cfg[64];
-	int err, fd, ncpu;
+	int err, fd;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
@@ -498,18 +494,13 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	r->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->imbalance = imbalance_of(r->bytes, o->members);
 	r->phase_imbalance = phases ? phase_sum / phases : 0;
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu < 1) {
-		err = ncpu;
-		goto out;
-	}
 	fd = rd_engine_maps(e)->fd[RD_MAP_STATS];
-	r->moves = stat_sum(fd, ROCEDP_CTR_FLOWLET_MOVE, ncpu);
-	r->flowlets = stat_sum(fd, ROCEDP_CTR_FLOWLET_NEW, ncpu);
-	r->flows = stat_sum(fd, ROCEDP_CTR_FLOWLET_FLOW_NEW, ncpu);
-	r->reorder_risk = stat_sum(fd, ROCEDP_CTR_FLOWLET_REORDER_RISK, ncpu);
-	r->member_gone = stat_sum(fd, ROCEDP_CTR_FLOWLET_MEMBER_GONE, ncpu);
-	r->insert_fail = stat_sum(fd, ROCEDP_CTR_FLOWLET_INSERT_FAIL, ncpu);
+	r->moves = stat_sum(fd, ROCEDP_CTR_FLOWLET_MOVE);
+	r->flowlets = stat_sum(fd, ROCEDP_CTR_FLOWLET_NEW);
+	r->flows = stat_sum(fd, ROCEDP_CTR_FLOWLET_FLOW_NEW);
+	r->reorder_risk = stat_sum(fd, ROCEDP_CTR_FLOWLET_REORDER_RISK);
+	r->member_gone = stat_sum(fd, ROCEDP_CTR_FLOWLET_MEMBER_GONE);
+	r->insert_fail = stat_sum(fd, ROCEDP_CTR_FLOWLET_INSERT_FAIL);
 	err = 0;
 out:
 	rd_engine_close(e);
