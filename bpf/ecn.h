@@ -49,26 +49,33 @@ static __always_inline void rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
 	rd_count(ROCEDP_CTR_ECN_SRC_MAP);
 }
 
+#define RD_NS_PER_S 1000000000ull
+
 /*
  * Bytes the port drains per ns, fixed point: rate_bps / 8e9 <<
- * ROCEDP_VQ_DRAIN_SHIFT. The divide runs when the rate changes, not per
- * frame; two CPUs racing through a change can drain one frame at the old
- * rate.
+ * ROCEDP_VQ_DRAIN_SHIFT, rounded to nearest (at least 1). The cached value
+ * is checked against the current rate with a multiplication (it must be
+ * within half a unit of rate << (shift - 3) / 1e9); the divide runs only
+ * when that fails: a rate change, or two CPUs racing through one.
  */
 static __always_inline __u64 rd_vq_drain_fp(const struct rocedp_port_cfg *pc,
 					    struct rocedp_port_state *st)
 {
-	__u64 rate = pc->rate_bps, fp;
+	__u64 rate = pc->rate_bps, want, fp = st->vq_drain_fp;
 
-	if (st->vq_drain_rate_bps == rate && st->vq_drain_fp)
-		return st->vq_drain_fp;
 	if (rate > ROCEDP_VQ_MAX_RATE_BPS)
 		rate = ROCEDP_VQ_MAX_RATE_BPS;
-	/* shift - 3: the rate is in bits; rounded to nearest, at least 1 */
-	fp = ((rate << (ROCEDP_VQ_DRAIN_SHIFT - 3)) + 500000000) / 1000000000;
-	st->vq_drain_fp = fp ? fp : 1;
-	st->vq_drain_rate_bps = pc->rate_bps;
-	return st->vq_drain_fp;
+	want = rate << (ROCEDP_VQ_DRAIN_SHIFT - 3); /* fp * 1e9, exactly */
+	if (fp && fp <= ROCEDP_VQ_DRAIN_FP_MAX &&
+	    fp * RD_NS_PER_S <= want + RD_NS_PER_S / 2 &&
+	    fp * RD_NS_PER_S + RD_NS_PER_S / 2 > want)
+		return fp;
+	/* below about 60 bit/s the floor of 1 fails the test: a divide each */
+	fp = (want + RD_NS_PER_S / 2) / RD_NS_PER_S;
+	if (!fp)
+		fp = 1;
+	st->vq_drain_fp = fp;
+	return fp;
 }
 
 /* Queue estimate before this frame joins it; updates the virtual queue. */

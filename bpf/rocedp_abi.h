@@ -406,9 +406,10 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
 #define ROCEDP_DEFAULT_PMAX_PERCENT 20
 
 /*
- * rocedp_port_state: ARRAY ifindex -> dataplane-owned per-port state. The
- * vq_drain and dre_next fields cache what would otherwise take a 64-bit
- * divide per frame (tens of ns); all-zero state is valid (recomputed).
+ * rocedp_port_state: ARRAY ifindex -> dataplane-owned per-port state.
+ * vq_drain_fp and dre_next_ns cache what would otherwise take a 64-bit
+ * divide per frame (tens of cycles on a switch CPU); any value is safe
+ * there: a wrong one is detected and recomputed.
  */
 struct rocedp_port_state {
 	__u64 vq_bytes; /* virtual queue occupancy */
@@ -417,11 +418,10 @@ struct rocedp_port_state {
 	__u64 dre_last_ns;
 	__u64 rtt_ewma_ns; /* 0 = no sample yet */
 	__u64 rtt_samples;
-	__u64 vq_drain_rate_bps; /* the rate vq_drain_fp was derived from */
 	__u64 vq_drain_fp; /* drain, bytes per ns << ROCEDP_VQ_DRAIN_SHIFT */
 	__u64 dre_next_ns; /* first DRE grid tick after dre_last_ns */
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 72, "port state");
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
 
 /*
  * Drain rates above this (about 1.1 Tbit/s) count as this: no overflow.
@@ -435,6 +435,7 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 72, "port state");
  * 134 ms of idle (8 bytes at the longest idle).
  */
 #define ROCEDP_VQ_DRAIN_SHIFT 26
+#define ROCEDP_VQ_DRAIN_FP_MAX (1ull << 34) /* above the largest rate's */
 /* An idle of this long (about 1.07 s) counts as this long. */
 #define ROCEDP_VQ_MAX_IDLE_NS (1ull << 30)
 

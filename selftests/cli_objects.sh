@@ -197,6 +197,18 @@ bad attach attach lcx0 nosuchdev0
 jsonok "attached" -j status
 t_pyj "$T_TMP/j.out" 'j["maps_pinned"] and sorted((i["name"], i["mode"]) for i in j["interfaces"]) == [("lcx0", "native"), ("lcx2", "tc")]' >/dev/null
 t_check $? "status -j: lcx0 native and lcx2 tc, each once" "$(cat "$T_TMP/j.out")"
+# an older version named the record by the netns inode: trusted where the
+# attachments are really there, and moved to the cookie name on next write
+REC=$(t_state_file "$NS")
+mv "$REC" "/run/rocedp/attached.$NS_INO" &&
+	echo "lcx1 $(ip netns exec "$NS" cat /sys/class/net/lcx1/ifindex) native 0" \
+		>>"/run/rocedp/attached.$NS_INO"
+jsonok "record under the inode name" -j status
+t_pyj "$T_TMP/j.out" 'sorted((i["name"], i["mode"]) for i in j["interfaces"]) == [("lcx0", "native"), ("lcx2", "tc")]' >/dev/null
+t_check $? "status -j reads an inode-named record, without its entry for lcx1 (nothing attached there)" "$(cat "$T_TMP/j.out")"
+rd attach lcx0 --mode native >"$T_TMP/att.out" 2>&1 && [ -s "$REC" ] &&
+	[ ! -e "/run/rocedp/attached.$NS_INO" ] && ! grep -q lcx1 "$REC"
+t_check $? "the next attach moves the record to the cookie name" "$(cat "$T_TMP/att.out"; ls /run/rocedp)"
 
 # ------------------------------------------------------------ safety
 out=$(stat -c '%a %U' "$PIN" "$PIN/links" "$PIN/progs" | sort -u | xargs)
@@ -462,20 +474,26 @@ bad selftest-load selftest-load extra
 
 # ------------------------------------------------------------ detach
 # an attached interface deleted: its programs went with it, and so does
-# its line in status; a renamed one is listed by its new name
+# its line in status, and (XDP) its link pin at the next detach; a renamed
+# one is listed by its new name
 ip -n "$NS" link add lcx4 type veth peer name lcx5 &&
 	ip -n "$NS" link add lcx6 type veth peer name lcx7 &&
 	ip -n "$NS" link set lcx4 up && ip -n "$NS" link set lcx6 up &&
-	rd attach lcx4 lcx6 --mode tc >"$T_TMP/att.out" 2>&1 &&
+	ip -n "$NS" link set lcx7 up &&
+	rd attach lcx4 --mode tc >"$T_TMP/att.out" 2>&1 &&
+	rd attach lcx6 --mode native >>"$T_TMP/att.out" 2>&1 &&
+	LCX6=$(ip netns exec "$NS" cat /sys/class/net/lcx6/ifindex) &&
+	[ -e "$PIN/links/xdp_$LCX6" ] &&
 	ip -n "$NS" link set lcx4 down && ip -n "$NS" link set lcx4 name lcx4r &&
 	ip -n "$NS" link set lcx4r up && ip -n "$NS" link del lcx6
-t_check $? "attach lcx4 lcx6 --mode tc, rename lcx4 to lcx4r, delete lcx6" "$(cat "$T_TMP/att.out")"
+t_check $? "attach lcx4 (tc) and lcx6 (native), rename lcx4 to lcx4r, delete lcx6" "$(cat "$T_TMP/att.out")"
 jsonok "after a rename and a delete" -j status
 t_pyj "$T_TMP/j.out" 'sorted(i["name"] for i in j["interfaces"]) == ["lcx0", "lcx2", "lcx4r"]' >/dev/null
 t_check $? "status -j: lcx4r by its new name, lcx6 (deleted) gone" "$(cat "$T_TMP/j.out")"
 rd detach lcx4r >"$T_TMP/d.out" 2>&1 &&
-	[ -z "$(ip netns exec "$NS" tc qdisc show dev lcx4r | grep clsact)" ]
-t_check $? "detach lcx4r (renamed) removes its clsact" "$(cat "$T_TMP/d.out")"
+	[ -z "$(ip netns exec "$NS" tc qdisc show dev lcx4r | grep clsact)" ] &&
+	[ ! -e "$PIN/links/xdp_$LCX6" ]
+t_check $? "detach lcx4r (renamed) removes its clsact, and the deleted lcx6's link pin" "$(cat "$T_TMP/d.out"; ls "$PIN/links")"
 bad detach detach nosuchdev0
 bad detach detach lcx1
 bad detach detach --bogus

@@ -139,6 +139,21 @@ static int set_rate(struct rd_engine *e, uint64_t rate_bps, uint64_t q,
 	return 0;
 }
 
+/* Only the rate of PORT: the port state (queue, cached multiplier) stays. */
+static int set_port_rate(struct rd_engine *e, uint64_t rate_bps)
+{
+	const struct rd_maps *m = rd_engine_maps(e);
+	struct rocedp_port_cfg pc;
+	__u32 port = PORT;
+
+	if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc))
+		return -errno;
+	pc.rate_bps = rate_bps;
+	return bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ?
+		       -errno :
+		       0;
+}
+
 /* One frame through PORT's egress at time t; the queue after it (or -1). */
 static int64_t enqueue_at(struct rd_engine *e, uint64_t t, const uint8_t *f,
 			  size_t len)
@@ -203,17 +218,24 @@ static void test_drain(struct rd_engine *e)
 	       "drain: 1 ms idle empties the queue, then the frame joins (%lld)",
 	       (long long)q);
 
-	/* a rate change takes effect on the next frame */
+	/*
+	 * A rate change takes effect on the next frame: only rd_port_cfg
+	 * changes, the state keeps the old rate's multiplier.
+	 */
 	ok = set_rate(e, 1000000, 1000000, t0) == 0;
 	q = enqueue_at(e, t0 + 1000000, frame, len);
 	result(ok && drained_ok(1000000, q, len, 1e6, 1e6),
-	       "drain: 1 Mbit/s for 1 ms drains 125 B after the rate change (%lld)",
-	       (long long)q);
-	ok = set_rate(e, 400000000000ull, 1000000, t0) == 0;
-	q = enqueue_at(e, t0 + 1000, frame, len);
-	result(ok && drained_ok(1000000, q, len, 400e9, 1000),
-	       "drain: 400 Gbit/s for 1 us drains 50000 B (%lld)",
-	       (long long)q);
+	       "drain: 1 Mbit/s for 1 ms drains 125 B (%lld)", (long long)q);
+	ok = set_port_rate(e, 400000000000ull) == 0;
+	q2 = enqueue_at(e, t0 + 1001000, frame, len);
+	result(ok && drained_ok(q, q2, len, 400e9, 1000),
+	       "drain: rate changed to 400 Gbit/s, the next 1 us drains 50000 B (%lld -> %lld)",
+	       (long long)q, (long long)q2);
+	ok = set_port_rate(e, 1000000) == 0;
+	q = enqueue_at(e, t0 + 2001000, frame, len);
+	result(ok && drained_ok(q2, q, len, 1e6, 1e6),
+	       "drain: and back to 1 Mbit/s, the next 1 ms drains 125 B (%lld -> %lld)",
+	       (long long)q2, (long long)q);
 
 	/* bounds: an idle counts as at most 2^30 ns, a rate as at most 2^40 */
 	ok = set_rate(e, 1000000, 1000000, t0) == 0;

@@ -97,6 +97,21 @@ const char *rd_pin_dir(void)
 	return d && *d ? d : ROCEDP_PIN_DIR;
 }
 
+/* The record's name before netns cookies (and without them): the inode. */
+static const char *state_file_by_inode(void)
+{
+	static char path[128];
+	struct stat st;
+
+	if (!path[0]) {
+		if (stat("/proc/self/ns/net", &st))
+			st.st_ino = 0;
+		snprintf(path, sizeof(path), "%s/attached.%lu", ROCEDP_RUN_DIR,
+			 (unsigned long)st.st_ino);
+	}
+	return path;
+}
+
 /*
  * Attachment record, one per network namespace (ifindexes are per netns).
  * Named by the netns cookie, which the kernel never hands out twice in a
@@ -109,22 +124,17 @@ const char *rd_state_file(void)
 	static char path[128];
 	socklen_t len = sizeof(__u64);
 	__u64 cookie = 0;
-	struct stat st;
 	int fd;
 
 	if (path[0])
 		return path;
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0 &&
-	    !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len)) {
+	    !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len))
 		snprintf(path, sizeof(path), "%s/attached.c%llu",
 			 ROCEDP_RUN_DIR, (unsigned long long)cookie);
-	} else {
-		if (stat("/proc/self/ns/net", &st))
-			st.st_ino = 0;
-		snprintf(path, sizeof(path), "%s/attached.%lu", ROCEDP_RUN_DIR,
-			 (unsigned long)st.st_ino);
-	}
+	else
+		snprintf(path, sizeof(path), "%s", state_file_by_inode());
 	if (fd >= 0)
 		close(fd);
 	return path;
@@ -270,31 +280,72 @@ int rd_live_load(struct rocedp **out, bool pin)
 
 /* ---------------------------------------------------------------- state */
 
+static void xdp_link_path(char *buf, size_t len, unsigned int ifindex);
+
+/* Is what the record says attached really there: our link, our filter? */
+static bool attachment_present(const struct rd_attached *a)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = TC_HANDLE,
+		    .priority = TC_PRIO);
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	char path[256];
+	int fd, err;
+
+	if (a->mode == RD_MODE_TC)
+		return !bpf_tc_query(&hook, &opts);
+	xdp_link_path(path, sizeof(path), a->ifindex);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return false;
+	err = bpf_obj_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	/* a link whose device went away reports ifindex 0 */
+	return !err && info.type == BPF_LINK_TYPE_XDP &&
+	       info.xdp.ifindex == a->ifindex;
+}
+
+/*
+ * The records of this namespace. A deleted interface's record stays,
+ * marked gone, until attach or detach has removed its link pin. A record
+ * under the inode name (older builds, kernels without cookies) is trusted
+ * only where its attachment is really there, as the inode may be a dead
+ * namespace's; the next write moves it to the cookie name.
+ */
 int rd_state_read(struct rd_attach_state *st)
 {
 	char name[IF_NAMESIZE + 1], now[IF_NAMESIZE], mode[16];
+	const char *path = rd_state_file();
 	unsigned int ifindex, created;
+	bool by_inode;
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(rd_state_file(), "r");
+	by_inode = !strcmp(path, state_file_by_inode()); /* kernel < 5.14 */
+	f = fopen(path, "r");
+	if (!f && errno == ENOENT && !by_inode) {
+		f = fopen(state_file_by_inode(), "r");
+		by_inode = true;
+	}
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	while (st->n < RD_MAX_ATTACH && fscanf(f, "%16s %u %15s %u", name,
 					       &ifindex, mode, &created) == 4) {
 		struct rd_attached *a = &st->ifs[st->n];
 
+		memset(a, 0, sizeof(*a));
 		snprintf(a->name, sizeof(a->name), "%s", name);
 		a->ifindex = ifindex;
 		if (parse_mode(mode, &a->mode))
 			continue;
-		/*
-		 * A deleted interface took its programs with it; a renamed
-		 * one keeps them, so the record follows the kernel's name.
-		 */
+		/* a renamed interface keeps its programs: follow its name */
 		if (if_indextoname(ifindex, now))
 			snprintf(a->name, sizeof(a->name), "%s", now);
 		else if (errno == ENXIO || errno == ENODEV)
+			a->gone = true;
+		if (by_inode && (a->gone || !attachment_present(a)))
 			continue;
 		a->created_clsact = created;
 		st->n++;
@@ -308,12 +359,14 @@ static int state_write(const struct rd_attach_state *st)
 	unsigned int i;
 	char tmp[160];
 	FILE *f;
+	int err;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", rd_state_file());
 	mkdir(ROCEDP_RUN_DIR, 0700);
 	if (!st->n) {
 		unlink(rd_state_file());
-		return 0;
+		err = 0;
+		goto out;
 	}
 	f = fopen(tmp, "w");
 	if (!f)
@@ -324,7 +377,12 @@ static int state_write(const struct rd_attach_state *st)
 			st->ifs[i].created_clsact);
 	if (fclose(f))
 		return -errno;
-	return rename(tmp, rd_state_file()) ? -errno : 0;
+	err = rename(tmp, rd_state_file()) ? -errno : 0;
+out:
+	/* the inode-named record is this namespace's, now moved, or a dead one's */
+	if (!err && strcmp(rd_state_file(), state_file_by_inode()))
+		unlink(state_file_by_inode());
+	return err;
 }
 
 static struct rd_attached *state_find(struct rd_attach_state *st,
@@ -358,7 +416,11 @@ static int attach_xdp(struct rocedp *skel, const struct rd_attached *a)
 		/* upgrade in place: atomic for the frames in flight */
 		err = bpf_link_update(fd, prog_fd, NULL) ? -errno : 0;
 		close(fd);
-		return err;
+		if (err != -ENOLINK)
+			return err;
+		/* the link's device was deleted; the ifindex is a new one's */
+		if (unlink(path))
+			return -errno;
 	}
 	lo.flags = a->mode == RD_MODE_NATIVE ? XDP_FLAGS_DRV_MODE :
 					       XDP_FLAGS_SKB_MODE;
@@ -487,6 +549,23 @@ static bool config_exists(int fd)
 
 /* ---------------------------------------------------------------- attach */
 
+/*
+ * Records of deleted interfaces: their programs went with the device, but
+ * an XDP link pin stays until removed. Kept while its removal fails.
+ */
+static void state_drop_gone(struct rd_attach_state *st)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < st->n; i++) {
+		if (st->ifs[i].gone &&
+		    (st->ifs[i].mode == RD_MODE_TC || !detach_xdp(&st->ifs[i])))
+			continue;
+		st->ifs[n++] = st->ifs[i];
+	}
+	st->n = n;
+}
+
 int cmd_attach(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -563,6 +642,7 @@ int cmd_attach(int argc, char **argv)
 		rd_err("attach", "%s: %s", rd_pin_dir(), strerror(-err));
 		return 1;
 	}
+	state_drop_gone(&st);
 	err = rd_live_load(&skel, true);
 	if (err) {
 		if (err != -ESTALE)
@@ -732,7 +812,8 @@ int cmd_detach(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < st.n; i++) {
-		found = all;
+		/* a deleted interface's link pin goes with any detach */
+		found = all || st.ifs[i].gone;
 		for (j = 1; j < argc && !found; j++)
 			found = if_nametoindex(argv[j]) == st.ifs[i].ifindex;
 		if (!found) {
@@ -794,7 +875,7 @@ int cmd_status(int argc, char **argv)
 	struct rd_maps m;
 	char prog[64], feat[64];
 	bool pinned;
-	unsigned int i;
+	unsigned int i, n;
 	__u32 zero = 0;
 	int err;
 
@@ -825,10 +906,12 @@ int cmd_status(int argc, char **argv)
 		       ROCEDP_VERSION, pinned ? "true" : "false", rd_pin_dir(),
 		       feat, pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
 		       rd_ecn_module_loaded() ? "module" : "map");
-		for (i = 0; i < st.n; i++)
-			printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
-			       i ? "," : "", st.ifs[i].name, st.ifs[i].ifindex,
-			       rd_mode_name(st.ifs[i].mode));
+		for (i = 0, n = 0; i < st.n; i++)
+			if (!st.ifs[i].gone)
+				printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
+				       n++ ? "," : "", st.ifs[i].name,
+				       st.ifs[i].ifindex,
+				       rd_mode_name(st.ifs[i].mode));
 		printf("]}\n");
 	} else {
 		printf("rocedp %s: %s %s%s\n", ROCEDP_VERSION,
@@ -840,14 +923,18 @@ int cmd_status(int argc, char **argv)
 			       feat[0] ? feat : "none",
 			       rd_hash_mode_name(cfg.hash_mode),
 			       rd_ecn_module_loaded() ? "module" : "map");
-		for (i = 0; i < st.n; i++)
+		for (i = 0, n = 0; i < st.n; i++) {
+			if (st.ifs[i].gone)
+				continue;
+			n++;
 			printf("  %-16s ifindex %-5u %-8s %s\n", st.ifs[i].name,
 			       st.ifs[i].ifindex, rd_mode_name(st.ifs[i].mode),
 			       st.ifs[i].mode == RD_MODE_TC ?
 				       "clsact ingress+egress" :
 				       xdp_prog_name(st.ifs[i].ifindex, prog,
 						     sizeof(prog)));
-		if (!st.n)
+		}
+		if (!n)
 			printf("  no interfaces attached\n");
 	}
 	rd_maps_close(&m);

@@ -20,6 +20,7 @@ struct rd_attached {
 	unsigned int ifindex;
 	enum rd_attach_mode mode;
 	unsigned int created_clsact; /* detach removes the qdisc too */
+	bool gone; /* the interface was deleted: only pins left to clean */
 };
 
 struct rd_attach_state {

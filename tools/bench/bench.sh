@@ -147,7 +147,7 @@ fabric_up() {
 rocedp_up() { # rocedp_up native|native_fwd|tc
 	local i mode=${1%_fwd} feat=()
 	[ "$1" = native_fwd ] && feat=(--features forward)
-	rd_fw attach --mode "$mode" "${feat[@]}" bfin bfup0 bfup1 bfup2 bfup3 ||
+	rd_fw attach --mode "$mode" ${feat[@]+"${feat[@]}"} bfin bfup0 bfup1 bfup2 bfup3 ||
 		return 1
 	rd_fw sync --once >"$B/tput-sync-$1.txt" 2>&1 || return 1
 	[ "$1" = native_fwd ] && return 0
@@ -157,7 +157,7 @@ rocedp_up() { # rocedp_up native|native_fwd|tc
 	done
 }
 
-rocedp_down() { # rocedp_down native|tc: keeps the last stats of each mode
+rocedp_down() { # rocedp_down native|native_fwd|tc: keeps the last stats of each mode
 	rd_fw -j stats >"$B/tput-stats-$1.json" 2>&1
 	rd_fw detach --all
 }
