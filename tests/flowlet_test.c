@@ -42,7 +42,7 @@
  * (10.6/16) has rtt_us 2 and group 7 (10.7/16) rtt_us 1000, to hit the
  * gap clamps from below and above.
  */
-static int write_config(char *path, size_t len, const char *flowlet)
+static void write_config(FILE *f, const char *flowlet)
 {
 	static const char *const groups[] = {
 		"{\"id\": 1, \"members\": [%s, %s, %s, %s]}",
@@ -55,23 +55,12 @@ static int write_config(char *path, size_t len, const char *flowlet)
 	};
 	char mb[N_MEMBERS][128];
 	unsigned int i;
-	FILE *f;
-	int fd;
 
 	for (i = 0; i < N_MEMBERS; i++)
 		snprintf(mb[i], sizeof(mb[i]),
 			 "{\"ifindex\": %u, \"smac\": \"02:aa:00:00:00:%02x\", "
 			 "\"dmac\": \"02:bb:00:00:00:%02x\", \"weight\": 1}",
 			 PORT0 + i, i, i);
-	snprintf(path, len, "/tmp/flowlet_test-XXXXXX.json");
-	fd = mkstemps(path, 5);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
 	fprintf(f,
 		"{\"features\": [\"forward\", \"flowlet\"],\n"
 		" \"hash\": {\"mode\": \"flowlet\"},\n"
@@ -92,14 +81,15 @@ static int write_config(char *path, size_t len, const char *flowlet)
 			i > 1 ? ", " : "", i, i);
 	/* the hosts' own subnet, for ACKs travelling back */
 	fputs(", {\"prefix\": \"10.9.0.0/16\", \"group\": 1}]}\n", f);
-	return fclose(f) ? -errno : 0;
 }
 
 static struct rd_engine *engine_with(const char *flowlet)
 {
 	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
 	struct rd_engine *e;
-	char path[64];
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f;
 	int err;
 
 	err = rd_engine_open(&e, &eo);
@@ -107,11 +97,17 @@ static struct rd_engine *engine_with(const char *flowlet)
 		printf("# cannot load the BPF object: %s\n", strerror(-err));
 		return NULL;
 	}
-	err = write_config(path, sizeof(path), flowlet);
-	if (!err) {
-		err = rd_config_apply_file(path, rd_engine_maps(e));
-		unlink(path);
+	f = open_memstream(&json, &len);
+	if (f) {
+		write_config(f, flowlet);
+		err = fclose(f) ? -errno : 0;
+	} else {
+		err = -errno;
 	}
+	if (!err)
+		err = rd_config_apply_text("flowlet_test config", json, len,
+					   rd_engine_maps(e));
+	free(json);
 	if (err) {
 		printf("# config rejected: %s\n", strerror(-err));
 		rd_engine_close(e);

@@ -1241,10 +1241,7 @@ static void offset_to_line(const char *buf, size_t off, unsigned int *line,
 
 int rd_config_read_json(const char *path, struct json_object **root)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
-	unsigned int line, col;
-	size_t len = 0, cap = 0, end;
+	size_t len = 0, cap = 0;
 	char *buf = NULL, *nb;
 	ssize_t r;
 	int fd, err = 0;
@@ -1284,12 +1281,25 @@ int rd_config_read_json(const char *path, struct json_object **root)
 		free(buf);
 		return err;
 	}
+	err = rd_config_parse_text(path, buf ? buf : "", len, root);
+	free(buf);
+	return err;
+}
+
+int rd_config_parse_text(const char *path, const char *buf, size_t len,
+			 struct json_object **root)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	unsigned int line, col;
+	size_t end;
+	int err = 0;
+
+	*root = NULL;
 	tok = json_tokener_new();
-	if (!tok) {
-		free(buf);
+	if (!tok)
 		return -ENOMEM;
-	}
-	*root = json_tokener_parse_ex(tok, buf ? buf : "", len);
+	*root = json_tokener_parse_ex(tok, buf, len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
 	if (*root && jerr == json_tokener_success) {
@@ -1314,7 +1324,6 @@ int rd_config_read_json(const char *path, struct json_object **root)
 		err = -EINVAL;
 	}
 	json_tokener_free(tok);
-	free(buf);
 	if (err) {
 		json_object_put(*root);
 		*root = NULL;
@@ -2043,15 +2052,12 @@ int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 	return err;
 }
 
-int rd_config_apply_file(const char *path, const struct rd_maps *m)
+/* Validate and apply a parsed document; takes the reference on root. */
+static int apply_root(struct json_object *root, const struct rd_maps *m)
 {
-	struct json_object *root;
 	struct rd_staged s;
 	int err;
 
-	err = rd_config_read_json(path, &root);
-	if (err)
-		return err;
 	err = rd_config_parse(root, &s);
 	json_object_put(root);
 	if (err)
@@ -2059,6 +2065,25 @@ int rd_config_apply_file(const char *path, const struct rd_maps *m)
 	err = rd_config_apply(m, &s);
 	rd_staged_free(&s);
 	return err;
+}
+
+int rd_config_apply_file(const char *path, const struct rd_maps *m)
+{
+	struct json_object *root;
+	int err;
+
+	err = rd_config_read_json(path, &root);
+	return err ? err : apply_root(root, m);
+}
+
+int rd_config_apply_text(const char *name, const char *buf, size_t len,
+			 const struct rd_maps *m)
+{
+	struct json_object *root;
+	int err;
+
+	err = rd_config_parse_text(name, buf, len, &root);
+	return err ? err : apply_root(root, m);
 }
 
 int rd_config_apply_defaults(const struct rd_maps *m)

@@ -52,6 +52,9 @@ void rd_staged_free(struct rd_staged *s);
 int rd_config_parse(struct json_object *root, struct rd_staged *s);
 /* Read a JSON file ("-" = stdin); I/O and syntax errors are printed. */
 int rd_config_read_json(const char *path, struct json_object **root);
+/* Parse JSON text; syntax errors are printed under the name path. */
+int rd_config_parse_text(const char *path, const char *buf, size_t len,
+			 struct json_object **root);
 /* Read the running config (static routes and groups only) back. */
 int rd_config_read_running(const struct rd_maps *m, struct rd_staged *s);
 /* Make the maps hold s; on failure the maps are rolled back. -errno. */

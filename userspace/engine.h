@@ -66,6 +66,9 @@ extern bool rd_config_offline;
 /* Config file (JSON) -> maps; validate fully first, then apply. -errno. */
 int rd_config_check_file(const char *path);
 int rd_config_apply_file(const char *path, const struct rd_maps *m);
+/* The same from JSON text in memory; name stands for it in messages. */
+int rd_config_apply_text(const char *name, const char *buf, size_t len,
+			 const struct rd_maps *m);
 /* Write built-in defaults (config, qos profile) into fresh maps. */
 int rd_config_apply_defaults(const struct rd_maps *m);
 

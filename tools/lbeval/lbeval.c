@@ -314,26 +314,13 @@ static int build_trace(struct lb_trace *t, const struct lb_opts *o)
 
 /* ---------------------------------------------------------------- run */
 
-static int write_config(const struct lb_opts *o, enum lb_mode mode, char *path,
-			size_t len)
+static void write_config(FILE *f, const struct lb_opts *o, enum lb_mode mode)
 {
 	static const char *const hash[] = { "5tuple",  "qp",	  "qp-only",
 					    "flowlet", "flowlet", "spray" };
 	bool flowlet = mode == LB_FLOWLET || mode == LB_FLOWLET_RANDOM;
 	unsigned int m;
-	FILE *f;
-	int fd;
 
-	snprintf(path, len, "/tmp/lbeval-XXXXXX.json");
-	fd = mkstemps(path, 5);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(path);
-		return -errno;
-	}
 	fprintf(f, "{\"features\": [\"forward\"%s],\n",
 		flowlet ? ", \"flowlet\"" : "");
 	fprintf(f, " \"hash\": {\"mode\": \"%s\", \"seed\": %u},\n", hash[mode],
@@ -357,11 +344,6 @@ static int write_config(const struct lb_opts *o, enum lb_mode mode, char *path,
 		" ]}],\n \"routes\": [{\"prefix\": \"10.0.0.0/8\", "
 		"\"group\": %d}]}\n",
 		LB_GROUP_ID);
-	if (fclose(f)) {
-		unlink(path);
-		return -errno;
-	}
-	return 0;
 }
 
 static uint64_t stat_sum(int fd, uint32_t key)
@@ -398,9 +380,10 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	struct rd_engine *e = NULL;
 	const struct lb_ev *ev;
 	const struct lb_pair *pr;
-	char cfg[64];
+	size_t i, json_len = 0;
+	char *json = NULL;
 	int err, fd;
-	size_t i;
+	FILE *f;
 
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
@@ -417,14 +400,20 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 		       strerror(-err));
 		goto out;
 	}
-	err = write_config(o, mode, cfg, sizeof(cfg));
+	f = open_memstream(&json, &json_len);
+	if (f) {
+		write_config(f, o, mode);
+		err = fclose(f) ? -errno : 0;
+	} else {
+		err = -errno;
+	}
 	if (err) {
-		rd_err("config", "cannot write a temporary file: %s",
-		       strerror(-err));
+		rd_err("config", "cannot build the %s mode config: %s",
+		       mode_names[mode], strerror(-err));
 		goto out;
 	}
-	err = rd_config_apply_file(cfg, rd_engine_maps(e));
-	unlink(cfg);
+	err = rd_config_apply_text("lbeval config", json, json_len,
+				   rd_engine_maps(e));
 	if (err) {
 		rd_err("config", "%s mode config rejected: %s",
 		       mode_names[mode], strerror(-err));
@@ -504,6 +493,7 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	err = 0;
 out:
 	rd_engine_close(e);
+	free(json);
 	free(last_arrival);
 	return err;
 }
