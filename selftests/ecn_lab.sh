@@ -33,11 +33,7 @@ port_marked() {
 # NAME.marked (rocedp's count for up1 during the run)
 phase() {
 	local mode=$1 name=$2 rate=$3 before cap srv
-	rm -f "$T_TMP/ready"
-	T_BG_OUT=$T_TMP/$name.serve T_BG_ERR=$T_TMP/$name.serve.err \
-		t_bg srv ip netns exec "$(ns h2-1)" "$ROCEGEN" serve --dev eth0 \
-		--ready "$T_TMP/ready" -j
-	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && break; sleep 0.05; done
+	t_serve srv "$name" "$(ns h2-1)" eth0
 	t_cap_start cap "$(ns h2-1)" eth0 "$T_TMP/$name.pcap" "udp dst port 4791 and dst host 10.2.1.2" ||
 		t_fail "$mode: capture starts on h2-1"
 	before=$(port_marked)

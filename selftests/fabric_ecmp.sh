@@ -54,14 +54,7 @@ print(json.dumps({"spine": spine, "rocedp": rocedp,
 EOF
 }
 
-serve_start() {
-	rm -f "$T_TMP/ready"
-	T_BG_OUT=$T_TMP/$1.serve T_BG_ERR=$T_TMP/$1.serve.err \
-		t_bg srv ip netns exec "$(ns h2-1)" "$ROCEGEN" serve --dev eth0 \
-		--ready "$T_TMP/ready" -j
-	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && return 0; sleep 0.05; done
-	return 1
-}
+serve_start() { t_serve srv "$1" "$(ns h2-1)" eth0; }
 serve_stop() {
 	kill -TERM "$srv" 2>/dev/null
 	wait "$srv" 2>/dev/null

@@ -76,6 +76,12 @@ def counter(leaf, key):
     return json.load(open(f"{tmp}/{name}.b.{leaf}.json"))["counters"][key] - a
 S = list(run["senders"].values())
 R = list(run["responders"].values())
+def sender_dscps(kind):  # {dscp: frames} of kind ("ack", "cnp") over the senders
+    by = {}
+    for s in S:
+        for d, n in s["rx_dscp"][kind].items():
+            by[d] = by.get(d, 0) + n
+    return by
 T = run["total"]
 bad, info = [], ""
 exec(os.fdopen(3).read())
@@ -143,10 +149,7 @@ one_mode() { # MODE
 	# 2. ACKs remarked on the way back
 	check "$MODE-qp" "$MODE/qp: ACKs leave the responders with DSCP 26 and every one reaches its sender remarked to DSCP 46" <<-'EOF'
 	acks = sum(s["total"]["acks"] for s in S)
-	by_dscp = {}
-	for s in S:
-	    for d, n in s["rx_dscp"]["ack"].items():
-	        by_dscp[d] = by_dscp.get(d, 0) + n
+	by_dscp = sender_dscps("ack")
 	if acks < 1: bad.append("no ACKs")
 	if by_dscp != {"46": acks}: bad.append(f"ACK DSCPs at the senders {by_dscp}, {acks} ACKs")
 	remarked = counter("leaf1", "remarked") + counter("leaf2", "remarked")
@@ -175,10 +178,7 @@ one_mode() { # MODE
 	sent = sum(r["total"]["cnps"] for r in R)
 	got = sum(s["total"]["cnps"] for s in S)
 	cuts = sum(s["total"]["rate_cuts"] for s in S)
-	by_dscp = {}
-	for s in S:
-	    for d, n in s["rx_dscp"]["cnp"].items():
-	        by_dscp[d] = by_dscp.get(d, 0) + n
+	by_dscp = sender_dscps("cnp")
 	if got < 1: bad.append("no CNP reached a sender")
 	if got > sent: bad.append(f"senders got {got} CNPs, responders sent {sent}")
 	if cuts < 1: bad.append("no rate cut")

@@ -292,11 +292,7 @@ traffic_start() {
 	local name=$1 secs=$2 count
 	shift 2
 	count=$((secs * 100000000 / 8 / (64 * 4096)))
-	rm -f "$T_TMP/ready"
-	T_BG_OUT=$T_TMP/$name.serve T_BG_ERR=$T_TMP/$name.serve.err \
-		t_bg srv ip netns exec "$(ns h2-1)" "$ROCEGEN" serve --dev eth0 \
-		--ready "$T_TMP/ready" -j
-	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && break; sleep 0.05; done
+	t_serve srv "$name" "$(ns h2-1)" eth0
 	T_BG_OUT=$T_TMP/$name.send T_BG_ERR=$T_TMP/$name.send.err \
 		t_bg sender ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dst $DST --qps 64 \
 		--msg 4K --count "$count" --rate 100 --rto 1000000 -j "$@"
@@ -547,10 +543,7 @@ fault_flowlet() {
 	# One responder per run: a rocegen responder holds at most 8192 QPs
 	for k in $(seq $runs); do
 		b=$((0x1000 + k * 0x2000))
-		rm -f "$T_TMP/ready"
-		T_BG_OUT=$T_TMP/fl-$k.serve T_BG_ERR=$T_TMP/fl-$k.serve.err \
-			t_bg srv ip netns exec "$(ns h2-1)" "$ROCEGEN" serve --dev eth0 --ready "$T_TMP/ready" -j
-		for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && break; sleep 0.02; done
+		t_serve srv "fl-$k" "$(ns h2-1)" eth0
 		ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dst $DST --qps $qps --msg 64 --count 1 \
 			--rate 200 --rto 1000000 --retries 3 --qpn-base $b -j >"$T_TMP/fl-$k.send" 2>"$T_TMP/fl-$k.err" ||
 			{ ok=1; echo "# flowlet run $k: rocegen send exit $?: $(head -c 200 "$T_TMP/fl-$k.err")"; }

@@ -10,6 +10,7 @@
 #   t_need TOOL...              all present? (else the caller skips)
 #   t_rx NETNS DEV / t_tx       interface packet counters
 #   t_cap_start VAR NETNS DEV FILE [FILTER] / t_cap_stop PID
+#   t_serve VAR NAME NETNS DEV  rocegen responder, pid in VAR, once ready
 #
 # Tests print TAP-like lines `ok N - ...` / `not ok N - ...` (skips as
 # `ok N - ... # SKIP reason`), which tests/run.sh parses, and end with
@@ -158,6 +159,19 @@ t_cap_stop() {
 	sleep 0.2 # let the last frames reach the capture
 	kill -INT "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
+}
+
+# t_serve VAR NAME NETNS DEV: a rocegen responder on DEV in NETNS (output in
+# NAME.serve and NAME.serve.err), its pid in VAR; returns when it is ready,
+# 1 when it is not within 5 s
+t_serve() {
+	local var=$1 name=$2
+	rm -f "$T_TMP/ready"
+	T_BG_OUT=$T_TMP/$name.serve T_BG_ERR=$T_TMP/$name.serve.err \
+		t_bg "$var" ip netns exec "$3" "$ROCEGEN" serve --dev "$4" \
+		--ready "$T_TMP/ready" -j
+	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && return 0; sleep 0.05; done
+	return 1
 }
 
 # tshark 4.0 decodes UDP 4791 as InfiniBand and tries RDMA upper-layer

@@ -147,14 +147,7 @@ wait_route() {
 	return 1
 }
 
-serve_start() {
-	rm -f "$T_TMP/ready"
-	T_BG_OUT=$T_TMP/$1.serve T_BG_ERR=$T_TMP/$1.serve.err \
-		t_bg srv ip netns exec "$NS_D" "$ROCEGEN" serve --dev d0 \
-		--ready "$T_TMP/ready" -j
-	for _ in $(seq 100); do [ -e "$T_TMP/ready" ] && return 0; sleep 0.05; done
-	return 1
-}
+serve_start() { t_serve srv "$1" "$NS_D" d0; }
 serve_stop() {
 	sleep 0.3 # the last ACKs
 	kill -TERM "$srv" 2>/dev/null
