@@ -5,7 +5,7 @@
 
 #include "maps.h"
 
-/* This CPU's counter block; NULL never happens (one-entry array). */
+/* This CPU's counter block (NULL only to the verifier: one-entry array). */
 static __always_inline struct rocedp_stats *rd_stats_block(void)
 {
 	__u32 zero = 0;
@@ -20,33 +20,21 @@ static __always_inline void rd_bump(struct rocedp_stats *s, __u32 idx, __u64 n)
 		s->ctr[idx] += n;
 }
 
-/* One counter on its own: a lookup of its own. */
-static __always_inline void rd_count_n(__u32 idx, __u64 n)
-{
-	rd_bump(rd_stats_block(), idx, n);
-}
-
-static __always_inline void rd_count(__u32 idx)
-{
-	rd_count_n(idx, 1);
-}
-
 /*
- * One counter of a block: base + v for v < n. A bounds test, not v % n:
- * the modulo of a non-power-of-two is a divide on every frame.
+ * Counter base + v of block s, for v < n. A bounds test, not v % n: the
+ * modulo of a non-power-of-two is a divide on every frame.
  */
-static __always_inline void rd_count_in(__u32 base, __u32 v, __u32 n)
-{
-	if (v < n)
-		rd_count(base + v);
-}
-
-/* The same, into a block already looked up. */
 static __always_inline void rd_bump_in(struct rocedp_stats *s, __u32 base,
 				       __u32 v, __u32 n)
 {
 	if (v < n)
 		rd_bump(s, base + v, 1);
+}
+
+/* One counter on its own: a block lookup of its own. */
+static __always_inline void rd_count(__u32 idx)
+{
+	rd_bump(rd_stats_block(), idx, 1);
 }
 
 static __always_inline struct rocedp_port_stats *

@@ -26,21 +26,16 @@ static __u64 percpu_sum(int fd, __u32 key)
 	return rd_percpu_sum(fd, &key, &sum, 1) ? 0 : sum;
 }
 
-/* One counter of rd_stats; 0 when it cannot be read. */
-static __u64 counter(const struct rd_maps *m, unsigned int idx)
-{
-	__u64 v;
-
-	return rd_counter_get(m->fd[RD_MAP_STATS], idx, &v) ? 0 : v;
-}
-
 static int qos_show(const struct rd_maps *m)
 {
 	struct json_object *root = NULL, *arr = NULL, *o;
+	__u64 pkts, ctr[ROCEDP_CTR_MAX];
 	struct rocedp_qos q;
-	__u64 pkts;
 	__u32 k;
 
+	/* counters that cannot be read show as 0 */
+	if (rd_counters_read(m->fd[RD_MAP_STATS], ctr))
+		memset(ctr, 0, sizeof(ctr));
 	if (rd_json) {
 		root = json_object_new_object();
 		arr = json_object_new_array();
@@ -58,7 +53,7 @@ static int qos_show(const struct rd_maps *m)
 			json_object_put(arr);
 			return 1;
 		}
-		pkts = counter(m, ROCEDP_CTR_CLASS_BASE + k);
+		pkts = ctr[ROCEDP_CTR_CLASS_BASE + k];
 		if (!rd_json) {
 			if (q.action != ROCEDP_QOS_SET_DSCP)
 				printf("%-11s %-6s %4s %4s %16llu\n",
@@ -95,18 +90,18 @@ static int qos_show(const struct rd_maps *m)
 	}
 	if (rd_json) {
 		json_object_object_add(root, "classes", arr);
-		json_object_object_add(root, "remarked",
-				       json_object_new_uint64(counter(
-					       m, ROCEDP_CTR_REMARKED)));
-		json_object_object_add(root, "remark_same",
-				       json_object_new_uint64(counter(
-					       m, ROCEDP_CTR_REMARK_SAME)));
+		json_object_object_add(
+			root, "remarked",
+			json_object_new_uint64(ctr[ROCEDP_CTR_REMARKED]));
+		json_object_object_add(
+			root, "remark_same",
+			json_object_new_uint64(ctr[ROCEDP_CTR_REMARK_SAME]));
 		puts(json_object_to_json_string_ext(root, rd_json_flags()));
 		json_object_put(root);
 	} else {
 		printf("remarked %llu, already right %llu\n",
-		       (unsigned long long)counter(m, ROCEDP_CTR_REMARKED),
-		       (unsigned long long)counter(m, ROCEDP_CTR_REMARK_SAME));
+		       (unsigned long long)ctr[ROCEDP_CTR_REMARKED],
+		       (unsigned long long)ctr[ROCEDP_CTR_REMARK_SAME]);
 	}
 	return 0;
 }

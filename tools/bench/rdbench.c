@@ -95,15 +95,13 @@ static int parse_mac(const char *s, __u8 mac[ETH_ALEN])
 
 /* ------------------------------------------------------------------ cost */
 
-/* Sum of one rd_stats slot over all CPUs. */
-static uint64_t ctr(int fd, __u32 idx)
+/* Every rd_stats counter, summed over all CPUs, into c. */
+static void ctrs(int fd, __u64 *c)
 {
-	__u64 s;
-	int err = rd_counter_get(fd, idx, &s);
+	int err = rd_counters_read(fd, c);
 
 	if (err)
 		die("rd_stats lookup", err);
-	return s;
 }
 
 #define FRAME_LEN 128
@@ -347,17 +345,18 @@ struct ctr_snap {
 
 static void snap(int fd, struct ctr_snap *s)
 {
-	s->rx = ctr(fd, ROCEDP_CTR_RX_PKTS);
-	s->fwd = ctr(fd, ROCEDP_CTR_FWD_PKTS);
-	s->redirect =
-		ctr(fd, ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_REDIRECT);
-	s->pass_nofwd = ctr(fd, ROCEDP_CTR_PASS_BASE + ROCEDP_PASS_NO_FORWARD);
-	s->remarked = ctr(fd, ROCEDP_CTR_REMARKED);
-	s->remark_same = ctr(fd, ROCEDP_CTR_REMARK_SAME);
-	s->ecn_src = ctr(fd, ROCEDP_CTR_ECN_SRC_MAP) +
-		     ctr(fd, ROCEDP_CTR_ECN_SRC_KFUNC);
-	s->flowlet_new = ctr(fd, ROCEDP_CTR_FLOWLET_NEW);
-	s->reorder = ctr(fd, ROCEDP_CTR_FLOWLET_REORDER_RISK);
+	__u64 c[ROCEDP_CTR_MAX];
+
+	ctrs(fd, c);
+	s->rx = c[ROCEDP_CTR_RX_PKTS];
+	s->fwd = c[ROCEDP_CTR_FWD_PKTS];
+	s->redirect = c[ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_REDIRECT];
+	s->pass_nofwd = c[ROCEDP_CTR_PASS_BASE + ROCEDP_PASS_NO_FORWARD];
+	s->remarked = c[ROCEDP_CTR_REMARKED];
+	s->remark_same = c[ROCEDP_CTR_REMARK_SAME];
+	s->ecn_src = c[ROCEDP_CTR_ECN_SRC_MAP] + c[ROCEDP_CTR_ECN_SRC_KFUNC];
+	s->flowlet_new = c[ROCEDP_CTR_FLOWLET_NEW];
+	s->reorder = c[ROCEDP_CTR_FLOWLET_REORDER_RISK];
 }
 
 /* Did every round of the combo take its intended path? */
@@ -1056,6 +1055,7 @@ static int cmd_count(int argc, char **argv)
  */
 static int cmd_ctrs(int argc, char **argv)
 {
+	__u64 c[ROCEDP_CTR_MAX];
 	char path[512];
 	int fd;
 
@@ -1065,13 +1065,14 @@ static int cmd_ctrs(int argc, char **argv)
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		die(path, errno);
-	printf("{\"forwarded\":%" PRIu64 ",\"ecn_src_map\":%" PRIu64
-	       ",\"ecn_src_kfunc\":%" PRIu64 ",\"ecn_marked\":%" PRIu64
-	       ",\"ecn_would_mark\":%" PRIu64 "}\n",
-	       ctr(fd, ROCEDP_CTR_FWD_PKTS), ctr(fd, ROCEDP_CTR_ECN_SRC_MAP),
-	       ctr(fd, ROCEDP_CTR_ECN_SRC_KFUNC),
-	       ctr(fd, ROCEDP_CTR_ECN_MARKED),
-	       ctr(fd, ROCEDP_CTR_ECN_WOULD_MARK));
+	ctrs(fd, c);
+	/* __u64 is unsigned long long on every architecture */
+	printf("{\"forwarded\":%llu,\"ecn_src_map\":%llu,"
+	       "\"ecn_src_kfunc\":%llu,\"ecn_marked\":%llu,"
+	       "\"ecn_would_mark\":%llu}\n",
+	       c[ROCEDP_CTR_FWD_PKTS], c[ROCEDP_CTR_ECN_SRC_MAP],
+	       c[ROCEDP_CTR_ECN_SRC_KFUNC], c[ROCEDP_CTR_ECN_MARKED],
+	       c[ROCEDP_CTR_ECN_WOULD_MARK]);
 	close(fd);
 	return 0;
 }

@@ -469,13 +469,6 @@ static void check_egress(enum rd_hook h, const struct rd_run *r,
 
 /* ------------------------------------------------------------ counters */
 
-static uint64_t ctr(int fd, uint32_t key)
-{
-	__u64 v;
-
-	return rd_counter_get(fd, key, &v) ? UINT64_MAX : v;
-}
-
 #define CTR_EXPECT(got, want, ...)                                       \
 	do {                                                             \
 		if ((got) != (want)) {                                   \
@@ -491,40 +484,47 @@ static uint64_t ctr(int fd, uint32_t key)
 static void check_counters(void)
 {
 	int fd = rd_engine_maps(eng)->fd[RD_MAP_STATS];
+	__u64 ctr[ROCEDP_CTR_MAX];
 	uint64_t sum, v;
 	bool bad = false;
 	unsigned int i;
 
-	CTR_EXPECT(ctr(fd, ROCEDP_CTR_RX_PKTS), st.rx,
+	/* the whole block once; unreadable counts as a mismatch everywhere */
+	if (rd_counters_read(fd, ctr)) {
+		fprintf(stderr, "fuzz: counters: rd_stats unreadable\n");
+		memset(ctr, 0xff, sizeof(ctr));
+		bad = true;
+	}
+	CTR_EXPECT(ctr[ROCEDP_CTR_RX_PKTS], st.rx,
 		   "rx packets vs frames run through ingress");
-	CTR_EXPECT(ctr(fd, ROCEDP_CTR_RX_BYTES), st.rx_bytes, "rx bytes");
+	CTR_EXPECT(ctr[ROCEDP_CTR_RX_BYTES], st.rx_bytes, "rx bytes");
 	for (sum = 0, i = 0; i < ROCEDP_CLASS_MAX; i++) {
-		v = ctr(fd, ROCEDP_CTR_CLASS_BASE + i);
+		v = ctr[ROCEDP_CTR_CLASS_BASE + i];
 		CTR_EXPECT(v, st.cls[i], "class %s", rd_class_name(i));
 		sum += v;
 	}
 	CTR_EXPECT(sum, st.rx, "sum over classes vs rx");
 	for (sum = 0, i = 0; i < ROCEDP_VERDICT_MAX; i++) {
-		v = ctr(fd, ROCEDP_CTR_VERDICT_BASE + i);
+		v = ctr[ROCEDP_CTR_VERDICT_BASE + i];
 		CTR_EXPECT(v, st.verdict[i], "verdict %s", rd_verdict_name(i));
 		sum += v;
 	}
 	CTR_EXPECT(sum, st.rx, "sum over verdicts vs rx");
 	for (sum = 0, i = 1; i < ROCEDP_MAL_MAX; i++) {
-		v = ctr(fd, ROCEDP_CTR_MAL_BASE + i);
+		v = ctr[ROCEDP_CTR_MAL_BASE + i];
 		CTR_EXPECT(v, st.mal[i], "malformed %s", rd_malformed_name(i));
 		sum += v;
 	}
 	CTR_EXPECT(sum, st.cls[ROCEDP_CLASS_MALFORMED],
 		   "sum over malformed reasons vs class malformed");
 	for (sum = 0, i = 1; i < ROCEDP_PASS_MAX; i++) {
-		v = ctr(fd, ROCEDP_CTR_PASS_BASE + i);
+		v = ctr[ROCEDP_CTR_PASS_BASE + i];
 		CTR_EXPECT(v, st.pass[i], "pass %s", rd_pass_name(i));
 		sum += v;
 	}
 	CTR_EXPECT(sum, st.verdict[ROCEDP_VERDICT_PASS],
 		   "sum over pass reasons vs passed frames");
-	CTR_EXPECT(ctr(fd, ROCEDP_CTR_FWD_PKTS),
+	CTR_EXPECT(ctr[ROCEDP_CTR_FWD_PKTS],
 		   st.verdict[ROCEDP_VERDICT_REDIRECT],
 		   "forwarded vs redirected");
 	if (bad) {

@@ -346,13 +346,6 @@ static void write_config(FILE *f, const struct lb_opts *o, enum lb_mode mode)
 		LB_GROUP_ID);
 }
 
-static uint64_t stat_sum(int fd, uint32_t key)
-{
-	__u64 v;
-
-	return rd_counter_get(fd, key, &v) ? 0 : v;
-}
-
 static double imbalance_of(const uint64_t *bytes, unsigned int n)
 {
 	uint64_t max = 0, sum = 0;
@@ -381,8 +374,9 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	const struct lb_ev *ev;
 	const struct lb_pair *pr;
 	size_t i, json_len = 0;
+	__u64 ctr[ROCEDP_CTR_MAX];
 	char *json = NULL;
-	int err, fd;
+	int err;
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
@@ -483,13 +477,15 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	r->seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->imbalance = imbalance_of(r->bytes, o->members);
 	r->phase_imbalance = phases ? phase_sum / phases : 0;
-	fd = rd_engine_maps(e)->fd[RD_MAP_STATS];
-	r->moves = stat_sum(fd, ROCEDP_CTR_FLOWLET_MOVE);
-	r->flowlets = stat_sum(fd, ROCEDP_CTR_FLOWLET_NEW);
-	r->flows = stat_sum(fd, ROCEDP_CTR_FLOWLET_FLOW_NEW);
-	r->reorder_risk = stat_sum(fd, ROCEDP_CTR_FLOWLET_REORDER_RISK);
-	r->member_gone = stat_sum(fd, ROCEDP_CTR_FLOWLET_MEMBER_GONE);
-	r->insert_fail = stat_sum(fd, ROCEDP_CTR_FLOWLET_INSERT_FAIL);
+	/* unreadable counters read as 0, as before */
+	if (rd_counters_read(rd_engine_maps(e)->fd[RD_MAP_STATS], ctr))
+		memset(ctr, 0, sizeof(ctr));
+	r->moves = ctr[ROCEDP_CTR_FLOWLET_MOVE];
+	r->flowlets = ctr[ROCEDP_CTR_FLOWLET_NEW];
+	r->flows = ctr[ROCEDP_CTR_FLOWLET_FLOW_NEW];
+	r->reorder_risk = ctr[ROCEDP_CTR_FLOWLET_REORDER_RISK];
+	r->member_gone = ctr[ROCEDP_CTR_FLOWLET_MEMBER_GONE];
+	r->insert_fail = ctr[ROCEDP_CTR_FLOWLET_INSERT_FAIL];
 	err = 0;
 out:
 	rd_engine_close(e);
