@@ -231,6 +231,21 @@ sync_stop() {
 	SYNC_PID=
 }
 
+# live_and_cold LABEL N FILE TIMEOUT FLAPS: with the daemon running, load
+# FILE (N routes) and time it into the map, count the map, time FLAPS link
+# flaps; then stop the daemon and time a cold sync --once into fresh maps
+live_and_cold() {
+	local r
+	r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr "$2")" present "$4" -- \
+		ip -batch "$3") || return 1
+	echo "\"live_$1\":$r,"
+	echo "\"live_$1_in_map\":$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4),"
+	echo "\"flap_$1\":$(flap "$5" "$1" || echo null),"
+	sync_stop
+	sync_fresh_maps || return 1
+	echo "\"cold_$1\":$(sync_once_timed),"
+}
+
 sync_fresh_maps() { # detach and attach again: new, empty maps
 	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" detach --all || return 1
 	ROCEDP_PIN_DIR=$SPIN in_ns bn_sync "$ROCEDP" attach --mode native \
@@ -306,26 +321,12 @@ sec_sync() {
 			nexthop via 10.100.3.2 dev sy3) || return 1
 		echo "\"first_route\":$r,"
 		echo "\"flap_small\":$(flap 20 small || echo null),"
-		r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr 10000)" present 60 -- \
-			ip -batch "$f10") || return 1
-		echo "\"live_10k\":$r,"
-		echo "\"live_10k_in_map\":$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4),"
-		echo "\"flap_10k\":$(flap 20 10k || echo null),"
-		sync_stop
-		sync_fresh_maps || return 1
-		echo "\"cold_10k\":$(sync_once_timed),"
+		live_and_cold 10k 10000 "$f10" 60 20 || return 1
 		sync_start
 		r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr 10000)" gone 60 -- \
 			ip -batch "$B/routes-10k-del.batch") || return 1
 		echo "\"del_10k\":$r,"
-		r=$(in_ns bn_sync "$RDB" routewait $SPIN "$(last_addr 100000)" present 120 -- \
-			ip -batch "$f100") || return 1
-		echo "\"live_100k\":$r,"
-		echo "\"live_100k_in_map\":$(in_ns bn_sync "$RDB" count $SPIN/rd_routes4),"
-		echo "\"flap_100k\":$(flap 10 100k || echo null),"
-		sync_stop
-		sync_fresh_maps || return 1
-		echo "\"cold_100k\":$(sync_once_timed),"
+		live_and_cold 100k 100000 "$f100" 120 10 || return 1
 		echo "\"kernel_routes\":$(ip -n bn_sync route show | grep -c '^[0-9d]')"
 		echo '}'
 	} >"$B/sync.json.tmp" || return 1
