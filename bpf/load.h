@@ -32,6 +32,13 @@ static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
 	return step ? step : 1;
 }
 
+/* Is now still in the tick of the last update (or before it)? */
+static __always_inline int rd_dre_in_tick(const struct rocedp_port_state *st,
+					  __u64 now)
+{
+	return now < st->dre_next_ns || now <= st->dre_last_ns;
+}
+
 /*
  * dre_bytes decayed from its last update to now on the shared grid. Most
  * frames fall in the tick of the last update (now < dre_next_ns, kept by
@@ -43,7 +50,7 @@ static __always_inline __u64 rd_dre_decayed(const struct rocedp_port_state *st,
 {
 	__u64 step, n;
 
-	if (now < st->dre_next_ns || now <= st->dre_last_ns)
+	if (rd_dre_in_tick(st, now))
 		return st->dre_bytes;
 	step = rd_dre_step_ns(tau_us);
 	n = now / step - st->dre_last_ns / step;
@@ -69,7 +76,7 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 	if (!st)
 		return;
 	st->dre_bytes = rd_dre_decayed(st, now, tau_us) + bytes;
-	if (now < st->dre_next_ns || now <= st->dre_last_ns)
+	if (rd_dre_in_tick(st, now))
 		return;
 	/* a new tick: the divide runs once per tick and port */
 	step = rd_dre_step_ns(tau_us);
