@@ -739,17 +739,26 @@ static void remove_cts_names(const char *map_pin)
 	close(fd);
 }
 
+/* The sync daemon's lock file for pin directory dir: one per (dev, inode). */
+int rd_sync_lock_path(const char *dir, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return -errno;
+	snprintf(buf, len, "%s/sync-%lu-%lu.lock", ROCEDP_RUN_DIR,
+		 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+	return 0;
+}
+
 /* The sync daemon's lock file for this pin directory, unless it runs. */
 static void remove_sync_lock(void)
 {
 	char path[128];
-	struct stat st;
 	int fd;
 
-	if (stat(rd_pin_dir(), &st))
+	if (rd_sync_lock_path(rd_pin_dir(), path, sizeof(path)))
 		return;
-	snprintf(path, sizeof(path), "%s/sync-%lu-%lu.lock", ROCEDP_RUN_DIR,
-		 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return;

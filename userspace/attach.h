@@ -33,6 +33,7 @@ struct rocedp;
 /* ROCEDP_PIN_DIR in the environment moves the pins (one per lab switch) */
 const char *rd_pin_dir(void);
 const char *rd_state_file(void);
+int rd_sync_lock_path(const char *dir, char *buf, size_t len);
 const char *rd_mode_name(enum rd_attach_mode m);
 int rd_parse_features(const char *s, __u32 *out);
 int rd_pin_dir_prepare(void);

@@ -1436,16 +1436,13 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	 */
 	{
 		char lock[PATH_MAX];
-		struct stat st;
 
-		if (stat(dir, &st)) {
-			err = -errno;
+		err = rd_sync_lock_path(dir, lock, sizeof(lock));
+		if (err) {
 			rd_err("sync", "%s: %s", dir, strerror(-err));
 			goto err;
 		}
-		mkdir("/run/rocedp", 0700);
-		snprintf(lock, sizeof(lock), "/run/rocedp/sync-%lu-%lu.lock",
-			 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+		mkdir(ROCEDP_RUN_DIR, 0700);
 		s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	}
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
