@@ -71,20 +71,14 @@ rd_route_lookup(const struct rd_flow *p)
 	return bpf_map_lookup_elem(&rd_routes6, &k6);
 }
 
-/*
- * The route: group id and flow hash into f, or a pass reason. Out of line
- * (a BPF global function) so the verifier checks it once; kept apart from
- * the member choice so the two stacks are never live together.
- */
-__attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
+/* The route: group id and flow hash into f, or a pass reason. */
+static __always_inline int rd_fwd_route_body(struct rd_flow *p,
+					     struct rd_plan *f,
+					     const struct rocedp_config *cfg)
 {
-	struct rocedp_config *cfg;
 	struct rocedp_route *rt;
-	__u32 mode, zero = 0;
+	__u32 mode;
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
-	if (!p || !f || !cfg)
-		return ROCEDP_PASS_NO_ROUTE;
 	rt = rd_route_lookup(p);
 	if (!rt)
 		return ROCEDP_PASS_NO_ROUTE;
@@ -98,19 +92,37 @@ __attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
 	return 0;
 }
 
-/* The member of f->group_id: slot, egress, MACs into f; or a pass reason. */
-__attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
-					    struct rd_plan *f)
+/*
+ * Out of line (a BPF global function) so the verifier checks it once for
+ * every parse outcome; kept apart from the member choice so the two stacks
+ * are never live together.
+ */
+__attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
 {
 	struct rocedp_config *cfg;
-	struct rocedp_member *m;
-	struct rocedp_group *g;
-	__u32 mode, group_id, egress, zero = 0;
-	int slot;
+	__u32 zero = 0;
 
 	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!p || !f || !cfg)
-		return ROCEDP_PASS_NO_GROUP;
+		return ROCEDP_PASS_NO_ROUTE;
+	return rd_fwd_route_body(p, f, cfg);
+}
+
+/*
+ * The member of f->group_id: slot, egress, MACs into f; or a pass reason.
+ * with_flowlets 0 leaves the flowlet choice out of this copy: only for
+ * callers that never reach it with flowlets on.
+ */
+static __always_inline int rd_fwd_member_body(struct rd_flow *p,
+					      struct rd_plan *f,
+					      const struct rocedp_config *cfg,
+					      const int with_flowlets)
+{
+	struct rocedp_member *m;
+	struct rocedp_group *g;
+	__u32 mode, group_id, egress;
+	int slot;
+
 	/* keys on the stack: 6.1 refuses a key in a global's argument memory */
 	group_id = f->group_id;
 	g = bpf_map_lookup_elem(&rd_groups, &group_id);
@@ -122,7 +134,7 @@ __attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
 	if (mode == ROCEDP_HASH_SPRAY) {
 		rd_count(ROCEDP_CTR_SPRAY_PKTS);
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
-	} else if (rd_flowlets_on(cfg)) {
+	} else if (with_flowlets && rd_flowlets_on(cfg)) {
 		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash,
 					 f->in_ifindex, f->now);
 	} else {
@@ -140,6 +152,18 @@ __attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
 	if (!cfg_offline && !bpf_map_lookup_elem(&rd_tx_ports, &egress))
 		return ROCEDP_PASS_REDIRECT_FAILED;
 	return 0;
+}
+
+__attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
+					    struct rd_plan *f)
+{
+	struct rocedp_config *cfg;
+	__u32 zero = 0;
+
+	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	if (!p || !f || !cfg)
+		return ROCEDP_PASS_NO_GROUP;
+	return rd_fwd_member_body(p, f, cfg, 1);
 }
 
 /* MACs from the chosen member, TTL / hop limit down by one. */

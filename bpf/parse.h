@@ -376,4 +376,61 @@ out:
 	p->fl.malformed = err;
 }
 
+/*
+ * The usual frame at fixed offsets: untagged IPv4 without options, a whole
+ * datagram, UDP 4791 filling it, BTH version 0 with an opcode that carries
+ * no AETH or CNP payload. Fills p exactly as rd_parse would (tests run
+ * every fixture and fuzz input through both) and returns 1; returns 0,
+ * p untouched, for any other shape, which rd_parse then reads.
+ */
+static __always_inline int rd_parse_express(void *data, void *data_end,
+					    __u32 wire_len, struct rd_pkt *p)
+{
+	struct ethhdr *eth = data;
+	struct iphdr *ip = data + ETH_HLEN;
+	struct udphdr *udp = (void *)(ip + 1);
+	struct rd_bth *bth = (void *)(udp + 1);
+	__u32 tot, ulen;
+
+	if ((void *)(bth + 1) > data_end || p->fl.vlan_in_meta)
+		return 0;
+	if (eth->h_proto != bpf_htons(ETH_P_IP) || *(__u8 *)ip != 0x45 ||
+	    ip->protocol != IPPROTO_UDP || (ip->frag_off & bpf_htons(0x3fff)) ||
+	    udp->dest != bpf_htons(ROCEDP_ROCEV2_PORT) || (bth->flags & 0x0f))
+		return 0;
+	switch (bth->opcode) {
+	case ROCEDP_OP_RC_ACK:
+	case ROCEDP_OP_RC_ATOMIC_ACK:
+	case ROCEDP_OP_CNP:
+		return 0;
+	}
+	tot = bpf_ntohs(ip->tot_len);
+	ulen = bpf_ntohs(udp->len);
+	/* BTH and ICRC inside the datagram, the datagram inside the frame */
+	if (ulen != tot - sizeof(*ip) ||
+	    ulen < sizeof(*udp) + ROCEDP_BTH_LEN + ROCEDP_ICRC_LEN ||
+	    ETH_HLEN + tot > wire_len)
+		return 0;
+	p->fl.frame_len = wire_len;
+	p->fl.dmac_group = eth->h_dest[0] & 1;
+	p->l3_proto = ETH_P_IP;
+	p->l3_off = ETH_HLEN;
+	p->fl.family = 4;
+	p->fl.l4_proto = IPPROTO_UDP;
+	p->fl.ttl = ip->ttl;
+	p->fl.tos = ip->tos;
+	p->fl.src[0] = ip->saddr;
+	p->fl.dst[0] = ip->daddr;
+	p->fl.sport = bpf_ntohs(udp->source);
+	p->fl.dport = ROCEDP_ROCEV2_PORT;
+	p->fl.opcode = bth->opcode;
+	p->fl.dest_qp = rd_u24(bth->dqp);
+	p->fl.psn = rd_u24(bth->psn);
+	p->fl.ack_req = bth->apsn >> 7;
+	p->fl.bth_payload =
+		ulen - sizeof(*udp) - ROCEDP_BTH_LEN - ROCEDP_ICRC_LEN;
+	p->fl.is_roce = 1;
+	return 1;
+}
+
 #endif

@@ -5,7 +5,7 @@
  * field becomes one TAP line, "ok N - name[hook]: what" or "not ok N - ...".
  * The format is documented in tests/fixtures/README.md.
  *
- * Usage: fixtures [-q] [--no-netns] [--configs DIR] [FILE.fix...]
+ * Usage: fixtures [-q] [--no-netns] [--general] [--configs DIR] [FILE.fix...]
  * (default: tests/fixtures/NAME.fix, configs from tests/configs). Needs root
  * for BPF; as root it runs in a private network namespace holding two veth
  * pairs, so that the configs' egress ifindexes 2..5 exist and are ours.
@@ -188,12 +188,16 @@ struct cfg_engine {
 };
 
 static struct cfg_engine engines[MAX_CONFIGS];
+/* --general: the same fixtures through the general parser only */
+static bool general_path;
 static int n_engines;
 
 /* One engine per config file, so no fixture sees another config's state. */
 static struct rd_engine *engine_for(const char *config, int *errp)
 {
-	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	struct rd_engine_opts o = { .trace = true,
+				    .map_clock = true,
+				    .general_path = general_path };
 	struct cfg_engine *c;
 	char path[512];
 	int i, err;
@@ -745,8 +749,9 @@ static int private_netns(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: fixtures [-q] [--no-netns] [--configs DIR] "
-			"[FILE.fix...]\n");
+	fprintf(stderr,
+		"usage: fixtures [-q] [--no-netns] [--general] [--configs DIR] "
+		"[FILE.fix...]\n");
 	exit(2);
 }
 
@@ -762,6 +767,8 @@ int main(int argc, char **argv)
 			quiet = true;
 		else if (!strcmp(argv[i], "--no-netns"))
 			netns = false;
+		else if (!strcmp(argv[i], "--general"))
+			general_path = true;
 		else if (!strcmp(argv[i], "--configs") && i + 1 < argc)
 			configs_dir = argv[++i];
 		else

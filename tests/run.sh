@@ -84,6 +84,9 @@ fi
 
 need fixtures "$OUT/tests/fixtures" &&
 	run_suite fixtures "$OUT/tests/fixtures"
+# the same fixtures with the express path off: both paths give every byte
+need fixtures_general "$OUT/tests/fixtures" &&
+	run_suite fixtures_general "$OUT/tests/fixtures" --general
 need hash_uniformity "$OUT/tests/hash_uniformity" &&
 	run_suite hash_uniformity "$OUT/tests/hash_uniformity"
 need scapy_agree "$OUT/rocedp" &&

@@ -67,6 +67,7 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->skel->rodata->cfg_trace = o ? o->trace : true;
 	e->skel->rodata->cfg_clock_from_map = o ? o->map_clock : true;
 	e->skel->rodata->cfg_ecn_kfunc = o ? o->ecn_kfunc : false;
+	e->skel->rodata->cfg_express = o ? !o->general_path : true;
 	e->skel->rodata->cfg_offline = true;
 	rd_config_offline = true;
 	err = rocedp__load(e->skel);

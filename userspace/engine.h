@@ -27,6 +27,8 @@ struct rd_engine_opts {
 	bool trace; /* write rd_trace per frame (default on for replay) */
 	bool map_clock; /* time from rd_clock */
 	bool ecn_kfunc; /* use the module's kfunc (only if loaded) */
+	bool general_path; /* no express path: every frame through the
+			    * general parser (tests compare the two) */
 };
 
 /* Load the object; -errno. Maps are private (not pinned). */
