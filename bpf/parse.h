@@ -377,26 +377,18 @@ out:
 }
 
 /*
- * The usual frame at fixed offsets: untagged IPv4 without options, a whole
- * datagram, UDP 4791 filling it, BTH version 0 with an opcode that carries
- * no AETH or CNP payload. Fills p exactly as rd_parse would (tests run
- * every fixture and fuzz input through both) and returns 1; returns 0,
- * p untouched, for any other shape, which rd_parse then reads.
+ * UDP 4791 filling the datagram (ulen = the IP payload length), a BTH of
+ * version 0 whose opcode carries no AETH or CNP payload, the ICRC inside:
+ * the RoCE part of the express shape, after either IP header.
  */
-static __always_inline int rd_parse_express(void *data, void *data_end,
-					    __u32 wire_len, struct rd_pkt *p)
+static __always_inline int rd_express_roce(struct udphdr *udp,
+					   struct rd_bth *bth, __u32 ulen,
+					   struct rd_pkt *p)
 {
-	struct ethhdr *eth = data;
-	struct iphdr *ip = data + ETH_HLEN;
-	struct udphdr *udp = (void *)(ip + 1);
-	struct rd_bth *bth = (void *)(udp + 1);
-	__u32 tot, ulen;
-
-	if ((void *)(bth + 1) > data_end || p->fl.vlan_in_meta)
-		return 0;
-	if (eth->h_proto != bpf_htons(ETH_P_IP) || *(__u8 *)ip != 0x45 ||
-	    ip->protocol != IPPROTO_UDP || (ip->frag_off & bpf_htons(0x3fff)) ||
-	    udp->dest != bpf_htons(ROCEDP_ROCEV2_PORT) || (bth->flags & 0x0f))
+	if (udp->dest != bpf_htons(ROCEDP_ROCEV2_PORT) ||
+	    bpf_ntohs(udp->len) != ulen ||
+	    ulen < sizeof(*udp) + ROCEDP_BTH_LEN + ROCEDP_ICRC_LEN ||
+	    (bth->flags & 0x0f))
 		return 0;
 	switch (bth->opcode) {
 	case ROCEDP_OP_RC_ACK:
@@ -404,23 +396,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 	case ROCEDP_OP_CNP:
 		return 0;
 	}
-	tot = bpf_ntohs(ip->tot_len);
-	ulen = bpf_ntohs(udp->len);
-	/* BTH and ICRC inside the datagram, the datagram inside the frame */
-	if (ulen != tot - sizeof(*ip) ||
-	    ulen < sizeof(*udp) + ROCEDP_BTH_LEN + ROCEDP_ICRC_LEN ||
-	    ETH_HLEN + tot > wire_len)
-		return 0;
-	p->fl.frame_len = wire_len;
-	p->fl.dmac_group = eth->h_dest[0] & 1;
-	p->l3_proto = ETH_P_IP;
-	p->l3_off = ETH_HLEN;
-	p->fl.family = 4;
 	p->fl.l4_proto = IPPROTO_UDP;
-	p->fl.ttl = ip->ttl;
-	p->fl.tos = ip->tos;
-	p->fl.src[0] = ip->saddr;
-	p->fl.dst[0] = ip->daddr;
 	p->fl.sport = bpf_ntohs(udp->source);
 	p->fl.dport = ROCEDP_ROCEV2_PORT;
 	p->fl.opcode = bth->opcode;
@@ -430,6 +406,66 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 	p->fl.bth_payload =
 		ulen - sizeof(*udp) - ROCEDP_BTH_LEN - ROCEDP_ICRC_LEN;
 	p->fl.is_roce = 1;
+	return 1;
+}
+
+/*
+ * The usual frame at fixed offsets: untagged IPv4 without options or IPv6
+ * without extension headers, a whole datagram, then rd_express_roce. Fills
+ * p exactly as rd_parse would (tests run every fixture and fuzz input
+ * through both) and returns 1; returns 0, p untouched, for any other
+ * shape, which rd_parse then reads.
+ */
+static __always_inline int rd_parse_express(void *data, void *data_end,
+					    __u32 wire_len, struct rd_pkt *p)
+{
+	struct ethhdr *eth = data;
+	struct ipv6hdr *ip6 = data + ETH_HLEN;
+	struct iphdr *ip = data + ETH_HLEN;
+	struct udphdr *udp;
+	struct rd_bth *bth;
+	__u32 len;
+
+	if ((void *)(eth + 1) > data_end || p->fl.vlan_in_meta)
+		return 0;
+	if (eth->h_proto == bpf_htons(ETH_P_IP)) {
+		udp = (void *)(ip + 1);
+		bth = (void *)(udp + 1);
+		if ((void *)(bth + 1) > data_end || *(__u8 *)ip != 0x45 ||
+		    ip->protocol != IPPROTO_UDP ||
+		    (ip->frag_off & bpf_htons(0x3fff)))
+			return 0;
+		len = bpf_ntohs(ip->tot_len);
+		if (len < sizeof(*ip) || ETH_HLEN + len > wire_len ||
+		    !rd_express_roce(udp, bth, len - sizeof(*ip), p))
+			return 0;
+		p->fl.family = 4;
+		p->fl.ttl = ip->ttl;
+		p->fl.tos = ip->tos;
+		p->fl.src[0] = ip->saddr;
+		p->fl.dst[0] = ip->daddr;
+	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6)) {
+		udp = (void *)(ip6 + 1);
+		bth = (void *)(udp + 1);
+		if ((void *)(bth + 1) > data_end || ip6->version != 6 ||
+		    ip6->nexthdr != IPPROTO_UDP)
+			return 0;
+		len = bpf_ntohs(ip6->payload_len);
+		if (ETH_HLEN + sizeof(*ip6) + len > wire_len ||
+		    !rd_express_roce(udp, bth, len, p))
+			return 0;
+		p->fl.family = 6;
+		p->fl.ttl = ip6->hop_limit;
+		p->fl.tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
+		__builtin_memcpy(p->fl.src, &ip6->saddr, 16);
+		__builtin_memcpy(p->fl.dst, &ip6->daddr, 16);
+	} else {
+		return 0;
+	}
+	p->fl.frame_len = wire_len;
+	p->fl.dmac_group = eth->h_dest[0] & 1;
+	p->l3_proto = bpf_ntohs(eth->h_proto);
+	p->l3_off = ETH_HLEN;
 	return 1;
 }
 

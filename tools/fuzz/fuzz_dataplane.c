@@ -198,7 +198,7 @@ static void print_summary(FILE *o)
 		(unsigned long long)st.csum_bad_in);
 	fprintf(o,
 		"fuzz: express path vs general parser: %llu frames compared, "
-		"%llu of express shape (untagged IPv4 UDP 4791)\n",
+		"%llu of express shape (untagged IPv4 or IPv6, UDP 4791)\n",
 		(unsigned long long)st.general_runs,
 		(unsigned long long)st.express_shaped);
 	fprintf(o, "fuzz: %llu executions, %llu invariant failures\n",
@@ -737,8 +737,12 @@ static void check_general(const struct rd_run *x, const uint8_t *in,
 		fail(RD_HOOK_XDP, NULL, in, len,
 		     "general path: test run failed");
 	st.general_runs++;
-	if (l->family == 4 && l->tags == 0 && in[14] == 0x45 &&
-	    in[23] == 17 /* UDP */ && be16(in + 36) == ROCEDP_ROCEV2_PORT)
+	/* untagged IPv4 without options / IPv6 without extensions, UDP 4791 */
+	if (l->tags == 0 &&
+	    ((l->family == 4 && len >= 38 && in[14] == 0x45 && in[23] == 17 &&
+	      be16(in + 36) == ROCEDP_ROCEV2_PORT) ||
+	     (l->family == 6 && len >= 58 && in[20] == 17 &&
+	      be16(in + 56) == ROCEDP_ROCEV2_PORT)))
 		st.express_shaped++;
 	if (g.verdict != x->verdict || b->cls != a->cls ||
 	    b->malformed != a->malformed || b->pass_reason != a->pass_reason ||
