@@ -83,10 +83,10 @@ __attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
 {
 	struct rocedp_cts_rule *r;
 	struct rocedp_config *cfg;
-	__u32 i, n, key, zero = 0;
+	__u32 i, n, key;
 	__u64 *hits;
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	cfg = rd_config_get();
 	if (!p || !cfg)
 		return -1;
 	n = cfg->n_cts_rules;

@@ -178,10 +178,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 						struct rd_plan *pl)
 {
-	struct rocedp_config *cfg;
-	__u32 zero = 0;
+	struct rocedp_config *cfg = rd_config_get();
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!fl || !pl || !cfg)
 		return 0;
 	rd_ingress_decide_body(fl, pl, cfg, 0);
@@ -192,10 +190,8 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 __attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
 					       struct rd_plan *pl)
 {
-	struct rocedp_config *cfg;
-	__u32 zero = 0;
+	struct rocedp_config *cfg = rd_config_get();
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!fl || !pl || !cfg)
 		return 0;
 	if (cfg_trace)
@@ -240,7 +236,6 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 			      .ingress = 1 };
 	struct rocedp_config *cfg;
 	struct rd_pkt p = {};
-	__u32 zero = 0;
 
 	pl.in_ifindex = in->ifindex;
 	pl.ecn_at_ingress = in->ecn_at_ingress;
@@ -250,7 +245,7 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	 * decisions inlined (about 15% less per frame than the cursor parser
 	 * and three calls). The verifier walks it as one more, straight path.
 	 */
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	cfg = rd_config_get();
 	if (cfg_express && cfg &&
 	    rd_parse_express(data, data_end, in->wire_len, &p)) {
 		rd_ingress_decide_body(&p.fl, &pl, cfg, 1);

@@ -128,10 +128,9 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 	struct rocedp_port_cfg *pc;
 	struct rocedp_config *cfg;
 	struct rd_red red;
-	__u32 zero = 0;
 	__u64 q;
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	cfg = rd_config_get();
 	if (!fl || !cfg)
 		return 0;
 	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);

@@ -99,10 +99,8 @@ static __always_inline int rd_fwd_route_body(struct rd_flow *p,
  */
 __attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
 {
-	struct rocedp_config *cfg;
-	__u32 zero = 0;
+	struct rocedp_config *cfg = rd_config_get();
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!p || !f || !cfg)
 		return ROCEDP_PASS_NO_ROUTE;
 	return rd_fwd_route_body(p, f, cfg);
@@ -157,10 +155,8 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 __attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
 					    struct rd_plan *f)
 {
-	struct rocedp_config *cfg;
-	__u32 zero = 0;
+	struct rocedp_config *cfg = rd_config_get();
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
 	if (!p || !f || !cfg)
 		return ROCEDP_PASS_NO_GROUP;
 	return rd_fwd_member_body(p, f, cfg, 1);

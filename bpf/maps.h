@@ -13,6 +13,14 @@ struct {
 	__type(value, struct rocedp_config);
 } rd_config SEC(".maps");
 
+/* The config (NULL only to the verifier: one-entry array). */
+static __always_inline struct rocedp_config *rd_config_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&rd_config, &zero);
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

@@ -25,14 +25,13 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 					     __u64 now)
 {
 	struct rocedp_config *cfg;
-	__u32 zero = 0;
 	struct rocedp_rtt_pending pend = {}, *found;
 	struct rocedp_port_state *st;
 	struct rocedp_rtt_key k = {};
 	__u64 sample, ewma;
 	__u32 shift;
 
-	cfg = bpf_map_lookup_elem(&rd_config, &zero);
+	cfg = rd_config_get();
 	if (!p || !cfg)
 		return 0;
 	if ((p->cls == ROCEDP_CLASS_DATA || p->cls == ROCEDP_CLASS_CTS) &&
