@@ -113,6 +113,39 @@ static __always_inline __u32 rd_u24(const __u8 *p)
 	return ((__u32)p[0] << 16) | ((__u32)p[1] << 8) | p[2];
 }
 
+/* What both parsers take from an IPv4 header: addresses, TTL, TOS. */
+static __always_inline void rd_take_ip4(const struct iphdr *ip,
+					struct rd_pkt *p)
+{
+	p->fl.family = 4;
+	p->fl.ttl = ip->ttl;
+	p->fl.tos = ip->tos;
+	p->fl.src[0] = ip->saddr;
+	p->fl.dst[0] = ip->daddr;
+}
+
+/* The same from an IPv6 header (traffic class as the TOS). */
+static __always_inline void rd_take_ip6(const struct ipv6hdr *ip6,
+					struct rd_pkt *p)
+{
+	p->fl.family = 6;
+	p->fl.ttl = ip6->hop_limit;
+	p->fl.tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
+	__builtin_memcpy(p->fl.src, &ip6->saddr, 16);
+	__builtin_memcpy(p->fl.dst, &ip6->daddr, 16);
+}
+
+/* The BTH fields; rest = the bytes after the BTH, before the ICRC. */
+static __always_inline void rd_take_bth(const struct rd_bth *bth, __u32 rest,
+					struct rd_pkt *p)
+{
+	p->fl.opcode = bth->opcode;
+	p->fl.dest_qp = rd_u24(bth->dqp);
+	p->fl.psn = rd_u24(bth->psn);
+	p->fl.ack_req = bth->apsn >> 7;
+	p->fl.bth_payload = rest;
+}
+
 /* Ethernet and up to ROCEDP_MAX_VLAN_TAGS tags; returns 0 or a reason. */
 static __always_inline int rd_parse_eth(struct rd_cursor *c, struct rd_pkt *p)
 {
@@ -171,12 +204,8 @@ static __always_inline int rd_parse_ip4(struct rd_cursor *c, struct rd_pkt *p,
 	c->pos = (void *)ip + hlen;
 	c->off = ip_off + hlen;
 	p->l3_off = ip_off;
-	p->fl.family = 4;
+	rd_take_ip4(ip, p);
 	p->fl.l4_proto = ip->protocol;
-	p->fl.ttl = ip->ttl;
-	p->fl.tos = ip->tos;
-	p->fl.src[0] = ip->saddr;
-	p->fl.dst[0] = ip->daddr;
 	p->fl.has_options = hlen > sizeof(*ip);
 	p->fl.is_fragment = (bpf_ntohs(ip->frag_off) & 0x3fff) != 0;
 	*l4_len = tot - hlen;
@@ -212,11 +241,7 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 	if (c->off + plen > c->wire_len)
 		return ROCEDP_MAL_BAD_IP_LEN;
 	p->l3_off = c->off - sizeof(*ip6);
-	p->fl.family = 6;
-	p->fl.ttl = ip6->hop_limit;
-	p->fl.tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
-	__builtin_memcpy(p->fl.src, &ip6->saddr, 16);
-	__builtin_memcpy(p->fl.dst, &ip6->daddr, 16);
+	rd_take_ip6(ip6, p);
 	nh = ip6->nexthdr;
 	p->fl.has_options = nh == IPPROTO_HOPOPTS;
 #pragma unroll
@@ -260,12 +285,8 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 		return ROCEDP_MAL_TRUNC_BTH;
 	if (!RD_CURSOR_TAKE(c, struct rd_bth, bth))
 		return ROCEDP_MAL_TRUNC_BTH;
-	p->fl.opcode = bth->opcode;
-	p->fl.dest_qp = rd_u24(bth->dqp);
-	p->fl.psn = rd_u24(bth->psn);
-	p->fl.ack_req = bth->apsn >> 7;
 	rest = udp_payload - ROCEDP_BTH_LEN - ROCEDP_ICRC_LEN;
-	p->fl.bth_payload = rest;
+	rd_take_bth(bth, rest, p);
 	if ((bth->flags & 0x0f) != 0)
 		return ROCEDP_MAL_BAD_BTH_VERSION;
 	p->fl.is_roce = 1;
@@ -399,12 +420,8 @@ static __always_inline int rd_express_roce(struct udphdr *udp,
 	p->fl.l4_proto = IPPROTO_UDP;
 	p->fl.sport = bpf_ntohs(udp->source);
 	p->fl.dport = ROCEDP_ROCEV2_PORT;
-	p->fl.opcode = bth->opcode;
-	p->fl.dest_qp = rd_u24(bth->dqp);
-	p->fl.psn = rd_u24(bth->psn);
-	p->fl.ack_req = bth->apsn >> 7;
-	p->fl.bth_payload =
-		ulen - sizeof(*udp) - ROCEDP_BTH_LEN - ROCEDP_ICRC_LEN;
+	rd_take_bth(bth, ulen - sizeof(*udp) - ROCEDP_BTH_LEN - ROCEDP_ICRC_LEN,
+		    p);
 	p->fl.is_roce = 1;
 	return 1;
 }
@@ -439,11 +456,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 		if (len < sizeof(*ip) || ETH_HLEN + len > wire_len ||
 		    !rd_express_roce(udp, bth, len - sizeof(*ip), p))
 			return 0;
-		p->fl.family = 4;
-		p->fl.ttl = ip->ttl;
-		p->fl.tos = ip->tos;
-		p->fl.src[0] = ip->saddr;
-		p->fl.dst[0] = ip->daddr;
+		rd_take_ip4(ip, p);
 	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6)) {
 		udp = (void *)(ip6 + 1);
 		bth = (void *)(udp + 1);
@@ -454,11 +467,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 		if (ETH_HLEN + sizeof(*ip6) + len > wire_len ||
 		    !rd_express_roce(udp, bth, len, p))
 			return 0;
-		p->fl.family = 6;
-		p->fl.ttl = ip6->hop_limit;
-		p->fl.tos = (ip6->priority << 4) | (ip6->flow_lbl[0] >> 4);
-		__builtin_memcpy(p->fl.src, &ip6->saddr, 16);
-		__builtin_memcpy(p->fl.dst, &ip6->daddr, 16);
+		rd_take_ip6(ip6, p);
 	} else {
 		return 0;
 	}
