@@ -145,11 +145,18 @@ static void rg_dcqcn_cut(struct rg_sender *s, struct rg_sqp *q, uint64_t now)
 		q->rate_min = q->rate;
 }
 
-/* Alpha decay and rate recovery while no CNP arrives. */
+/*
+ * Alpha decay and rate recovery while no CNP arrives. As at a DCQCN
+ * reaction point, the timers run once the first CNP has engaged the rate
+ * limiter: before it, alpha stays at its initial 1, so the first cut
+ * halves the rate however late the first CNP comes.
+ */
 static void rg_dcqcn_timers(struct rg_sender *s, struct rg_sqp *q, uint64_t now)
 {
 	uint64_t period = (uint64_t)s->o->dcqcn_timer_us * 1000;
 
+	if (!q->cuts)
+		return;
 	while (now - q->last_alpha >= RG_ALPHA_NS) {
 		q->alpha *= 1 - s->o->dcqcn_g;
 		q->last_alpha += RG_ALPHA_NS;
