@@ -83,7 +83,7 @@ __attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
 {
 	struct rocedp_cts_rule *r;
 	struct rocedp_config *cfg;
-	__u32 i, n, key;
+	__u32 i, n, key, bank;
 	__u64 *hits;
 
 	cfg = rd_config_get();
@@ -92,13 +92,16 @@ __attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
 	n = cfg->n_cts_rules;
 	if (n > ROCEDP_MAX_CTS_RULES)
 		n = ROCEDP_MAX_CTS_RULES;
+	/* the rules and their count come from one config read */
+	bank = cfg->cts_bank ? ROCEDP_MAX_CTS_RULES : 0;
 	for (i = 0; i < n; i++) {
 		/* a separate key: a counter that lives on the stack as a map
 		 * key loses its bounds and the verifier sees a loop */
-		key = i;
+		key = bank + i;
 		r = bpf_map_lookup_elem(&rd_cts_rules, &key);
 		if (!r || !rd_cts_rule_match(r, p))
 			continue;
+		key = i; /* hits count per list position */
 		hits = count ? bpf_map_lookup_elem(&rd_cts_stats, &key) : NULL;
 		if (hits)
 			*hits += 1;

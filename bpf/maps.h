@@ -30,7 +30,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, ROCEDP_MAX_CTS_RULES);
+	__uint(max_entries, ROCEDP_CTS_SLOTS);
 	__type(key, __u32);
 	__type(value, struct rocedp_cts_rule);
 } rd_cts_rules SEC(".maps");

@@ -260,8 +260,9 @@ struct rocedp_config {
 	__u32 load_tau_us; /* DRE time constant */
 	__u32 rtt_ewma_shift; /* RTT EWMA weight 1/2^shift */
 	__u32 ecn_class_optout; /* bitmask of 1 << enum rocedp_class */
-	__u32 n_cts_rules; /* rules [0, n) in rocedp_cts_rules are live */
-	__u32 reserved[3];
+	__u32 n_cts_rules; /* this many rules of the live bank are live */
+	__u32 cts_bank; /* live bank of rocedp_cts_rules: 0 or 1 */
+	__u32 reserved[2];
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
 
@@ -273,11 +274,17 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
 #define ROCEDP_DEFAULT_RTT_EWMA_SHIFT 3
 
 /*
- * rocedp_cts_rules: ARRAY[ROCEDP_MAX_CTS_RULES]. First match wins. CTS is no
- * IBTA opcode: collective libraries send it as a small SEND or RDMA WRITE on
- * known QPs, so a rule matches on opcode set, QP range, payload length and
- * optional prefixes.
+ * rocedp_cts_rules: ARRAY[ROCEDP_CTS_SLOTS], two banks of
+ * ROCEDP_MAX_CTS_RULES. Rule i of the live list is slot
+ * cts_bank * ROCEDP_MAX_CTS_RULES + i; a writer fills the other bank, then
+ * flips cts_bank and n_cts_rules in one rocedp_config update, so readers
+ * see the old list or the new one, never a mix (an array value is copied
+ * without a lock). rocedp_cts_stats stays indexed by list position.
+ * First match wins. CTS is no IBTA opcode: collective libraries send it
+ * as a small SEND or RDMA WRITE on known QPs, so a rule matches on opcode
+ * set, QP range, payload length and optional prefixes.
  */
+#define ROCEDP_CTS_SLOTS (2 * ROCEDP_MAX_CTS_RULES)
 #define ROCEDP_CTSF_SRC_PREFIX (1u << 0)
 #define ROCEDP_CTSF_DST_PREFIX (1u << 1)
 #define ROCEDP_CTSF_IPV6 (1u << 2) /* prefixes are IPv6 */

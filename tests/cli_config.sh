@@ -169,7 +169,11 @@ c = dump("rd_config")[0]["formatted"]["value"]
 assert c["features"] == 0xf and c["hash_mode"] == 3, c
 assert c["hash_seed"] == 3735928559 and c["flowlet_flags"] == 1, c
 assert c["n_cts_rules"] == 3, c
-r = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
+# the first rule list goes into bank 1: bank 0 held the empty default list
+assert c["cts_bank"] == 1, c
+slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
+assert len(slots) == 32, len(slots)
+r = {k - 16: v for k, v in slots.items() if k >= 16}
 r0 = r[0]
 assert r0["qp_min"] == 0x100 and r0["qp_max"] == 0x1ff and r0["max_payload"] == 64, r0
 assert r0["opcode_bitmap"][0] == (1 << 4) | (1 << 5), r0   # send_only(_imm)
@@ -382,8 +386,12 @@ r6 = dump("rd_routes6")
 assert len(r6) == 1 and r6[0]["formatted"]["value"]["flags"] == 3, r6
 c = dump("rd_config")[0]["formatted"]["value"]
 assert c["n_cts_rules"] == 2 and c["hash_mode"] == 1, c
-rules = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
-assert rules[1]["qp_min"] == 7 and rules[2]["qp_max"] == 0, rules   # slot 2 cleared
+# a changed list went to the other bank, slots past it cleared; bank 1
+# (leaf.json's three rules) stays as it was for frames still reading it
+assert c["cts_bank"] == 0, c
+slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
+assert slots[1]["qp_min"] == 7 and slots[2]["qp_max"] == 0, slots
+assert slots[16]["qp_min"] == 0x100 and slots[18]["flags"] == 7, slots
 p = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_cfg")}
 assert p[$IF1]["kmin_bytes"] == 1000 and p[$IF1]["flags"] == 1, p
 assert p[$IF2] == {"rate_bps": 0, "kmin_bytes": 102400, "kmax_bytes": 409600,
@@ -391,6 +399,93 @@ assert p[$IF2] == {"rate_bps": 0, "kmin_bytes": 102400, "kmax_bytes": 409600,
 s = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_state")}
 assert s[$IF1]["vq_bytes"] == 1500, s
 EOF
+
+# ------------------------------------------------------------ killed mid-load
+
+# Kill the load right after its Nth map write (test hook, no rollback) for
+# every N: the dataplane keeps whatever state that leaves, so each one must
+# be whole. The live CTS list and rd_config are exactly the old or the new
+# ones (rules from the bank rd_config names), every route's group exists,
+# every usable member's port is in the devmap. A later load recovers: it
+# gives the same view as a load from a clean state.
+old_f=$f
+new_f=$(variant crashnew '
+r = d["cts_rules"]
+r[0]["max_payload"] = 128
+d["cts_rules"] = [r[2], r[0], r[1]]
+d["hash"]["mode"] = "5tuple"
+d["routes"][0]["group"] = 2
+d["qos"]["ack"] = {"dscp": 46}')
+cat >"$TMP/live.py" <<EOF
+import json, subprocess, sys
+def dump(m):
+    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
+        "pinned", "$ROCEDP_PIN_DIR/" + m]))
+def fv(m):
+    return {json.dumps(e["formatted"]["key"], sort_keys=True): e["formatted"]["value"]
+            for e in dump(m)}
+c = dump("rd_config")[0]["formatted"]["value"]
+slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
+base = 16 * (c["cts_bank"] != 0)
+cts = [slots[base + i] for i in range(c["n_cts_rules"])]
+c.pop("cts_bank")
+groups = {int(k): v for k, v in fv("rd_groups").items()}
+devs = {int.from_bytes(bytes(int(x, 16) for x in e["key"]), "little")
+        for e in dump("rd_tx_ports")}   # no BTF: raw key bytes
+bad = []
+for m in ("rd_routes4", "rd_routes6"):
+    for k, v in fv(m).items():
+        if not v["flags"] & 1 and v["group_id"] not in groups:   # not LOCAL
+            bad.append("%s %s: group %d missing" % (m, k, v["group_id"]))
+for gid, g in groups.items():
+    for m in g["members"][:g["n_members"]]:
+        if m["flags"] & 3 == 3 and m["weight"] and m["ifindex"] not in devs:
+            bad.append("group %d: member port %d not in rd_tx_ports" % (gid, m["ifindex"]))
+view = {"config": c, "cts": cts, "qos": fv("rd_qos"), "routes4": fv("rd_routes4"),
+        "routes6": fv("rd_routes6"), "groups": fv("rd_groups")}
+if sys.argv[1] == "save":
+    json.dump(view, open(sys.argv[2], "w"))
+    sys.exit(0)
+old, new = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+view = json.loads(json.dumps(view))
+for part in ("config", "cts"):
+    if view[part] not in (old[part], new[part]):
+        bad.append("%s is neither the old nor the new one: %s" % (part, view[part]))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+rd -j config show >"$TMP/old.show"
+$PY "$TMP/live.py" save "$TMP/old.view"
+rd config load "$new_f" >/dev/null
+rd -j config show >"$TMP/new.show"
+$PY "$TMP/live.py" save "$TMP/new.view"
+rd config load "$old_f" >/dev/null
+crashes=0 bad="" done_at=
+for i in $(seq 1 80); do
+	ROCEDP_FAULT_CONFIG_CRASH=$i rd config load "$new_f" >/dev/null 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		done_at=$i
+		break
+	fi
+	[ $rc = 70 ] || bad="$bad $i(exit $rc)"
+	crashes=$((crashes + 1))
+	out=$($PY "$TMP/live.py" check "$TMP/old.view" "$TMP/new.view" 2>&1) ||
+		bad="$bad $i($out)"
+	rd config load "$new_f" >/dev/null 2>&1 || bad="$bad $i(recovery load failed)"
+	rd -j config show | cmp -s - "$TMP/new.show" || bad="$bad $i(recovered view differs)"
+	rd config load "$old_f" >/dev/null 2>&1 || bad="$bad $i(reload of old failed)"
+	rd -j config show | cmp -s - "$TMP/old.show" || bad="$bad $i(old view differs)"
+done
+if [ -n "$bad" ] || [ "$crashes" -lt 10 ] || [ -z "$done_at" ]; then
+	nok "killed after any write, the maps hold a whole state and a load recovers" \
+		"$crashes kill points, done at ${done_at:-never}; bad:$bad"
+else
+	ok "killed after each of $crashes writes: live CTS list and config old or new, routes and groups whole, a load recovers"
+fi
+check "after the kill tests the old config loads again" rd config load "$old_f"
+check "and gives the view it gave before" \
+	sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j config show | cmp -s - $TMP/old.show"
 
 # ------------------------------------------------------------ set / qos
 

@@ -35,6 +35,9 @@
 #include "engine.h"
 #include "config.h"
 
+/* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
+#define RD_EXIT_TEST_CRASH 70
+
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define PATH_LEN 256
 #define CFG_MAX_FILE (64u << 20)
@@ -1352,7 +1355,7 @@ int rd_config_check_file(const char *path)
 struct running {
 	__u8 gstate[ROCEDP_MAX_GROUPS]; /* 0 none, 1 managed by sync, 2 static */
 	bool dyn_ref[ROCEDP_MAX_GROUPS]; /* used by a non-static route */
-	struct rocedp_cts_rule rules[ROCEDP_MAX_CTS_RULES]; /* every slot */
+	struct rocedp_cts_rule rules[ROCEDP_CTS_SLOTS]; /* both banks */
 	struct rd_cfg_port *ports; /* every rd_port_cfg entry */
 	unsigned int n_ports;
 };
@@ -1599,18 +1602,20 @@ static int load_running(const struct rd_maps *m, struct rd_staged *s,
 	for (k = 0; k < ROCEDP_CLASS_MAX; k++)
 		if (bpf_map_lookup_elem(m->fd[RD_MAP_QOS], &k, &s->qos[k]))
 			return -errno;
-	for (k = 0; k < ROCEDP_MAX_CTS_RULES; k++) {
+	s->cfg.cts_bank = !!s->cfg.cts_bank; /* as the classifier reads it */
+	if (s->cfg.n_cts_rules > ROCEDP_MAX_CTS_RULES)
+		s->cfg.n_cts_rules = ROCEDP_MAX_CTS_RULES;
+	for (k = 0; k < ROCEDP_CTS_SLOTS; k++) {
 		struct rocedp_cts_rule r;
+		unsigned int i = k - s->cfg.cts_bank * ROCEDP_MAX_CTS_RULES;
 
 		if (bpf_map_lookup_elem(m->fd[RD_MAP_CTS_RULES], &k, &r))
 			return -errno;
 		if (x)
 			x->rules[k] = r;
-		if (k < s->cfg.n_cts_rules)
-			s->rules[k] = r;
+		if (i < s->cfg.n_cts_rules) /* unsigned: the live bank only */
+			s->rules[i] = r;
 	}
-	if (s->cfg.n_cts_rules > ROCEDP_MAX_CTS_RULES)
-		s->cfg.n_cts_rules = ROCEDP_MAX_CTS_RULES;
 	cts_names_load(m->fd[RD_MAP_CTS_RULES], s);
 	err = read_groups(m->fd[RD_MAP_GROUPS], s, x);
 	if (!err)
@@ -1651,6 +1656,7 @@ struct txn {
 	struct undo *u;
 	unsigned int n, cap;
 	long fault_at; /* test hook: fail this write (1-based), 0 = never */
+	long crash_at; /* test hook: die right after this write, no rollback */
 	long writes;
 	int devmap_fd;
 };
@@ -1658,9 +1664,11 @@ struct txn {
 static void txn_init(struct txn *t, const struct rd_maps *m)
 {
 	const char *f = getenv("ROCEDP_FAULT_CONFIG_WRITE");
+	const char *c = getenv("ROCEDP_FAULT_CONFIG_CRASH");
 
 	memset(t, 0, sizeof(*t));
 	t->fault_at = f ? atol(f) : 0;
+	t->crash_at = c ? atol(c) : 0;
 	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
 }
 
@@ -1710,6 +1718,8 @@ static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
 		return err;
 	}
 	t->n++;
+	if (t->writes == t->crash_at)
+		_exit(RD_EXIT_TEST_CRASH); /* as if killed: maps stay as they are */
 	return 0;
 }
 
@@ -1884,13 +1894,50 @@ static int cfg_write(struct txn *t, const struct rd_maps *m,
 		      BPF_ANY, "rd_config");
 }
 
+/* Does the new CTS rule list differ from the live one? */
+static bool cts_list_differs(const struct rd_staged *cur,
+			     const struct rd_staged *s)
+{
+	return cur->cfg.n_cts_rules != s->cfg.n_cts_rules ||
+	       memcmp(cur->rules, s->rules,
+		      s->cfg.n_cts_rules * sizeof(s->rules[0]));
+}
+
+/*
+ * The new list into bank (not live): its slots past the list are cleared,
+ * so a bank holds exactly one list. Slots already right are not written.
+ */
+static int cts_fill_bank(struct txn *t, const struct rd_maps *m,
+			 const struct running *x, const struct rd_staged *s,
+			 __u32 bank)
+{
+	static const struct rocedp_cts_rule zero_rule;
+	const struct rocedp_cts_rule *want;
+	char what[64];
+	__u32 i, slot;
+	int err;
+
+	for (i = 0; i < ROCEDP_MAX_CTS_RULES; i++) {
+		slot = bank * ROCEDP_MAX_CTS_RULES + i;
+		want = i < s->cfg.n_cts_rules ? &s->rules[i] : &zero_rule;
+		if (!memcmp(&x->rules[slot], want, sizeof(*want)))
+			continue;
+		snprintf(what, sizeof(what), "rd_cts_rules %u (bank %u)", slot,
+			 bank);
+		err = txn_op(t, m->fd[RD_MAP_CTS_RULES], &slot, 4, want,
+			     sizeof(*want), BPF_ANY, what);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int apply_writes(struct txn *t, const struct rd_maps *m,
 			const struct rd_staged *s, struct rd_staged *cur,
 			struct running *x)
 {
-	static const struct rocedp_cts_rule zero_rule;
-	unsigned int i, j, k, n_old, n_new;
-	struct rocedp_config interim;
+	struct rocedp_config want;
+	unsigned int i, j, k;
 	char what[64];
 	int err;
 
@@ -1938,32 +1985,19 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	}
 	/*
 	 * 5. CTS rules. An array value is copied without a lock, so a live
-	 * rule is never rewritten in place: the live count first drops to the
-	 * unchanged prefix, the slots are written, then rd_config raises it.
+	 * rule is never rewritten: a changed list goes into the other bank,
+	 * which step 6 makes live together with the new count.
 	 */
-	n_old = cur->cfg.n_cts_rules;
-	n_new = s->cfg.n_cts_rules;
-	for (k = 0; k < n_old && k < n_new; k++)
-		if (memcmp(&x->rules[k], &s->rules[k], sizeof(s->rules[k])))
-			break;
-	if (k < n_old && k < n_new) {
-		interim = cur->cfg;
-		interim.n_cts_rules = k;
-		err = cfg_write(t, m, &interim);
+	want = s->cfg;
+	want.cts_bank = cur->cfg.cts_bank;
+	if (cts_list_differs(cur, s)) {
+		want.cts_bank = !cur->cfg.cts_bank;
+		err = cts_fill_bank(t, m, x, s, want.cts_bank);
 		if (err)
 			return err;
 	}
-	for (; k < n_new; k++) {
-		if (!memcmp(&x->rules[k], &s->rules[k], sizeof(s->rules[k])))
-			continue;
-		snprintf(what, sizeof(what), "rd_cts_rules %u", k);
-		err = txn_op(t, m->fd[RD_MAP_CTS_RULES], &k, 4, &s->rules[k],
-			     sizeof(s->rules[k]), BPF_ANY, what);
-		if (err)
-			return err;
-	}
-	/* 6. the switch-wide settings and the live rule count: one update */
-	err = cfg_write(t, m, &s->cfg);
+	/* 6. the switch-wide settings, the live rule bank and count: one update */
+	err = cfg_write(t, m, &want);
 	if (err)
 		return err;
 	/* 7. what the new config no longer has, now that nothing uses it */
@@ -2000,15 +2034,10 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 		if (err)
 			return err;
 	}
-	for (k = n_new; k < ROCEDP_MAX_CTS_RULES; k++) {
-		if (!memcmp(&x->rules[k], &zero_rule, sizeof(zero_rule)))
-			continue;
-		snprintf(what, sizeof(what), "rd_cts_rules %u", k);
-		err = txn_op(t, m->fd[RD_MAP_CTS_RULES], &k, 4, &zero_rule,
-			     sizeof(zero_rule), BPF_ANY, what);
-		if (err)
-			return err;
-	}
+	/*
+	 * The bank that was live is left as it is: a frame that read the old
+	 * config may still be walking it. The next change overwrites it.
+	 */
 	return 0;
 }
 

@@ -32,14 +32,16 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 
 /*
  * Key and value sizes the ABI promises, checked on open so that a pin left
- * behind by an older build is refused instead of misread.
+ * behind by an older build is refused instead of misread; entries too where
+ * the layout depends on it (0: not checked).
  */
 static const struct {
-	unsigned int key, value;
+	unsigned int key, value, entries;
 } rd_map_sizes[RD_MAP_MAX] = {
 	[RD_MAP_CONFIG] = { 4, sizeof(struct rocedp_config) },
 	[RD_MAP_STATS] = { 4, sizeof(struct rocedp_stats) },
-	[RD_MAP_CTS_RULES] = { 4, sizeof(struct rocedp_cts_rule) },
+	[RD_MAP_CTS_RULES] = { 4, sizeof(struct rocedp_cts_rule),
+			       ROCEDP_CTS_SLOTS }, /* two banks */
 	[RD_MAP_CTS_STATS] = { 4, sizeof(__u64) },
 	[RD_MAP_QOS] = { 4, sizeof(struct rocedp_qos) },
 	[RD_MAP_ROUTES4] = { sizeof(struct rocedp_route4_key),
@@ -103,6 +105,14 @@ int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir)
 			       "%s: key/value size %u/%u, this build expects %u/%u (stale pin?)",
 			       path, info.key_size, info.value_size,
 			       rd_map_sizes[i].key, rd_map_sizes[i].value);
+			err = -EPROTO;
+			goto err;
+		}
+		if (rd_map_sizes[i].entries &&
+		    info.max_entries != rd_map_sizes[i].entries) {
+			rd_err("maps",
+			       "%s: %u entries, this build expects %u (stale pin?)",
+			       path, info.max_entries, rd_map_sizes[i].entries);
 			err = -EPROTO;
 			goto err;
 		}
