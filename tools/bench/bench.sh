@@ -90,9 +90,11 @@ sec_cost() {
 	log "per-packet cost (BPF_PROG_TEST_RUN, ~5 s)"
 	mkns $ns
 	ip -n $ns link add bcin type veth peer name bcin_p
-	# a veth that stays down: holds rocedp_xdp in the XDP dispatcher (the
-	# baselines and the bare forwarder are held on bcin and bcup0..3)
+	# veths that stay down: hold rocedp_xdp and the bare flowlet forwarder
+	# in the XDP dispatcher (the baselines and the bare forwarder are held
+	# on bcin and bcup0..3)
 	ip -n $ns link add bchold type veth peer name bchold_p
+	ip -n $ns link add bchold2 type veth peer name bchold2_p
 	for i in 0 1 2 3; do
 		ip -n $ns link add bcup$i type veth peer name bcup${i}_p
 		ip -n $ns link set bcup$i up
@@ -101,7 +103,7 @@ sec_cost() {
 	ip -n $ns link set bcin up
 	ip -n $ns link set bcin_p up
 	taskset -c "$CPU" nsenter --net=/run/netns/$ns "$RDB" cost -i bcin \
-		-p bcup0,bcup1,bcup2,bcup3 -H bchold ${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
+		-p bcup0,bcup1,bcup2,bcup3 -H bchold,bchold2 ${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
 		>"$B/cost.json"
 	local rc=$?
 	ip netns del $ns

@@ -144,8 +144,59 @@ static __always_inline __u32 ref_fwd_hash(__u32 saddr, __u32 daddr, __u32 ports,
 	return h;
 }
 
-SEC("xdp")
-int bench_ref_bare_fwd(struct xdp_md *ctx)
+/*
+ * Bare flowlet forwarder: the bare forwarder plus what any flowlet switch
+ * adds per frame, and nothing else: one clock read and one flow-table
+ * lookup (LRU hash, refreshed in place, an insert for a new flow); an idle
+ * gap over REF_FLOWLET_GAP_NS moves the flow to the next member. The floor
+ * under rocedp's flowlet row, as ref_bare_fwd is under the forward rows.
+ */
+#define REF_FLOWLET_GAP_NS 11000 /* half the default 22 us RTT */
+
+struct ref_flow_key {
+	__u32 saddr;
+	__u32 daddr;
+	__u32 ports;
+	__u32 proto;
+};
+
+struct ref_flowlet {
+	__u64 last_ns;
+	__u32 member;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536); /* as rocedp's rd_flowlets */
+	__type(key, struct ref_flow_key);
+	__type(value, struct ref_flowlet);
+} ref_flowlets SEC(".maps");
+
+__u64 ref_flowlet_redirected;
+
+/* The flow's member: kept within a flowlet, the next one after a gap. */
+static __always_inline __u32 ref_flowlet_member(const struct ref_flow_key *k,
+						__u32 hash)
+{
+	struct ref_flowlet *fl, nf = {};
+	__u64 now = bpf_ktime_get_ns();
+
+	fl = bpf_map_lookup_elem(&ref_flowlets, k);
+	if (!fl) {
+		nf.last_ns = now;
+		nf.member = hash & (REF_FWD_MEMBERS - 1);
+		bpf_map_update_elem(&ref_flowlets, k, &nf, BPF_ANY);
+		return nf.member;
+	}
+	if (now - fl->last_ns > REF_FLOWLET_GAP_NS)
+		fl->member = (fl->member + 1) & (REF_FWD_MEMBERS - 1);
+	fl->last_ns = now;
+	return fl->member;
+}
+
+/* Both bare forwarders; flowlets is a constant at each call. */
+static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -153,8 +204,9 @@ int bench_ref_bare_fwd(struct xdp_md *ctx)
 	struct iphdr *ip = data + ETH_HLEN;
 	struct udphdr *udp = data + ETH_HLEN + sizeof(*ip);
 	struct ref_lpm_key k = { .prefixlen = 32 };
+	struct ref_flow_key fk;
 	struct ref_fwd_member *mb;
-	__u32 *grp, idx, h, csum;
+	__u32 *grp, idx, h, csum, ports;
 	long ret;
 
 	if ((void *)(udp + 1) > data_end)
@@ -166,8 +218,15 @@ int bench_ref_bare_fwd(struct xdp_md *ctx)
 	grp = bpf_map_lookup_elem(&ref_fwd_routes, &k);
 	if (!grp || *grp >= REF_FWD_GROUPS)
 		return XDP_PASS;
-	h = ref_fwd_hash(ip->saddr, ip->daddr,
-			 (__u32)udp->source << 16 | udp->dest, ip->protocol);
+	ports = (__u32)udp->source << 16 | udp->dest;
+	h = ref_fwd_hash(ip->saddr, ip->daddr, ports, ip->protocol);
+	if (flowlets) {
+		fk.saddr = ip->saddr;
+		fk.daddr = ip->daddr;
+		fk.ports = ports;
+		fk.proto = ip->protocol;
+		h = ref_flowlet_member(&fk, h);
+	}
 	idx = *grp * REF_FWD_MEMBERS + (h & (REF_FWD_MEMBERS - 1));
 	mb = bpf_map_lookup_elem(&ref_fwd_members, &idx);
 	if (!mb || !mb->ifindex)
@@ -186,8 +245,23 @@ int bench_ref_bare_fwd(struct xdp_md *ctx)
 	csum = ip->check + (__u32)bpf_htons(0x0100);
 	ip->check = csum + (csum >= 0xffff);
 	ip->ttl--;
-	ref_fwd_redirected++;
+	if (flowlets)
+		ref_flowlet_redirected++;
+	else
+		ref_fwd_redirected++;
 	return XDP_REDIRECT;
+}
+
+SEC("xdp")
+int bench_ref_bare_fwd(struct xdp_md *ctx)
+{
+	return ref_fwd(ctx, 0);
+}
+
+SEC("xdp")
+int bench_ref_bare_flowlet(struct xdp_md *ctx)
+{
+	return ref_fwd(ctx, 1);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -448,17 +448,17 @@ static void print_row(const char *name, const char *what, const struct row *r,
 static int cmd_cost(int argc, char **argv)
 {
 	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
-	const char *in_if = NULL, *hold_if = NULL;
-	int hold_idx, bare_idx;
+	const char *in_if = NULL, *hold_if = NULL, *hold2_if = NULL;
+	int hold_idx, hold2_idx, bare_idx;
 	char *ports[4] = {}, *list = NULL, why[256];
 	static __u8 frames[N_FRAMES][FRAME_LEN];
 	struct empty *eo;
 	struct rocedp *skel;
 	struct rd_maps m;
-	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, in_idx,
-		egr_port;
+	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, fd_bflow,
+		in_idx, egr_port;
 	double empty[16], empty_tc[16], ref[3][16], e, et, bare_ns, mn, mx;
-	static struct row ing[N_COMBOS], egr, bare;
+	static struct row ing[N_COMBOS], egr, bare, bflow;
 	int fd_ref[3];
 	static const char *const ref_names[3] = { "ktime", "percpu_counter",
 						  "lpm_lookup" };
@@ -471,8 +471,9 @@ static int cmd_cost(int argc, char **argv)
 		case 'i':
 			in_if = optarg;
 			break;
-		case 'H':
-			hold_if = optarg;
+		case 'H': /* HOLD[,HOLD2]: HOLD2 holds the bare flowlet forwarder */
+			hold2_if = optarg;
+			hold_if = strsep((char **)&hold2_if, ",");
 			break;
 		case 'p':
 			list = optarg;
@@ -490,10 +491,10 @@ static int cmd_cost(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!in_if || !hold_if || !list || passes < 1 || passes > 16 ||
-	    repeat < 1 || repeat > 250 || batches < 1) {
+	if (!in_if || !hold_if || !hold2_if || !list || passes < 1 ||
+	    passes > 16 || repeat < 1 || repeat > 250 || batches < 1) {
 		fprintf(stderr,
-			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
 		return 2;
 	}
 	rounds = (uint64_t)batches * repeat;
@@ -540,6 +541,7 @@ static int cmd_cost(int argc, char **argv)
 	fd_ref[1] = bpf_program__fd(eo->progs.bench_ref_counter);
 	fd_ref[2] = bpf_program__fd(eo->progs.bench_ref_lpm);
 	fd_bare = bpf_program__fd(eo->progs.bench_ref_bare_fwd);
+	fd_bflow = bpf_program__fd(eo->progs.bench_ref_bare_flowlet);
 	{
 		/* 10.9.0.0/16, as rocedp's route */
 		struct {
@@ -563,6 +565,9 @@ static int cmd_cost(int argc, char **argv)
 	hold_idx = if_nametoindex(hold_if);
 	if (!hold_idx)
 		die(hold_if, errno);
+	hold2_idx = if_nametoindex(hold2_if);
+	if (!hold2_idx)
+		die(hold2_if, errno);
 	bare_idx = if_nametoindex(ports[3]);
 	if (bpf_xdp_attach(hold_idx, fd_xdp, XDP_FLAGS_DRV_MODE, NULL))
 		die("holding rocedp_xdp in the dispatcher", errno);
@@ -574,10 +579,13 @@ static int cmd_cost(int argc, char **argv)
 			die("holding a reference program", errno);
 	if (bpf_xdp_attach(bare_idx, fd_bare, XDP_FLAGS_DRV_MODE, NULL))
 		die("holding the bare forwarder in the dispatcher", errno);
+	if (bpf_xdp_attach(hold2_idx, fd_bflow, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the bare flowlet forwarder in the dispatcher",
+		    errno);
 
 	for (ci = 0; ci < N_COMBOS; ci++)
 		ing[ci].ok = true;
-	egr.ok = bare.ok = true;
+	egr.ok = bare.ok = bflow.ok = true;
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
 		struct ctr_snap a, b;
@@ -599,6 +607,14 @@ static int cmd_cost(int argc, char **argv)
 		snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64,
 			 r1 - r0, rounds);
 		row_check(&bare, r1 - r0 == rounds, why);
+
+		r0 = eo->bss->ref_flowlet_redirected;
+		bflow.ns[p] = time_prog(fd_bflow, true, frames, batches, repeat,
+					in_idx, 0);
+		r1 = eo->bss->ref_flowlet_redirected;
+		snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64,
+			 r1 - r0, rounds);
+		row_check(&bflow, r1 - r0 == rounds, why);
 
 		for (ci = 0; ci < N_COMBOS; ci++) {
 			const struct combo *cb = &combos[ci];
@@ -644,6 +660,10 @@ static int cmd_cost(int argc, char **argv)
 	printf("},\"bare_fwd\":");
 	print_row("ref_bare_fwd", "LPM, 5-tuple hash, member, rewrite, devmap",
 		  &bare, passes, e, 0);
+	printf(",\"bare_flowlet\":");
+	print_row("ref_bare_flowlet",
+		  "ref_bare_fwd + clock + flow table (LRU), gap moves", &bflow,
+		  passes, e, bare_ns);
 	printf(",\"tc_egress\":");
 	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,
 		  passes, et, 0);
@@ -656,9 +676,10 @@ static int cmd_cost(int argc, char **argv)
 		all_ok &= ing[ci].ok;
 	}
 	printf("]}\n");
-	all_ok &= bare.ok && egr.ok;
+	all_ok &= bare.ok && bflow.ok && egr.ok;
 
 	bpf_xdp_detach(hold_idx, XDP_FLAGS_DRV_MODE, NULL);
+	bpf_xdp_detach(hold2_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
 	for (i = 0; i < 4; i++)
 		bpf_xdp_detach(if_nametoindex(ports[i]), XDP_FLAGS_DRV_MODE,

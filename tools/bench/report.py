@@ -120,8 +120,10 @@ def main():
             p("   unit costs (each in a program of its own, minus nothing): %s"
               % ", ".join("%s %.1f ns" % kv for kv in cost["reference_ns"].items()))
         bare = cost["bare_fwd"]
+        bflow = cost.get("bare_flowlet")
+        refs = [bare] + ([bflow] if bflow else [])
         tce = cost["tc_egress"]
-        fmt = "   %-14s %8s %15s %8s %7s  %-8s %s"
+        fmt = "   %-16s %8s %15s %8s %7s  %-8s %s"
         p(fmt % ("program", "ns", "pass min..max", "x empty", "x bare", "verified", "what"))
 
         def row(c, ratio_bare, note=""):
@@ -130,6 +132,8 @@ def main():
                      "%.2f%s" % (c["ratio"], note), ratio_bare,
                      "yes" if c["verified"] else "NO", c["what"]))
         row(bare, "-")
+        if bflow:
+            row(bflow, "%.2f" % bflow["ratio_bare"])
         for c in cost["combos"]:
             row(c, "%.2f" % c["ratio_bare"] if "ratio_bare" in c else "-")
         row(tce, "-", "*")
@@ -137,8 +141,8 @@ def main():
           " redirects.")
         p("   * tc path: ratio to the empty tc program; net of it %.1f ns per frame"
           % cost["tc_egress_net_ns"])
-        unverified = [c["name"] for c in [bare, tce] + cost["combos"] if not c["verified"]]
-        for c in [bare, tce] + cost["combos"]:
+        unverified = [c["name"] for c in refs + [tce] + cost["combos"] if not c["verified"]]
+        for c in refs + [tce] + cost["combos"]:
             if not c["verified"]:
                 p("   !! %s UNVERIFIED (counters: %s): its figure may time another path"
                   % (c["name"], c["counters"]))
@@ -151,12 +155,21 @@ def main():
               % (byname["fwd_qp"]["ratio_bare"], byname["flowlet"]["ratio_bare"], bare["ratio"],
                  4 * 23 / 57.0, 6 * 23 / 57.0)
               + ("" if bare["verified"] else " [ref_bare_fwd UNVERIFIED]"))
+        if bflow and "flowlet" in byname:
+            # what no flowlet forwarder on this machine can go below
+            p("   floor: ref_bare_flowlet (the bare forwarder + one clock read + one LRU flow"
+              " lookup, no counters) = %.2fx empty; rocedp's flowlet row is %.2fx of it"
+              % (bflow["ratio"], byname["flowlet"]["ns"] / bflow["ns"]))
+        floors = {"fwd_qp": bare, "flowlet": bflow}
         for name, lim, label in (("fwd_qp", 4, "forward-qp"), ("flowlet", 6, "flowlet")):
             c = byname.get(name)
             if c:
+                f = floors.get(name)
                 targets.append(("%s cost <= %dx empty XDP" % (label, lim),
-                                "%.2fx (%.2fx bare)%s" % (c["ratio"], c.get("ratio_bare", 0),
-                                                         "" if c["verified"] else " UNVERIFIED"),
+                                "%.2fx (%.2fx bare)%s%s" % (
+                                    c["ratio"], c.get("ratio_bare", 0),
+                                    "; floor %s %.2fx" % (f["name"], f["ratio"]) if f else "",
+                                    "" if c["verified"] else " UNVERIFIED"),
                                 c["ratio"] <= lim and c["verified"]))
         doc["cost_unverified"] = unverified
     else:
