@@ -532,6 +532,31 @@ assert len(r) == 2, r
 assert r[0][\"hits\"] == 0 and r[1][\"hits\"] == 7 * $POSSIBLE, r
 assert r[1][\"qp\"] == [7, 7] and r[0][\"name\"] == \"write-cts\", r'"
 
+# A new prefix under a covering route, then a later write fails: the undo
+# must delete the new prefix. (A trie lookup of the new key finds the
+# covering route, and the undo once wrote that route's value under the new
+# prefix; found by the config fuzzer.)
+f1=$(variant cover1 'd["routes"].append({"prefix": "10.0.0.0/8", "group": 2})')
+f2=$(variant cover2 'd["routes"].append({"prefix": "10.0.0.0/8", "group": 2})
+d["routes"].append({"prefix": "10.7.0.0/16", "group": 1})
+d["routes"].append({"prefix": "2001:db8:2:7::/64", "group": 1})
+d["qos"]["ack"] = {"dscp": 10}')
+rd config load "$f1" >/dev/null
+snapshot >"$TMP/before"
+fails=0 bad=""
+for i in $(seq 1 20); do
+	ROCEDP_FAULT_CONFIG_WRITE=$i rd config load "$f2" >/dev/null 2>&1 && break
+	fails=$((fails + 1))
+	snapshot >"$TMP/after"
+	cmp -s "$TMP/before" "$TMP/after" || bad="$bad $i"
+done
+if [ -n "$bad" ] || [ "$fails" -lt 3 ]; then
+	nok "rollback under covering routes: the new prefixes are deleted again" \
+		"maps differ after failed writes:$bad ($fails failure points)"
+else
+	ok "rollback under covering routes: maps unchanged at each of $fails failure points"
+fi
+
 check "config help" rd config help
 refuse "config: unknown verb" "unknown command 'frobnicate'" rd config frobnicate
 

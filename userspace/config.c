@@ -1358,7 +1358,24 @@ struct running {
 	struct rocedp_cts_rule rules[ROCEDP_CTS_SLOTS]; /* both banks */
 	struct rd_cfg_port *ports; /* every rd_port_cfg entry */
 	unsigned int n_ports;
+	/*
+	 * Every route, synced ones too, by route_cmp: whether a prefix is in
+	 * the LPM trie. A trie lookup cannot say: it returns the longest
+	 * prefix that covers the key, so a write's undo record would keep a
+	 * covering route's value and the rollback would write it under the
+	 * new prefix instead of deleting it.
+	 */
+	struct rd_cfg_route *routes;
+	unsigned int n_routes, routes_cap;
 };
+
+static void running_free(struct running *x)
+{
+	free(x->ports);
+	x->ports = NULL;
+	free(x->routes);
+	x->routes = NULL;
+}
 
 static bool group_is_static(const struct rocedp_group *g)
 {
@@ -1419,6 +1436,22 @@ static int read_groups(int fd, struct rd_staged *s, struct running *x)
 	return 0;
 }
 
+static void route_from_key(struct rd_cfg_route *rt, __u8 family,
+			   const void *key, const struct rocedp_route *val)
+{
+	const struct rocedp_route6_key *k6 = key;
+	const struct rocedp_route4_key *k4 = key;
+
+	memset(rt, 0, sizeof(*rt));
+	rt->family = family;
+	rt->plen = k4->prefixlen;
+	if (family == AF_INET)
+		memcpy(rt->addr, &k4->addr, 4);
+	else
+		memcpy(rt->addr, k6->addr, 16);
+	rt->val = *val;
+}
+
 static int read_routes(int fd, __u8 family, struct rd_staged *s,
 		       unsigned int *cap, struct running *x)
 {
@@ -1437,6 +1470,14 @@ static int read_routes(int fd, __u8 family, struct rd_staged *s,
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
+		if (x) {
+			err = grow((void **)&x->routes, x->n_routes,
+				   &x->routes_cap, sizeof(*x->routes));
+			if (err)
+				return err;
+			route_from_key(&x->routes[x->n_routes++], family, &key,
+				       &val);
+		}
 		if (!(val.flags & ROCEDP_ROUTEF_STATIC)) {
 			if (x && !(val.flags & ROCEDP_ROUTEF_LOCAL) &&
 			    val.group_id < ROCEDP_MAX_GROUPS)
@@ -1448,14 +1489,7 @@ static int read_routes(int fd, __u8 family, struct rd_staged *s,
 		if (err)
 			return err;
 		rt = &s->routes[s->n_routes++];
-		memset(rt, 0, sizeof(*rt));
-		rt->family = family;
-		rt->plen = key.k4.prefixlen;
-		if (family == AF_INET)
-			memcpy(rt->addr, &key.k4.addr, 4);
-		else
-			memcpy(rt->addr, key.k6.addr, 16);
-		rt->val = val;
+		route_from_key(rt, family, &key, &val);
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
@@ -1626,13 +1660,13 @@ static int load_running(const struct rd_maps *m, struct rd_staged *s,
 		err = read_ports(m, s, x);
 	if (err) {
 		rd_staged_free(s);
-		if (x) {
-			free(x->ports);
-			x->ports = NULL;
-		}
+		if (x)
+			running_free(x);
 		return err;
 	}
 	rd_qsort(s->routes, s->n_routes, sizeof(*s->routes), route_cmp);
+	if (x)
+		rd_qsort(x->routes, x->n_routes, sizeof(*x->routes), route_cmp);
 	return 0;
 }
 
@@ -1681,9 +1715,14 @@ static void txn_free(struct txn *t)
 	free(t->u);
 }
 
-/* Record the current value of key, then write (val) or delete (!val). */
-static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
-		  const void *val, __u32 vsz, __u64 flags, const char *what)
+/*
+ * Record the current value of key, then write (val) or delete (!val).
+ * known: the caller knows the current value (old, NULL for none), as a
+ * lookup in an LPM trie would find a covering prefix; else looked up.
+ */
+static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
+		     const void *val, __u32 vsz, __u64 flags, const char *what,
+		     bool known, const void *old)
 {
 	struct undo *u;
 	int err = 0;
@@ -1700,7 +1739,13 @@ static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
 	u->old = malloc(vsz);
 	if (!u->old)
 		return -ENOMEM;
-	u->had = !bpf_map_lookup_elem(fd, key, u->old);
+	if (known) {
+		u->had = old != NULL;
+		if (old)
+			memcpy(u->old, old, vsz);
+	} else {
+		u->had = !bpf_map_lookup_elem(fd, key, u->old);
+	}
 	if (!u->had) {
 		free(u->old);
 		u->old = NULL;
@@ -1721,6 +1766,12 @@ static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
 	if (t->writes == t->crash_at)
 		_exit(RD_EXIT_TEST_CRASH); /* as if killed: maps stay as they are */
 	return 0;
+}
+
+static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
+		  const void *val, __u32 vsz, __u64 flags, const char *what)
+{
+	return txn_op_as(t, fd, key, ksz, val, vsz, flags, what, false, NULL);
 }
 
 static int txn_rollback(struct txn *t)
@@ -1858,8 +1909,10 @@ port_cfg:
 }
 
 static int route_op(struct txn *t, const struct rd_maps *m,
-		    const struct rd_cfg_route *rt, bool del)
+		    const struct running *x, const struct rd_cfg_route *rt,
+		    bool del)
 {
+	const struct rd_cfg_route *have;
 	union {
 		struct rocedp_route4_key k4;
 		struct rocedp_route6_key k6;
@@ -1876,9 +1929,13 @@ static int route_op(struct txn *t, const struct rd_maps *m,
 	inet_ntop(rt->family, rt->addr, a, sizeof(a));
 	snprintf(what, sizeof(what), "%s %s/%u",
 		 v4 ? "rd_routes4" : "rd_routes6", a, rt->plen);
-	return txn_op(t, m->fd[v4 ? RD_MAP_ROUTES4 : RD_MAP_ROUTES6], &key,
-		      v4 ? sizeof(key.k4) : sizeof(key.k6),
-		      del ? NULL : &rt->val, sizeof(rt->val), BPF_ANY, what);
+	have = x->n_routes ? bsearch(rt, x->routes, x->n_routes, sizeof(*rt),
+				     route_cmp) :
+			     NULL;
+	return txn_op_as(t, m->fd[v4 ? RD_MAP_ROUTES4 : RD_MAP_ROUTES6], &key,
+			 v4 ? sizeof(key.k4) : sizeof(key.k6),
+			 del ? NULL : &rt->val, sizeof(rt->val), BPF_ANY, what,
+			 true, have ? &have->val : NULL);
 }
 
 static int cfg_write(struct txn *t, const struct rd_maps *m,
@@ -1969,7 +2026,7 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 		if (j < cur->n_routes && !route_cmp(&cur->routes[j], rt) &&
 		    !memcmp(&cur->routes[j].val, &rt->val, sizeof(rt->val)))
 			continue;
-		err = route_op(t, m, rt, false);
+		err = route_op(t, m, x, rt, false);
 		if (err)
 			return err;
 	}
@@ -2008,7 +2065,7 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 		if (i < s->n_routes &&
 		    !route_cmp(&s->routes[i], &cur->routes[j]))
 			continue;
-		err = route_op(t, m, &cur->routes[j], true);
+		err = route_op(t, m, x, &cur->routes[j], true);
 		if (err)
 			return err;
 	}
@@ -2076,7 +2133,7 @@ int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 		txn_free(&t);
 	}
 	rd_staged_free(&cur);
-	free(x->ports);
+	running_free(x);
 	free(x);
 	return err;
 }
