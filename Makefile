@@ -70,6 +70,8 @@ format:
 # verifies the formatting against .clang-format.
 check: deps
 	rm -rf $(OUT)/check && $(MAKE) --no-print-directory OUT=$(OUT)/check all
+	# userspace again with clang, as the fuzzers build it (more warnings)
+	$(MAKE) --no-print-directory OUT=$(OUT)/check fuzz-build
 	clang-format --dry-run --Werror $(FORMAT_SRCS)
 	@echo "check: builds and formatting OK"
 

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# Dataplane fuzzing (docs/fuzz.md): a libFuzzer harness that links the
-# userspace engine, built here with clang and ASan+UBSan into $(OUT)/fuzz,
-# and drives the real BPF programs with BPF_PROG_TEST_RUN.
+# Fuzzing (docs/fuzz.md): two libFuzzer harnesses that link the userspace
+# engine, built here with clang and ASan+UBSan into $(OUT)/fuzz.
+# fuzz_dataplane drives the real BPF programs with BPF_PROG_TEST_RUN;
+# fuzz_config drives config documents through the loader onto the maps.
 #
-#   make fuzz-short   bounded: FUZZ_RUNS (1M) inputs from a fresh corpus,
-#                     prints a TAP line; for `make test`
-#   make fuzz         long: FUZZ_SECONDS (600), corpus kept in $(OUT)/fuzz/corpus
+#   make fuzz-short   bounded: FUZZ_RUNS (1M) frames, then FUZZ_CFG_RUNS
+#                     (100k) config documents (fuzz_config), each from a
+#                     fresh corpus, a TAP line each; as in `make test`
+#   make fuzz         long: FUZZ_SECONDS (600), then a fifth of it for the
+#                     config fuzzer; corpora kept in $(OUT)/fuzz/corpus*
 
 FUZZ_OUT := $(OUT)/fuzz
 FUZZ_CC ?= clang
@@ -20,11 +23,15 @@ FUZZ_LIB_SRCS := $(filter-out userspace/main.c,$(wildcard userspace/*.c))
 FUZZ_LIB_OBJS := $(patsubst userspace/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_dataplane
 FUZZ_SEEDS := $(FUZZ_OUT)/seeds
-FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c
+FUZZ_CFG_BIN := $(FUZZ_OUT)/fuzz_config
+FUZZ_CFG_SEEDS := $(FUZZ_OUT)/config-seeds
+FUZZ_CFG_RUNS ?= 100000
+FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c tools/fuzz/fuzz_config.c
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-seeds
 
-fuzz-build: $(FUZZ_BIN) $(FUZZ_SEEDS)/.stamp
+fuzz-build: $(FUZZ_BIN) $(FUZZ_SEEDS)/.stamp $(FUZZ_CFG_BIN) \
+	$(FUZZ_CFG_SEEDS)/.stamp
 
 $(FUZZ_OUT)/obj:
 	@mkdir -p $@
@@ -44,6 +51,29 @@ $(FUZZ_BIN): tools/fuzz/fuzz_dataplane.c $(FUZZ_LIB_OBJS) $(SKELS) \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
 		$(FUZZ_LIB_OBJS) -o $@ $(PKG_LIBS) -lm
 
+# config.c once more with coverage instrumentation: libFuzzer's feedback
+# for the config fuzzer is the parser's and the loader's branches
+$(FUZZ_OUT)/obj/config-cov.o: userspace/config.c $(wildcard userspace/*.h) \
+		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
+		$(PKG_CFLAGS) -c $< -o $@
+
+FUZZ_CFG_OBJS := $(filter-out $(FUZZ_OUT)/obj/config.o,$(FUZZ_LIB_OBJS)) \
+	$(FUZZ_OUT)/obj/config-cov.o
+
+$(FUZZ_CFG_BIN): tools/fuzz/fuzz_config.c $(FUZZ_CFG_OBJS) $(SKELS) \
+		$(wildcard userspace/*.h) bpf/rocedp_abi.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
+		$(FUZZ_CFG_OBJS) -o $@ $(PKG_LIBS) -lm
+
+# the shipped example configs, their ports made offline (ifindex numbers)
+$(FUZZ_CFG_SEEDS)/.stamp: tools/fuzz/config_seeds.py tools/fuzz/fuzz.json \
+		$(wildcard docs/examples/*.json tools/demo/*.json)
+	rm -rf $(FUZZ_CFG_SEEDS)
+	$(PY) tools/fuzz/config_seeds.py $(FUZZ_CFG_SEEDS) tools/fuzz/fuzz.json \
+		$(wildcard docs/examples/*.json tools/demo/*.json)
+	@touch $@
+
 $(FUZZ_SEEDS)/.stamp: tools/fuzz/seeds.py $(wildcard tests/fixtures/*.fix)
 	rm -rf $(FUZZ_SEEDS)
 	$(PY) tools/fuzz/seeds.py $(FUZZ_SEEDS)
@@ -53,6 +83,10 @@ fuzz-seeds: $(FUZZ_SEEDS)/.stamp
 
 fuzz-short: fuzz-build
 	OUT=$(OUT) tools/fuzz/run.sh -n $(FUZZ_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tools/fuzz/run.sh -C -n $(FUZZ_CFG_RUNS) -s $(FUZZ_SEED)
 
+# the config fuzzer gets a fifth of the time: its space is smaller
 fuzz: fuzz-build
 	OUT=$(OUT) tools/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_LONG_SEED) -k
+	OUT=$(OUT) tools/fuzz/run.sh -C -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
+		-s $(FUZZ_LONG_SEED) -k

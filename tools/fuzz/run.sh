@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Run the dataplane fuzzer (built by `make fuzz-build`) and print one TAP
-# line: "ok 1 - fuzz N executions, 0 invariant failures" or "not ok 1 - ...".
+# Run the dataplane fuzzer (or with -C the config fuzzer), built by `make
+# fuzz-build`, and print one TAP line: "ok 1 - fuzz N executions, 0
+# invariant failures" or "not ok 1 - ...".
 #
-# Usage: tools/fuzz/run.sh [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
+# Usage: tools/fuzz/run.sh [-C] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
+#   -C          the config fuzzer (fuzz_config, its seeds and dictionary)
 #   -n RUNS     stop after RUNS inputs (default 1000000)
 #   -t SECONDS  stop after SECONDS instead
 #   -s SEED     libFuzzer seed (0 = random; default 1)
@@ -16,39 +18,54 @@ set -u
 
 OUT=${OUT:-build}
 dir=$OUT/fuzz
-bin=$dir/fuzz_dataplane
+what=dataplane
 runs=1000000
 secs=
 seed=1
 min=
 keep=0
 
-while getopts "n:t:s:m:k" opt; do
+while getopts "Cn:t:s:m:k" opt; do
 	case $opt in
+	C) what=config ;;
 	n) runs=$OPTARG ;;
 	t) secs=$OPTARG runs= ;;
 	s) seed=$OPTARG ;;
 	m) min=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: $0 [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]" >&2
+	*) echo "usage: $0 [-C] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]" >&2
 	   exit 2 ;;
 	esac
 done
 [ -n "$runs" ] && min=${min:-$runs}
 min=${min:-1}
 
+if [ $what = config ]; then
+	# -max_len: the largest shipped example is about 3 kB
+	bin=$dir/fuzz_config seeds=$dir/config-seeds name=fuzz-config prefix=config-
+	opts="-max_len=8192 -dict=tools/fuzz/config.dict"
+	each="each parsed, validated and, if accepted, applied, read back and loaded again"
+else
+	# -max_len: the largest untagged Ethernet frame
+	bin=$dir/fuzz_dataplane seeds=$dir/seeds name=fuzz prefix=
+	opts="-max_len=1514"
+	each="each through rocedp_xdp, rocedp_tc_ingress and the two egress entries"
+fi
+
 notok() {
-	echo "not ok 1 - fuzz: $*"
+	echo "not ok 1 - $name: $*"
 	exit 1
 }
 
 [ -x "$bin" ] || notok "$bin missing (make fuzz-build)"
-[ -d "$dir/seeds" ] || notok "$dir/seeds missing (make fuzz-seeds)"
+[ -d "$seeds" ] || notok "$seeds missing (make fuzz-build)"
 
 if [ "$keep" = 1 ]; then
-	corpus=$dir/corpus
+	corpus=$dir/corpus-$what
+	# the dataplane corpus kept its old name
+	[ $what = dataplane ] && corpus=$dir/corpus
 else
-	corpus=$dir/short-corpus
+	corpus=$dir/short-corpus-$what
 	rm -rf "$corpus"
 fi
 mkdir -p "$corpus"
@@ -59,29 +76,31 @@ else
 	limit="-max_total_time=$secs"
 fi
 
-log=$dir/last.log
+log=$dir/last-$what.log
+[ $what = dataplane ] && log=$dir/last.log
 start=$(date +%s)
-# -max_len: the largest untagged Ethernet frame; -timeout: a test run is
-# microseconds, seconds mean a hang; -reload=0: one process, one corpus.
+# -timeout: an input takes micro- to milliseconds, seconds mean a hang;
+# -reload=0: one process, one corpus.
 ROCEDP_FUZZ_CONFIG=${ROCEDP_FUZZ_CONFIG:-tools/fuzz/fuzz.json} \
-	"$bin" $limit -seed="$seed" -max_len=1514 -timeout=10 \
+	"$bin" $limit -seed="$seed" $opts -timeout=10 \
 	-rss_limit_mb=4096 -print_final_stats=1 -reload=0 \
-	-artifact_prefix="$dir/" "$corpus" "$dir/seeds" >"$log" 2>&1
+	-artifact_prefix="$dir/$prefix" "$corpus" "$seeds" >"$log" 2>&1
 rc=$?
 elapsed=$(( $(date +%s) - start ))
 
 # the harness's own count, printed at exit or on a failure
-line=$(grep -E '^fuzz: [0-9]+ executions, [0-9]+ invariant failures' "$log" |
+line=$(grep -E "^$name: [0-9]+ executions, [0-9]+ invariant failures" "$log" |
 	tail -n 1)
-grep -E '^fuzz: (frames|INVARIANT|counters|  )' "$log" | head -n 40 | sed 's/^/# /'
+grep -E "^$name: (frames|documents|INVARIANT|input|counters|  )" "$log" |
+	head -n 40 | sed 's/^/# /'
 [ -n "$line" ] || { tail -n 20 "$log" | sed 's/^/# /'; notok "no summary (exit $rc), see $log"; }
-n=$(echo "$line" | sed -E 's/^fuzz: ([0-9]+) executions.*/\1/')
+n=$(echo "$line" | sed -E 's/^[a-z-]+: ([0-9]+) executions.*/\1/')
 f=$(echo "$line" | sed -E 's/.* ([0-9]+) invariant failures.*/\1/')
 rate=$(( n / (elapsed > 0 ? elapsed : 1) ))
-echo "# $n inputs in ${elapsed}s ($rate/s), each through rocedp_xdp, rocedp_tc_ingress and the two egress entries"
+echo "# $n inputs in ${elapsed}s ($rate/s), $each"
 if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
-	ls "$dir"/crash-* 2>/dev/null | sed 's/^/# input saved: /'
+	ls "$dir"/"$prefix"crash-* 2>/dev/null | sed 's/^/# input saved: /'
 	notok "$n executions, $f invariant failures (exit $rc), see $log"
 fi
 [ "$n" -ge "$min" ] || notok "$n executions, fewer than $min"
-echo "ok 1 - fuzz $n executions, 0 invariant failures"
+echo "ok 1 - $name $n executions, 0 invariant failures"
