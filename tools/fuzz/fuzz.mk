@@ -26,12 +26,16 @@ FUZZ_SEEDS := $(FUZZ_OUT)/seeds
 FUZZ_CFG_BIN := $(FUZZ_OUT)/fuzz_config
 FUZZ_CFG_SEEDS := $(FUZZ_OUT)/config-seeds
 FUZZ_CFG_RUNS ?= 100000
-FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c tools/fuzz/fuzz_config.c
+FUZZ_FIB_BIN := $(FUZZ_OUT)/fuzz_fib
+FUZZ_FIB_SEEDS := $(FUZZ_OUT)/fib-seeds
+FUZZ_FIB_RUNS ?= 20000
+FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c tools/fuzz/fuzz_config.c \
+	tools/fuzz/fuzz_fib.c
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-seeds
 
 fuzz-build: $(FUZZ_BIN) $(FUZZ_SEEDS)/.stamp $(FUZZ_CFG_BIN) \
-	$(FUZZ_CFG_SEEDS)/.stamp
+	$(FUZZ_CFG_SEEDS)/.stamp $(FUZZ_FIB_BIN) $(FUZZ_FIB_SEEDS)/.stamp
 
 $(FUZZ_OUT)/obj:
 	@mkdir -p $@
@@ -66,6 +70,28 @@ $(FUZZ_CFG_BIN): tools/fuzz/fuzz_config.c $(FUZZ_CFG_OBJS) $(SKELS) \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
 		$(FUZZ_CFG_OBJS) -o $@ $(PKG_LIBS) -lm
 
+# group.c with coverage: the FIB model is what fuzz_fib explores. No
+# comparison tracing: its loops over every group id would take most of
+# the time, and the inputs are operation codes, not values to match.
+$(FUZZ_OUT)/obj/group-cov.o: userspace/group.c $(wildcard userspace/*.h) \
+		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
+		-fno-sanitize-coverage=trace-cmp $(PKG_CFLAGS) -c $< -o $@
+
+FUZZ_FIB_OBJS := $(filter-out $(FUZZ_OUT)/obj/group.o,$(FUZZ_LIB_OBJS)) \
+	$(FUZZ_OUT)/obj/group-cov.o
+
+$(FUZZ_FIB_BIN): tools/fuzz/fuzz_fib.c $(FUZZ_FIB_OBJS) $(SKELS) \
+		$(wildcard userspace/*.h) bpf/rocedp_abi.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
+		$(FUZZ_FIB_OBJS) -o $@ $(PKG_LIBS) -lm
+
+# operation sequences (tools/fuzz/fib_seeds.py)
+$(FUZZ_FIB_SEEDS)/.stamp: tools/fuzz/fib_seeds.py
+	rm -rf $(FUZZ_FIB_SEEDS)
+	$(PY) tools/fuzz/fib_seeds.py $(FUZZ_FIB_SEEDS)
+	@touch $@
+
 # the shipped example configs, their ports made offline (ifindex numbers)
 $(FUZZ_CFG_SEEDS)/.stamp: tools/fuzz/config_seeds.py tools/fuzz/fuzz.json \
 		$(wildcard docs/examples/*.json tools/demo/*.json)
@@ -84,9 +110,12 @@ fuzz-seeds: $(FUZZ_SEEDS)/.stamp
 fuzz-short: fuzz-build
 	OUT=$(OUT) tools/fuzz/run.sh -n $(FUZZ_RUNS) -s $(FUZZ_SEED)
 	OUT=$(OUT) tools/fuzz/run.sh -C -n $(FUZZ_CFG_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tools/fuzz/run.sh -F -n $(FUZZ_FIB_RUNS) -s $(FUZZ_SEED)
 
 # the config fuzzer gets a fifth of the time: its space is smaller
 fuzz: fuzz-build
 	OUT=$(OUT) tools/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_LONG_SEED) -k
 	OUT=$(OUT) tools/fuzz/run.sh -C -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
+		-s $(FUZZ_LONG_SEED) -k
+	OUT=$(OUT) tools/fuzz/run.sh -F -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
 		-s $(FUZZ_LONG_SEED) -k

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Run the dataplane fuzzer (or with -C the config fuzzer), built by `make
-# fuzz-build`, and print one TAP line: "ok 1 - fuzz N executions, 0
-# invariant failures" or "not ok 1 - ...".
+# Run the dataplane fuzzer (with -C the config fuzzer, with -F the
+# route-sync fuzzer), built by `make fuzz-build`, and print one TAP line:
+# "ok 1 - fuzz N executions, 0 invariant failures" or "not ok 1 - ...".
 #
-# Usage: tools/fuzz/run.sh [-C] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
+# Usage: tools/fuzz/run.sh [-C|-F] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
 #   -C          the config fuzzer (fuzz_config, its seeds and dictionary)
+#   -F          the route-sync fuzzer (fuzz_fib: FIB model, commits, restarts)
 #   -n RUNS     stop after RUNS inputs (default 1000000)
 #   -t SECONDS  stop after SECONDS instead
 #   -s SEED     libFuzzer seed (0 = random; default 1)
@@ -25,22 +26,31 @@ seed=1
 min=
 keep=0
 
-while getopts "Cn:t:s:m:k" opt; do
+while getopts "CFn:t:s:m:k" opt; do
 	case $opt in
 	C) what=config ;;
+	F) what=fib ;;
 	n) runs=$OPTARG ;;
 	t) secs=$OPTARG runs= ;;
 	s) seed=$OPTARG ;;
 	m) min=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: $0 [-C] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]" >&2
+	*) echo "usage: $0 [-C|-F] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]" >&2
 	   exit 2 ;;
 	esac
 done
 [ -n "$runs" ] && min=${min:-$runs}
 min=${min:-1}
 
-if [ $what = config ]; then
+if [ $what = fib ]; then
+	# -max_len: up to a few hundred operations per input
+	bin=$dir/fuzz_fib seeds=$dir/fib-seeds name=fuzz-fib prefix=fib-
+	opts="-max_len=512"
+	each="each a sequence of route, neighbour and link changes, commits, resyncs and restarts"
+	# twice the speed: no allocation stacks in ASan reports (rerun the
+	# saved input with ASAN_OPTIONS= to get them)
+	export ASAN_OPTIONS=${ASAN_OPTIONS-malloc_context_size=0}
+elif [ $what = config ]; then
 	# -max_len: the largest shipped example is about 3 kB
 	bin=$dir/fuzz_config seeds=$dir/config-seeds name=fuzz-config prefix=config-
 	opts="-max_len=8192 -dict=tools/fuzz/config.dict"
