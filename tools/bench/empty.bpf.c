@@ -147,18 +147,14 @@ static __always_inline __u32 ref_fwd_hash(__u32 saddr, __u32 daddr, __u32 ports,
 /*
  * Bare flowlet forwarder: the bare forwarder plus what any flowlet switch
  * adds per frame, and nothing else: one clock read and one flow-table
- * lookup (LRU hash, refreshed in place, an insert for a new flow); an idle
- * gap over REF_FLOWLET_GAP_NS moves the flow to the next member. The floor
- * under rocedp's flowlet row, as ref_bare_fwd is under the forward rows.
+ * access. The table is the cheapest kind, as switch ASICs keep theirs: an
+ * ARRAY indexed by the flow hash, no key (colliding flows share an entry),
+ * no insert. An idle gap over REF_FLOWLET_GAP_NS moves the flow to the
+ * next member. The floor under rocedp's flowlet row, as ref_bare_fwd is
+ * under the forward rows.
  */
 #define REF_FLOWLET_GAP_NS 11000 /* half the default 22 us RTT */
-
-struct ref_flow_key {
-	__u32 saddr;
-	__u32 daddr;
-	__u32 ports;
-	__u32 proto;
-};
+#define REF_FLOWLET_SLOTS 65536 /* as rocedp's rd_flowlets */
 
 struct ref_flowlet {
 	__u64 last_ns;
@@ -167,28 +163,24 @@ struct ref_flowlet {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536); /* as rocedp's rd_flowlets */
-	__type(key, struct ref_flow_key);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, REF_FLOWLET_SLOTS);
+	__type(key, __u32);
 	__type(value, struct ref_flowlet);
 } ref_flowlets SEC(".maps");
 
 __u64 ref_flowlet_redirected;
 
 /* The flow's member: kept within a flowlet, the next one after a gap. */
-static __always_inline __u32 ref_flowlet_member(const struct ref_flow_key *k,
-						__u32 hash)
+static __always_inline __u32 ref_flowlet_member(__u32 hash)
 {
-	struct ref_flowlet *fl, nf = {};
+	__u32 slot = hash & (REF_FLOWLET_SLOTS - 1);
 	__u64 now = bpf_ktime_get_ns();
+	struct ref_flowlet *fl;
 
-	fl = bpf_map_lookup_elem(&ref_flowlets, k);
-	if (!fl) {
-		nf.last_ns = now;
-		nf.member = hash & (REF_FWD_MEMBERS - 1);
-		bpf_map_update_elem(&ref_flowlets, k, &nf, BPF_ANY);
-		return nf.member;
-	}
+	fl = bpf_map_lookup_elem(&ref_flowlets, &slot);
+	if (!fl)
+		return hash;
 	if (now - fl->last_ns > REF_FLOWLET_GAP_NS)
 		fl->member = (fl->member + 1) & (REF_FWD_MEMBERS - 1);
 	fl->last_ns = now;
@@ -204,7 +196,6 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 	struct iphdr *ip = data + ETH_HLEN;
 	struct udphdr *udp = data + ETH_HLEN + sizeof(*ip);
 	struct ref_lpm_key k = { .prefixlen = 32 };
-	struct ref_flow_key fk;
 	struct ref_fwd_member *mb;
 	__u32 *grp, idx, h, csum, ports;
 	long ret;
@@ -220,13 +211,8 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 		return XDP_PASS;
 	ports = (__u32)udp->source << 16 | udp->dest;
 	h = ref_fwd_hash(ip->saddr, ip->daddr, ports, ip->protocol);
-	if (flowlets) {
-		fk.saddr = ip->saddr;
-		fk.daddr = ip->daddr;
-		fk.ports = ports;
-		fk.proto = ip->protocol;
-		h = ref_flowlet_member(&fk, h);
-	}
+	if (flowlets)
+		h = ref_flowlet_member(h);
 	idx = *grp * REF_FWD_MEMBERS + (h & (REF_FWD_MEMBERS - 1));
 	mb = bpf_map_lookup_elem(&ref_fwd_members, &idx);
 	if (!mb || !mb->ifindex)

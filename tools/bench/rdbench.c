@@ -662,7 +662,7 @@ static int cmd_cost(int argc, char **argv)
 		  &bare, passes, e, 0);
 	printf(",\"bare_flowlet\":");
 	print_row("ref_bare_flowlet",
-		  "ref_bare_fwd + clock + flow table (LRU), gap moves", &bflow,
+		  "ref_bare_fwd + clock + flow table (hashed array)", &bflow,
 		  passes, e, bare_ns);
 	printf(",\"tc_egress\":");
 	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,

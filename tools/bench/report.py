@@ -157,8 +157,8 @@ def main():
               + ("" if bare["verified"] else " [ref_bare_fwd UNVERIFIED]"))
         if bflow and "flowlet" in byname:
             # what no flowlet forwarder on this machine can go below
-            p("   floor: ref_bare_flowlet (the bare forwarder + one clock read + one LRU flow"
-              " lookup, no counters) = %.2fx empty; rocedp's flowlet row is %.2fx of it"
+            p("   floor: ref_bare_flowlet (the bare forwarder + one clock read + one hashed-array"
+              " flow entry, no counters) = %.2fx empty; rocedp's flowlet row is %.2fx of it"
               % (bflow["ratio"], byname["flowlet"]["ns"] / bflow["ns"]))
         floors = {"fwd_qp": bare, "flowlet": bflow}
         for name, lim, label in (("fwd_qp", 4, "forward-qp"), ("flowlet", 6, "flowlet")):
