@@ -25,5 +25,10 @@ Description: RoCEv2-aware eBPF dataplane (QP-aware ECMP, flowlets, DSCP remark, 
  XDP and tc programs, the rocedp CLI and sync daemon, and the rocedp_ecn
  kernel module source for DKMS.
 CTL
+# maintainer scripts: the DKMS module and the systemd unit (see each)
+for f in postinst prerm; do
+	sed "s|@VERSION@|$version|" "tools/packaging/$f" >"$stage/DEBIAN/$f"
+	chmod 0755 "$stage/DEBIAN/$f"
+done
 dpkg-deb --root-owner-group -b "$stage" "$out/rocedp_${version}_${arch}.deb" >/dev/null
 echo "$out/rocedp_${version}_${arch}.deb"
