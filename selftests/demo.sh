@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The README's first command, `make demo`, keeps working: its job
+# (tools/demo/demo.sh, docs/demo.md) runs on the build that `make test`
+# made, and what it prints is checked. The replay part is deterministic:
+# its class counts and the 5tuple/qp spread are exact. The fabric part runs
+# live traffic, so only what must hold on any run is checked: three modes,
+# no frame out of sequence at the responders, every ACK remarked, the
+# 5-tuple run no better balanced than the QP-aware ones, and the lab gone
+# afterwards. (`make demo` itself also runs the dependency check and the
+# build; here they are the suite's own.)
+#
+# Usage: selftests/demo.sh   (root)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ip nsenter || exit $?
+OUT=$T_TOP/build
+out=$T_TMP/demo.out
+
+OUT=$OUT ROCEDP=$ROCEDP ROCEGEN=$ROCEGEN "$T_TOP/tools/demo/demo.sh" >"$out" 2>&1
+rc=$?
+t_check $rc "tools/demo/demo.sh (the job of make demo) exits 0" "$(tail -n 5 "$out" | tr '\n' '|')"
+
+# class table of the replay: the capture is made-up and fixed
+want="data:256 ack:8 nak:2 cnp:2 cts:1 ip:1 non_ip:1 malformed:4 total:275"
+got=$(awk '/^== classes/{on=1; next} on && /^$/{on=0} on && NF == 2 && $2 ~ /^[0-9]+$/ {printf "%s:%s ", $1, $2}' "$out" |
+	sed 's/roce_other:0 //; s/ $//')
+[ "$got" = "$want" ]
+t_check $? "replay: class counts $want" "got: $got"
+
+# spread of one host pair's 64 QPs over 4 members
+imb() { awk -v m="$1" '$1 == m && $6 ~ /^[0-9.]+$/ {print $6; exit}' "$out"; }
+i5=$(imb 5tuple) iq=$(imb qp)
+[ -n "$i5" ] && [ -n "$iq" ] && awk -v a="$i5" -v b="$iq" 'BEGIN { exit !(a == 4.00 && b < 1.3) }'
+t_check $? "replay: 5tuple puts the host pair on one member (imbalance $i5), qp spreads it ($iq < 1.3)"
+
+# the live fabric
+rows=$(awk '/^== fabric/{on=1} on && $1 ~ /^(5tuple|qp|flowlet)$/ && NF >= 11' "$out")
+[ "$(echo "$rows" | grep -c .)" = 3 ]
+t_check $? "fabric: one row each for 5tuple, qp and flowlet" "$(echo "$rows" | tr '\n' '|')"
+bad=$(echo "$rows" | awk '$8 != 0 {print $1 " oos " $8}')
+[ -z "$bad" ]
+t_check $? "fabric: no frame out of sequence at the responders in any mode" "$bad"
+bad=$(echo "$rows" | awk '{split($11, a, "/"); if (a[1] != a[2] || a[2] == 0) print $1 " " $11}')
+[ -z "$bad" ]
+t_check $? "fabric: every ACK the senders received was remarked to DSCP 46" "$bad"
+echo "$rows" | awk '{imb[$1] = $6} END { exit !(imb["5tuple"] >= imb["qp"] && imb["5tuple"] >= imb["flowlet"]) }'
+t_check $? "fabric: 5tuple no better balanced than qp and flowlet ($(echo "$rows" | awk '{printf "%s %s ", $1, $6}'))"
+[ -s "$OUT/demo/fabric.png" ]
+t_check $? "fabric: chart written ($OUT/demo/fabric.png)"
+left=$(ip netns list | awk '{print $1}' | grep -E '^dm' | head -3)
+[ -z "$left" ]
+t_check $? "the demo lab is gone afterwards" "left: $left"
+
+t_done
