@@ -83,17 +83,18 @@ __attribute__((noinline)) int rd_cts_match(struct rd_flow *p, int count)
 {
 	struct rocedp_cts_rule *r;
 	struct rocedp_config *cfg;
-	__u32 i, n, key, bank;
+	__u32 i, n, key, bank, live;
 	__u64 *hits;
 
 	cfg = rd_config_get();
 	if (!p || !cfg)
 		return -1;
-	n = cfg->n_cts_rules;
+	/* bank and count from one load of one word (see rocedp_abi.h) */
+	live = *(volatile __u32 *)&cfg->cts_live;
+	n = ROCEDP_CTS_LIVE_N(live);
 	if (n > ROCEDP_MAX_CTS_RULES)
 		n = ROCEDP_MAX_CTS_RULES;
-	/* the rules and their count come from one config read */
-	bank = cfg->cts_bank ? ROCEDP_MAX_CTS_RULES : 0;
+	bank = ROCEDP_CTS_LIVE_BANK(live) * ROCEDP_MAX_CTS_RULES;
 	for (i = 0; i < n; i++) {
 		/* a separate key: a counter that lives on the stack as a map
 		 * key loses its bounds and the verifier sees a loop */
@@ -131,7 +132,7 @@ static __always_inline __u8 rd_classify_roce(struct rd_flow *fl,
 	if (!rd_opcode_is_data(fl->opcode))
 		return ROCEDP_CLASS_ROCE_OTHER;
 	/* no rules, the usual case: skip the call */
-	if (!cfg->n_cts_rules)
+	if (!ROCEDP_CTS_LIVE_N(cfg->cts_live))
 		return ROCEDP_CLASS_DATA;
 	rule = rd_cts_match(fl, count);
 	if (rule >= 0) {

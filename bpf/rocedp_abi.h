@@ -260,9 +260,12 @@ struct rocedp_config {
 	__u32 load_tau_us; /* DRE time constant */
 	__u32 rtt_ewma_shift; /* RTT EWMA weight 1/2^shift */
 	__u32 ecn_class_optout; /* bitmask of 1 << enum rocedp_class */
-	__u32 n_cts_rules; /* this many rules of the live bank are live */
-	__u32 cts_bank; /* live bank of rocedp_cts_rules: 0 or 1 */
-	__u32 reserved[2];
+	__u32 n_cts_rules; /* number of live rules (what the CLI shows) */
+	__u32 cts_live; /* ROCEDP_CTS_LIVE(bank, n): what the classifier reads */
+	__u32 fib_gen; /* bumped by a config load/set that wrote routes or
+			* groups: rocedp sync re-reads the maps before its next
+			* write (it never sees the config's writes otherwise) */
+	__u32 reserved[1];
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
 
@@ -276,15 +279,20 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
 /*
  * rocedp_cts_rules: ARRAY[ROCEDP_CTS_SLOTS], two banks of
  * ROCEDP_MAX_CTS_RULES. Rule i of the live list is slot
- * cts_bank * ROCEDP_MAX_CTS_RULES + i; a writer fills the other bank, then
- * flips cts_bank and n_cts_rules in one rocedp_config update, so readers
- * see the old list or the new one, never a mix (an array value is copied
- * without a lock). rocedp_cts_stats stays indexed by list position.
+ * bank * ROCEDP_MAX_CTS_RULES + i; a writer fills the other bank, then
+ * flips to it with one rocedp_config update. Bank and count are one 32-bit
+ * word, cts_live, as an array value is copied without a lock: two fields
+ * could be read half updated, one aligned word cannot. So readers see the
+ * old list or the new one, never a mix. rocedp_cts_stats stays indexed by
+ * list position.
  * First match wins. CTS is no IBTA opcode: collective libraries send it
  * as a small SEND or RDMA WRITE on known QPs, so a rule matches on opcode
  * set, QP range, payload length and optional prefixes.
  */
 #define ROCEDP_CTS_SLOTS (2 * ROCEDP_MAX_CTS_RULES)
+#define ROCEDP_CTS_LIVE(bank, n) ((__u32)(bank) << 16 | (n))
+#define ROCEDP_CTS_LIVE_BANK(v) (((v) >> 16) & 1)
+#define ROCEDP_CTS_LIVE_N(v) ((v)&0xffff)
 #define ROCEDP_CTSF_SRC_PREFIX (1u << 0)
 #define ROCEDP_CTSF_DST_PREFIX (1u << 1)
 #define ROCEDP_CTSF_IPV6 (1u << 2) /* prefixes are IPv6 */

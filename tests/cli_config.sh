@@ -170,7 +170,7 @@ assert c["features"] == 0xf and c["hash_mode"] == 3, c
 assert c["hash_seed"] == 3735928559 and c["flowlet_flags"] == 1, c
 assert c["n_cts_rules"] == 3, c
 # the first rule list goes into bank 1: bank 0 held the empty default list
-assert c["cts_bank"] == 1, c
+assert c["cts_live"] == 1 << 16 | 3, c
 slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
 assert len(slots) == 32, len(slots)
 r = {k - 16: v for k, v in slots.items() if k >= 16}
@@ -388,7 +388,7 @@ c = dump("rd_config")[0]["formatted"]["value"]
 assert c["n_cts_rules"] == 2 and c["hash_mode"] == 1, c
 # a changed list went to the other bank, slots past it cleared; bank 1
 # (leaf.json's three rules) stays as it was for frames still reading it
-assert c["cts_bank"] == 0, c
+assert c["cts_live"] == 0 << 16 | 2, c
 slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
 assert slots[1]["qp_min"] == 7 and slots[2]["qp_max"] == 0, slots
 assert slots[16]["qp_min"] == 0x100 and slots[18]["flags"] == 7, slots
@@ -426,9 +426,10 @@ def fv(m):
             for e in dump(m)}
 c = dump("rd_config")[0]["formatted"]["value"]
 slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
-base = 16 * (c["cts_bank"] != 0)
-cts = [slots[base + i] for i in range(c["n_cts_rules"])]
-c.pop("cts_bank")
+base = 16 * (c["cts_live"] >> 16 & 1)
+cts = [slots[base + i] for i in range(c["cts_live"] & 0xffff)]
+assert c["cts_live"] & 0xffff == c["n_cts_rules"], c
+c.pop("cts_live")
 groups = {int(k): v for k, v in fv("rd_groups").items()}
 devs = {int.from_bytes(bytes(int(x, 16) for x in e["key"]), "little")
         for e in dump("rd_tx_ports")}   # no BTF: raw key bytes

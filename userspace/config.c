@@ -1627,7 +1627,7 @@ static int load_running(const struct rd_maps *m, struct rd_staged *s,
 			struct running *x)
 {
 	unsigned int cap = 0;
-	__u32 k = 0;
+	__u32 k = 0, bank;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -1636,12 +1636,14 @@ static int load_running(const struct rd_maps *m, struct rd_staged *s,
 	for (k = 0; k < ROCEDP_CLASS_MAX; k++)
 		if (bpf_map_lookup_elem(m->fd[RD_MAP_QOS], &k, &s->qos[k]))
 			return -errno;
-	s->cfg.cts_bank = !!s->cfg.cts_bank; /* as the classifier reads it */
+	/* the list the classifier walks: bank and count from cts_live */
+	bank = ROCEDP_CTS_LIVE_BANK(s->cfg.cts_live);
+	s->cfg.n_cts_rules = ROCEDP_CTS_LIVE_N(s->cfg.cts_live);
 	if (s->cfg.n_cts_rules > ROCEDP_MAX_CTS_RULES)
 		s->cfg.n_cts_rules = ROCEDP_MAX_CTS_RULES;
 	for (k = 0; k < ROCEDP_CTS_SLOTS; k++) {
 		struct rocedp_cts_rule r;
-		unsigned int i = k - s->cfg.cts_bank * ROCEDP_MAX_CTS_RULES;
+		unsigned int i = k - bank * ROCEDP_MAX_CTS_RULES;
 
 		if (bpf_map_lookup_elem(m->fd[RD_MAP_CTS_RULES], &k, &r))
 			return -errno;
@@ -1996,6 +1998,7 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	struct rocedp_config want;
 	unsigned int i, j, k;
 	char what[64];
+	__u32 bank;
 	int err;
 
 	/* 1. egress ports and their ECN settings, before any group uses them */
@@ -2046,13 +2049,15 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	 * which step 6 makes live together with the new count.
 	 */
 	want = s->cfg;
-	want.cts_bank = cur->cfg.cts_bank;
+	bank = ROCEDP_CTS_LIVE_BANK(cur->cfg.cts_live);
 	if (cts_list_differs(cur, s)) {
-		want.cts_bank = !cur->cfg.cts_bank;
-		err = cts_fill_bank(t, m, x, s, want.cts_bank);
+		bank = !bank;
+		err = cts_fill_bank(t, m, x, s, bank);
 		if (err)
 			return err;
 	}
+	want.cts_live = ROCEDP_CTS_LIVE(bank, s->cfg.n_cts_rules);
+	want.fib_gen = cur->cfg.fib_gen; /* step 8 bumps it */
 	/* 6. the switch-wide settings, the live rule bank and count: one update */
 	err = cfg_write(t, m, &want);
 	if (err)
@@ -2094,8 +2099,20 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	/*
 	 * The bank that was live is left as it is: a frame that read the old
 	 * config may still be walking it. The next change overwrites it.
+	 *
+	 * 8. Routes or groups written: bump fib_gen, so that a running rocedp
+	 * sync re-reads the maps before it writes again (under the same lock
+	 * this load holds) and leaves the config's entries alone.
 	 */
-	return 0;
+	for (i = 0; i < t->n; i++)
+		if (t->u[i].fd == m->fd[RD_MAP_GROUPS] ||
+		    t->u[i].fd == m->fd[RD_MAP_ROUTES4] ||
+		    t->u[i].fd == m->fd[RD_MAP_ROUTES6])
+			break;
+	if (i == t->n)
+		return 0;
+	want.fib_gen++;
+	return cfg_write(t, m, &want);
 }
 
 int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)

@@ -117,6 +117,9 @@ struct rd_sync {
 	struct rd_fib *fib;
 	struct rd_fib_maps fm;
 	int lock_fd;
+	int dir_fd; /* the pin directory: `config load` locks it, so do we */
+	uint32_t fib_gen; /* rd_config.fib_gen when the maps were last read */
+	bool full_next; /* the maps were re-read: the next commit is full */
 	struct slink *links[LINK_BUCKETS];
 	struct sneigh *neighs[NEIGH_BUCKETS];
 	struct snh *nhs[NH_BUCKETS];
@@ -1102,19 +1105,66 @@ static uint64_t counts_total(const struct rd_fib_counts *c)
 	       c->route_deletes + c->port_writes;
 }
 
+static uint32_t config_fib_gen(struct rd_sync *s)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(s->maps.fd[RD_MAP_CONFIG], &zero, &c))
+		return s->fib_gen;
+	return c.fib_gen;
+}
+
+/*
+ * Around every map write: see dir_fd. A failed flock only loses the guard.
+ * Under the lock, a config load/set that wrote routes or groups since the
+ * maps were last read (fib_gen) makes us read them again, so its static
+ * entries are known before we write. Returns true then: the caller's
+ * commit must be a full one.
+ */
+static bool writers_lock(struct rd_sync *s, bool lock)
+{
+	uint32_t gen;
+	int err;
+
+	if (s->dir_fd >= 0)
+		flock(s->dir_fd, lock ? LOCK_EX : LOCK_UN);
+	if (!lock)
+		return false;
+	gen = config_fib_gen(s);
+	if (gen == s->fib_gen)
+		return false;
+	err = rd_fib_load_installed(s->fib);
+	if (err) {
+		rd_err("sync", "reading the maps after a config change: %s",
+		       strerror(-err));
+		return false;
+	}
+	s->fib_gen = gen;
+	s->full_next = true;
+	rd_fib_touch_ifindex(s->fib, 0);
+	note_event(s, "config changed routes or groups (fib_gen %u)", gen);
+	return true;
+}
+
 static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 			 bool groups_only)
 {
 	struct rd_fib_counts before = s->st.writes;
 	uint64_t writes, ns;
 
+	writers_lock(s, true);
 	if (groups_only) {
+		/* after a re-read, the next route commit is full (full_next) */
 		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
 	} else {
 		s->unresolved = 0;
-		rd_fib_commit(s->fib, false, fill_member, s, &s->st.writes);
+		rd_fib_commit(s->fib, s->full_next, fill_member, s,
+			      &s->st.writes);
+		s->full_next = false;
 		s->dirty = false;
 	}
+	writers_lock(s, false);
 	writes = counts_total(&s->st.writes) - counts_total(&before);
 	if (writes) {
 		ns = now_ns() - t_arrival;
@@ -1332,6 +1382,8 @@ static int resync(struct rd_sync *s, bool reload)
 	s->overrun_in_resync = false;
 	s->st.resyncs++;
 	if (reload) {
+		/* read first: a config change while we read shows at the commit */
+		s->fib_gen = config_fib_gen(s);
 		err = rd_fib_load_installed(s->fib);
 		if (err) {
 			rd_err("sync", "reading the maps: %s", strerror(-err));
@@ -1366,7 +1418,10 @@ static int resync(struct rd_sync *s, bool reload)
 	t3 = now_ns();
 	rd_fib_touch_ifindex(s->fib, 0);
 	s->unresolved = 0;
+	writers_lock(s, true);
 	rd_fib_commit(s->fib, true, fill_member, s, &s->st.writes);
+	writers_lock(s, false);
+	s->full_next = false;
 	s->dirty = false;
 	s->first_event[0] = 0;
 	s->batch_events = 0;
@@ -1394,6 +1449,18 @@ int rd_sync_resync(struct rd_sync *s)
 	return resync(s, true);
 }
 
+int rd_sync_feed(struct rd_sync *s, const void *buf, size_t len)
+{
+	struct msg_ctx ctx = { s, &s->mon };
+	uint64_t t = now_ns();
+	int ret;
+
+	s->service_ok = false; /* the messages given, none from the socket */
+	ret = mnl_cb_run(buf, len, 0, 0, on_msg, &ctx);
+	commit_batch(s, t, false);
+	return ret < 0 ? -EBADMSG : 0;
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
@@ -1412,6 +1479,7 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		return -ENOMEM;
 	s->routes = calloc(ROUTE_BUCKETS, sizeof(*s->routes));
 	s->lock_fd = -1;
+	s->dir_fd = -1;
 	rd_maps_init(&s->maps);
 	if (!s->routes) {
 		err = -ENOMEM;
@@ -1451,6 +1519,18 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		       err == -EWOULDBLOCK ?
 			       "another rocedp sync is running on it" :
 			       strerror(-err));
+		goto err;
+	}
+	/*
+	 * Map writes take the lock that `config load/set` hold while they
+	 * read the maps and write: a load's undo records are what it read,
+	 * so no sync write may fall in between (they wait for one load,
+	 * milliseconds).
+	 */
+	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->dir_fd < 0) {
+		err = -errno;
+		rd_err("sync", "%s: %s", dir, strerror(-err));
 		goto err;
 	}
 	s->fib = rd_fib_new();
@@ -1499,6 +1579,8 @@ void rd_sync_close(struct rd_sync *s)
 	rd_maps_close(&s->maps);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
+	if (s->dir_fd >= 0)
+		close(s->dir_fd);
 	free(s);
 }
 
@@ -1574,6 +1656,10 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		if (s->unresolved) {
 			/* rebuilding refills the probe queue, writes nothing new */
 			rd_fib_touch_ifindex(s->fib, 0);
+			commit_batch(s, now, false);
+		} else if (config_fib_gen(s) != s->fib_gen) {
+			/* a config change with no event since: e.g. a static
+			 * route removed whose prefix the kernel routes too */
 			commit_batch(s, now, false);
 		}
 	}

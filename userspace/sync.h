@@ -155,6 +155,12 @@ int rd_sync_event_fd(struct rd_sync *s);
 void rd_sync_set_latency_fn(struct rd_sync *s, rd_sync_latency_fn fn,
 			    void *ctx);
 void rd_sync_get_stats(struct rd_sync *s, struct rd_sync_stats *st);
+/*
+ * Tests and fuzzing: handle the netlink messages in buf as if they had come
+ * in on the event socket, then commit. -EBADMSG when the framing is bad
+ * (what came before was handled).
+ */
+int rd_sync_feed(struct rd_sync *s, const void *buf, size_t len);
 void rd_sync_close(struct rd_sync *s);
 
 #endif

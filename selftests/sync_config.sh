@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `rocedp sync` and `rocedp config load` on the same maps (docs/sync.md,
+# "Config changes while sync runs"). A static route wins over the kernel's
+# route for the same prefix, also when the config is loaded while the
+# daemon runs and the kernel route changes afterwards; when the config
+# drops its route again, the daemon puts the kernel's back within its 1 s
+# tick, with no event needed. Before the fix, the daemon knew the config's
+# entries only from its own start or SIGHUP, and the kernel change made it
+# overwrite the static route.
+#
+# Usage: selftests/sync_config.sh   (root)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ip nsenter bpftool || exit $?
+NS=lc_sc$$
+PIN=/sys/fs/bpf/lc_sc$$
+X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
+teardown() {
+	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$PIN"
+}
+t_cleanup teardown
+
+# the map's value for 10.9.0.0/16: "GROUP FLAGS", or "none"
+route() {
+	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY -c '
+import json, sys
+for e in json.load(sys.stdin):
+    k, v = e["formatted"]["key"], e["formatted"]["value"]
+    if k["prefixlen"] == 16 and k["addr"] == 0x090a:
+        print(v["group_id"], v["flags"]); break
+else:
+    print("none")'
+}
+# wait until route matches the awk condition (on $1 group, $2 flags), 3 s
+wait_route() {
+	local i
+	for i in $(seq 30); do
+		route | awk "{exit !($1)}" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+ip netns add "$NS" || exit 1
+ip -n "$NS" link add a0 type veth peer name a1
+ip -n "$NS" link add b0 type veth peer name b1
+for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up; done
+ip -n "$NS" addr add 10.100.0.1/24 dev a0
+ip -n "$NS" addr add 10.100.1.1/24 dev b0
+ip -n "$NS" neigh replace 10.100.0.2 lladdr 02:00:00:00:00:02 nud permanent dev a0
+ip -n "$NS" neigh replace 10.100.1.2 lladdr 02:00:00:00:01:02 nud permanent dev b0
+X attach a0 b0 --mode generic >"$T_TMP/attach.out" 2>&1
+t_check $? "attach a0 b0" "$(cat "$T_TMP/attach.out")"
+t_bg SYNC_PID nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" sync
+sleep 0.5
+
+ip -n "$NS" route add 10.9.0.0/16 nexthop via 10.100.0.2 dev a0 nexthop via 10.100.1.2 dev b0
+wait_route '$2 == 0 && $1 > 0'
+t_check $? "kernel route 10.9.0.0/16: sync installs it (group $(route))"
+
+
+cat >"$T_TMP/static.json" <<EOF
+{"groups": [{"id": 5, "members": [{"dev": "a0", "dmac": "02:00:00:00:00:09"}]}],
+ "routes": [{"prefix": "10.9.0.0/16", "group": 5}]}
+EOF
+X config load "$T_TMP/static.json" >"$T_TMP/load.out" 2>&1
+[ "$(route)" = "5 2" ]
+t_check $? "config load while sync runs: the static route replaces the kernel's (got $(route))" "$(cat "$T_TMP/load.out")"
+
+ip -n "$NS" route replace 10.9.0.0/16 nexthop via 10.100.0.2 dev a0 weight 2 nexthop via 10.100.1.2 dev b0
+sleep 0.5
+[ "$(route)" = "5 2" ]
+t_check $? "the kernel route changes: the static route stays (got $(route))"
+
+echo '{}' >"$T_TMP/empty.json"
+X config load "$T_TMP/empty.json" >"$T_TMP/load2.out" 2>&1
+wait_route '$2 == 0 && $1 > 0 && $1 != 5'
+t_check $? "the config drops its route: sync puts the kernel's back, no event needed (got $(route))" "$(cat "$T_TMP/load2.out")"
+g=$(route | awk '{print $1}')
+bpftool map lookup pinned "$PIN/rd_groups" key $((g & 255)) $((g >> 8)) 0 0 >/dev/null 2>&1
+t_check $? "its group $g exists"
+
+ip -n "$NS" route del 10.9.0.0/16
+wait_route '$1 == "none"'
+t_check $? "the kernel route goes: so does the map's (got $(route))"
+
+kill "$SYNC_PID" 2>/dev/null
+wait "$SYNC_PID" 2>/dev/null
+
+t_done
