@@ -71,7 +71,7 @@ format:
 check: deps
 	rm -rf $(OUT)/check && $(MAKE) --no-print-directory OUT=$(OUT)/check all
 	# userspace again with clang, as the fuzzers build it (more warnings)
-	$(MAKE) --no-print-directory OUT=$(OUT)/check fuzz-build
+	$(MAKE) --no-print-directory OUT=$(OUT)/check fuzz-bins
 	clang-format --dry-run --Werror $(FORMAT_SRCS)
 	@echo "check: builds and formatting OK"
 

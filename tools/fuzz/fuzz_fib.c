@@ -59,7 +59,8 @@ static const uint16_t weights[] = { 0, 1, 2, 3, 100, 65535 };
 
 struct pfx {
 	uint8_t family, plen;
-	uint8_t addr[16]; /* host bits clear */
+	uint8_t addr[16]; /* host bits clear: the harness's record */
+	uint8_t raw[16]; /* as written: what the model is handed */
 };
 
 struct shadow_route {
@@ -108,7 +109,8 @@ static void parse_prefix(const char *txt, struct pfx *p)
 	p->family = strchr(buf, ':') ? AF_INET6 : AF_INET;
 	memset(p->addr, 0, 16);
 	inet_pton(p->family, buf, p->addr);
-	for (i = 0; i < 16; i++) /* the model masks host bits too */
+	memcpy(p->raw, p->addr, 16);
+	for (i = 0; i < 16; i++) /* the model must mask host bits too */
 		if (i * 8 >= p->plen)
 			p->addr[i] = 0;
 		else if (i * 8 + 8 > p->plen)
@@ -341,7 +343,7 @@ static unsigned int take(struct cursor *c, unsigned int mod)
 
 static void op_set(struct cursor *c)
 {
-	unsigned int k = canon[take(c, N_PFX)], i, f, n;
+	unsigned int raw = take(c, N_PFX), k = canon[raw], i, f, n;
 	struct shadow_route *r = &shadow[k];
 	uint32_t flags = 0;
 	int err;
@@ -369,8 +371,8 @@ static void op_set(struct cursor *c)
 		if (n > ROCEDP_MAX_MEMBERS) /* distinct, so none merge */
 			h->ifindex = 10 + i;
 	}
-	err = rd_fib_route_set(fib, pfx[k].family, pfx[k].plen, pfx[k].addr,
-			       flags, r->hops, n);
+	err = rd_fib_route_set(fib, pfx[raw].family, pfx[raw].plen,
+			       pfx[raw].raw, flags, r->hops, n);
 	if (err && err != -E2BIG)
 		fail("route_set %s: %s", pfx_text[k], strerror(-err));
 	if ((err == -E2BIG) != (n > ROCEDP_MAX_MEMBERS))
@@ -383,9 +385,9 @@ static void op_set(struct cursor *c)
 
 static void op_del(struct cursor *c)
 {
-	unsigned int k = canon[take(c, N_PFX)];
+	unsigned int raw = take(c, N_PFX), k = canon[raw];
 
-	rd_fib_route_del(fib, pfx[k].family, pfx[k].plen, pfx[k].addr);
+	rd_fib_route_del(fib, pfx[raw].family, pfx[raw].plen, pfx[raw].raw);
 	shadow[k].set = false;
 }
 

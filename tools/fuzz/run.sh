@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Run the dataplane fuzzer (with -C the config fuzzer, with -F the
-# route-sync fuzzer), built by `make fuzz-build`, and print one TAP line:
+# Run the dataplane fuzzer (with -C the config fuzzer, -F the route-sync
+# fuzzer, -N the netlink fuzzer), built by `make fuzz-build`; print one TAP line:
 # "ok 1 - fuzz N executions, 0 invariant failures" or "not ok 1 - ...".
 #
-# Usage: tools/fuzz/run.sh [-C|-F] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
+# Usage: tools/fuzz/run.sh [-C|-F|-N] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
 #   -C          the config fuzzer (fuzz_config, its seeds and dictionary)
 #   -F          the route-sync fuzzer (fuzz_fib: FIB model, commits, restarts)
+#   -N          the netlink fuzzer (fuzz_nl: rocedp sync's message handling)
 #   -n RUNS     stop after RUNS inputs (default 1000000)
 #   -t SECONDS  stop after SECONDS instead
 #   -s SEED     libFuzzer seed (0 = random; default 1)
@@ -26,23 +27,29 @@ seed=1
 min=
 keep=0
 
-while getopts "CFn:t:s:m:k" opt; do
+while getopts "CFNn:t:s:m:k" opt; do
 	case $opt in
 	C) what=config ;;
 	F) what=fib ;;
+	N) what=nl ;;
 	n) runs=$OPTARG ;;
 	t) secs=$OPTARG runs= ;;
 	s) seed=$OPTARG ;;
 	m) min=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: $0 [-C|-F] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]" >&2
+	*) echo "usage: $0 [-C|-F|-N] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]" >&2
 	   exit 2 ;;
 	esac
 done
 [ -n "$runs" ] && min=${min:-$runs}
 min=${min:-1}
 
-if [ $what = fib ]; then
+if [ $what = nl ]; then
+	# -max_len: a full dump of the seed namespace is about 10 kB
+	bin=$dir/fuzz_nl seeds=$dir/nl-seeds name=fuzz-nl prefix=nl-
+	opts="-max_len=16384"
+	each="each netlink messages through rocedp sync's handling and commits, then a resync"
+elif [ $what = fib ]; then
 	# -max_len: up to a few hundred operations per input
 	bin=$dir/fuzz_fib seeds=$dir/fib-seeds name=fuzz-fib prefix=fib-
 	opts="-max_len=512"

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink fuzzer (docs/fuzz.md, "The netlink fuzzer"): what the kernel
+ * could send rocedp sync, mutated, through the daemon's own message
+ * handling (userspace/sync.c, rd_sync_feed) and commits, onto the maps of
+ * an offline engine pinned in a scratch directory. The daemon runs in a
+ * network namespace of its own, so no real event reaches it and a resync
+ * dumps an empty kernel.
+ *
+ * An input is a list of records: a selector byte (the message type: NEW or
+ * DEL of link, neighbour, route, nexthop; 8 and 9 are actions), a 16-bit
+ * little-endian length and the payload, i.e. a message without its
+ * nlmsghdr. The harness writes the header, so the framing is always valid
+ * and the mutations land in the headers and attributes the daemon parses.
+ * Selector 8 hands the messages so far to the daemon as one batch, 9 also
+ * runs a full resync. Seeds (tools/fuzz/nl_seeds.py) are real dumps.
+ *
+ * After every batch: no crash or sanitizer report; every route in the maps
+ * that is not LOCAL points to a group that exists; no group is left that
+ * no route uses. After a resync against the empty namespace: the maps
+ * hold no route and no group.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <bpf/bpf.h>
+#include "engine.h"
+#include "attach.h"
+#include "sync.h"
+
+static const uint16_t types[8] = {
+	RTM_NEWLINK,  RTM_DELLINK,  RTM_NEWNEIGH,   RTM_DELNEIGH,
+	RTM_NEWROUTE, RTM_DELROUTE, RTM_NEWNEXTHOP, RTM_DELNEXTHOP,
+};
+
+static struct rd_engine *eng;
+static struct rd_sync *sync_;
+static char pin_dir[64];
+static int fd4, fd6, fdg;
+static uint64_t n_exec, n_fail, n_msgs, n_batches, n_resyncs;
+static uint8_t batch[1 << 17];
+static size_t batch_len;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	n_fail++;
+	fprintf(stderr, "fuzz-nl: INVARIANT ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	abort();
+}
+
+/* Routes that are not LOCAL have their group; every group has a route. */
+static void check_maps(bool empty)
+{
+	union {
+		struct rocedp_route4_key k4;
+		struct rocedp_route6_key k6;
+	} key, next;
+	static bool used[ROCEDP_MAX_GROUPS];
+	static struct rocedp_group g;
+	struct rocedp_route v;
+	__u32 id, nid, *prev;
+	unsigned int n = 0;
+	void *pk;
+	int fam;
+
+	memset(used, 0, sizeof(used));
+	for (fam = 0; fam < 2; fam++) {
+		int fd = fam ? fd6 : fd4;
+
+		pk = NULL;
+		while (!bpf_map_get_next_key(fd, pk, &next)) {
+			key = next;
+			pk = &key;
+			if (bpf_map_lookup_elem(fd, &key, &v))
+				continue;
+			n++;
+			if (v.flags & ROCEDP_ROUTEF_LOCAL)
+				continue;
+			if (v.group_id >= ROCEDP_MAX_GROUPS ||
+			    bpf_map_lookup_elem(fdg, &v.group_id, &g))
+				fail("a route's group %u is missing",
+				     v.group_id);
+			used[v.group_id] = true;
+		}
+	}
+	prev = NULL;
+	while (!bpf_map_get_next_key(fdg, prev, &nid)) {
+		id = nid;
+		prev = &id;
+		n++;
+		if (id >= ROCEDP_MAX_GROUPS || !used[id])
+			fail("group %u is left with no route", id);
+	}
+	if (empty && n)
+		fail("after a resync of an empty kernel, %u entries are left",
+		     n);
+}
+
+static void flush(void)
+{
+	uint8_t *exact;
+
+	if (!batch_len)
+		return;
+	/* a heap copy of the exact size: ASan sees any read past the end */
+	exact = malloc(batch_len);
+	if (!exact)
+		abort();
+	memcpy(exact, batch, batch_len);
+	if (rd_sync_feed(sync_, exact, batch_len))
+		fail("the harness framed a batch the daemon could not read");
+	free(exact);
+	batch_len = 0;
+	n_batches++;
+	check_maps(false);
+}
+
+static void resync(void)
+{
+	flush();
+	if (rd_sync_resync(sync_))
+		fail("resync of the empty namespace failed");
+	n_resyncs++;
+	check_maps(true);
+}
+
+/* The pins and the daemon's lock file: gone once the daemon holds its fds. */
+static void unpin(void)
+{
+	char path[PATH_MAX];
+	int i;
+
+	if (!rd_sync_lock_path(pin_dir, path, sizeof(path)))
+		unlink(path);
+	for (i = 0; i < RD_MAP_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/%s", pin_dir, rd_map_names[i]);
+		unlink(path);
+	}
+	rmdir(pin_dir);
+}
+
+static void at_exit(void)
+{
+	if (sync_)
+		rd_sync_close(sync_);
+	fprintf(stderr,
+		"fuzz-nl: %" PRIu64 " executions, %" PRIu64
+		" invariant failures\n"
+		"fuzz-nl: %" PRIu64 " messages in %" PRIu64 " batches, %" PRIu64
+		" resyncs\n",
+		n_exec, n_fail, n_msgs, n_batches, n_resyncs);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct rd_sync_opts so = { 0 };
+	struct rd_engine_opts o = { 0 };
+	const struct rd_maps *m;
+	char path[PATH_MAX];
+	int err, i;
+
+	(void)argc;
+	(void)argv;
+	err = rd_engine_open(&eng, &o);
+	if (err) {
+		fprintf(stderr, "fuzz-nl: cannot load the BPF object: %s\n",
+			strerror(-err));
+		exit(2);
+	}
+	m = rd_engine_maps(eng);
+	fd4 = m->fd[RD_MAP_ROUTES4];
+	fd6 = m->fd[RD_MAP_ROUTES6];
+	fdg = m->fd[RD_MAP_GROUPS];
+	snprintf(pin_dir, sizeof(pin_dir), "/sys/fs/bpf/rdfz-nl-%d", getpid());
+	if (mkdir(pin_dir, 0700)) {
+		perror(pin_dir);
+		exit(2);
+	}
+	for (i = 0; i < RD_MAP_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/%s", pin_dir, rd_map_names[i]);
+		if (bpf_obj_pin(m->fd[i], path)) {
+			perror(path);
+			unpin();
+			exit(2);
+		}
+	}
+	/* a namespace of our own: no real event, an empty dump */
+	if (unshare(CLONE_NEWNET)) {
+		perror("unshare(CLONE_NEWNET)");
+		exit(2);
+	}
+	so.pin_dir = pin_dir;
+	err = rd_sync_open(&sync_, &so);
+	/* a crash leaves nothing behind: the daemon has its fds now */
+	unpin();
+	if (err || rd_sync_resync(sync_))
+		exit(2);
+	atexit(at_exit);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct nlmsghdr *nlh;
+	size_t off = 0, len;
+	unsigned int sel;
+
+	n_exec++;
+	while (off + 3 <= size) {
+		sel = data[off];
+		len = data[off + 1] | data[off + 2] << 8;
+		off += 3;
+		if (len > size - off)
+			len = size - off;
+		switch (sel % 10) {
+		case 8:
+			flush();
+			break;
+		case 9:
+			resync();
+			break;
+		default:
+			if (batch_len + NLMSG_ALIGN(NLMSG_HDRLEN + len) >
+			    sizeof(batch))
+				flush();
+			nlh = (struct nlmsghdr *)(batch + batch_len);
+			memset(nlh, 0, NLMSG_HDRLEN);
+			nlh->nlmsg_len = NLMSG_HDRLEN + len;
+			nlh->nlmsg_type = types[sel % 10];
+			nlh->nlmsg_seq = ++n_msgs;
+			memcpy(NLMSG_DATA(nlh), data + off, len);
+			/* the kernel pads to 4 bytes with zeros */
+			memset((uint8_t *)NLMSG_DATA(nlh) + len, 0,
+			       NLMSG_ALIGN(len) - len);
+			batch_len += NLMSG_ALIGN(NLMSG_HDRLEN + len);
+		}
+		off += sel % 10 >= 8 ? 0 : len;
+	}
+	/* every input ends with a resync: the next starts from empty maps */
+	resync();
+	return 0;
+}
