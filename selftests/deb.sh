@@ -70,15 +70,17 @@ out=$(grep -v '^d' "$T_TMP/contents" | awk '$1 ~ /w.$/ || $1 ~ /w....$/ {print}'
 t_check $? "no file in the package is group/world writable" "$(echo "$out" | why)"
 rm -rf "$T_TMP/ctl" && dpkg-deb -e "$deb" "$T_TMP/ctl"
 ok=0
+for f in postinst prerm postrm; do
+	[ -x "$T_TMP/ctl/$f" ] && sh -n "$T_TMP/ctl/$f" || ok=1
+done
 for f in postinst prerm; do
-	[ -x "$T_TMP/ctl/$f" ] && sh -n "$T_TMP/ctl/$f" &&
-		grep -qx "VERSION=$version" "$T_TMP/ctl/$f" || ok=1
+	grep -qx "VERSION=$version" "$T_TMP/ctl/$f" || ok=1
 done
 grep -q "dkms add -m rocedp-ecn" "$T_TMP/ctl/postinst" &&
 	grep -q "dkms remove -m rocedp-ecn" "$T_TMP/ctl/prerm" || ok=1
 ! grep -v '^#' "$T_TMP/ctl/postinst" | grep -qE "systemctl (enable|start) " || ok=1
 [ $ok = 0 ]
-t_check $? "maintainer scripts: postinst and prerm, executable, valid sh, VERSION $version; DKMS add/remove; the service never enabled or started by the package" \
+t_check $? "maintainer scripts: postinst, prerm, postrm, executable, valid sh, VERSION $version; DKMS add/remove; the service never enabled or started by the package" \
 	"$(ls -l "$T_TMP/ctl" 2>&1 | why)"
 
 # ------------------------------------------------------------ make install

@@ -26,7 +26,7 @@ Description: RoCEv2-aware eBPF dataplane (QP-aware ECMP, flowlets, DSCP remark, 
  kernel module source for DKMS.
 CTL
 # maintainer scripts: the DKMS module and the systemd unit (see each)
-for f in postinst prerm; do
+for f in postinst prerm postrm; do
 	sed "s|@VERSION@|$version|" "tools/packaging/$f" >"$stage/DEBIAN/$f"
 	chmod 0755 "$stage/DEBIAN/$f"
 done
