@@ -1442,8 +1442,6 @@ static void route_from_key(struct rd_cfg_route *rt, __u8 family,
 	const struct rocedp_route6_key *k6 = key;
 	const struct rocedp_route4_key *k4 = key;
 
-	unsigned int i;
-
 	memset(rt, 0, sizeof(*rt));
 	rt->family = family;
 	rt->plen = k4->prefixlen;
@@ -1456,11 +1454,7 @@ static void route_from_key(struct rd_cfg_route *rt, __u8 family,
 	 * key written with them by another tool is the same prefix), and the
 	 * undo records are found by comparing staged routes with these.
 	 */
-	for (i = 0; i < 16; i++)
-		if (i * 8 >= rt->plen)
-			rt->addr[i] = 0;
-		else if (i * 8 + 8 > rt->plen)
-			rt->addr[i] &= 0xff << (8 - (rt->plen - i * 8));
+	rd_prefix_mask(rt->addr, family, rt->plen);
 	rt->val = *val;
 }
 

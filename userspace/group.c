@@ -233,7 +233,7 @@ static void prefix_name(const struct fprefix *p, char *buf, size_t len)
 	snprintf(buf, len, "%s/%u", a, p->plen);
 }
 
-static void mask_addr(uint8_t *addr, uint8_t family, uint8_t plen)
+void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen)
 {
 	unsigned int bytes = family == AF_INET6 ? 16 : 4, i;
 
@@ -256,7 +256,7 @@ static struct fprefix *prefix_find(struct rd_fib *f, uint8_t family,
 	uint64_t h;
 
 	memcpy(key + 2, addr, family == AF_INET6 ? 16 : 4);
-	mask_addr(key + 2, family, plen);
+	rd_prefix_mask(key + 2, family, plen);
 	h = fnv1a(FNV_INIT, key, sizeof(key));
 	for (e = f->prefixes.b[h & f->prefixes.mask]; e; e = e->next) {
 		p = (struct fprefix *)e;

@@ -54,6 +54,8 @@ int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc);
  * Recompute a group's active list and cumulative weights from its members'
  * flags and weights: a member is active when UP and RESOLVED and weight > 0.
  */
+/* Clear the host bits of addr beyond plen (AF_INET: 4 bytes, else 16). */
+void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen);
 void rd_group_build(struct rocedp_group *g);
 
 /* Print one error line "rocedp: OBJECT: reason" to stderr. */
