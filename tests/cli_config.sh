@@ -430,6 +430,7 @@ base = 16 * (c["cts_live"] >> 16 & 1)
 cts = [slots[base + i] for i in range(c["cts_live"] & 0xffff)]
 assert c["cts_live"] & 0xffff == c["n_cts_rules"], c
 c.pop("cts_live")
+gen = c.pop("fib_gen")   # a counter: bumped by every load that writes routes or groups
 groups = {int(k): v for k, v in fv("rd_groups").items()}
 devs = {int.from_bytes(bytes(int(x, 16) for x in e["key"]), "little")
         for e in dump("rd_tx_ports")}   # no BTF: raw key bytes
@@ -452,6 +453,9 @@ view = json.loads(json.dumps(view))
 for part in ("config", "cts"):
     if view[part] not in (old[part], new[part]):
         bad.append("%s is neither the old nor the new one: %s" % (part, view[part]))
+# a route or group written: fib_gen was bumped first (rocedp sync re-reads)
+if any(view[p] != old[p] for p in ("routes4", "routes6", "groups")) and gen <= int(sys.argv[4]):
+    bad.append("routes or groups changed, fib_gen still %d" % gen)
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 EOF
@@ -462,7 +466,9 @@ rd -j config show >"$TMP/new.show"
 $PY "$TMP/live.py" save "$TMP/new.view"
 rd config load "$old_f" >/dev/null
 crashes=0 bad="" done_at=
+fib_gen() { mapjson rd_config | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["formatted"]["value"]["fib_gen"])'; }
 for i in $(seq 1 80); do
+	gen0=$(fib_gen)
 	ROCEDP_FAULT_CONFIG_CRASH=$i rd config load "$new_f" >/dev/null 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
@@ -471,7 +477,7 @@ for i in $(seq 1 80); do
 	fi
 	[ $rc = 70 ] || bad="$bad $i(exit $rc)"
 	crashes=$((crashes + 1))
-	out=$($PY "$TMP/live.py" check "$TMP/old.view" "$TMP/new.view" 2>&1) ||
+	out=$($PY "$TMP/live.py" check "$TMP/old.view" "$TMP/new.view" "$gen0" 2>&1) ||
 		bad="$bad $i($out)"
 	rd config load "$new_f" >/dev/null 2>&1 || bad="$bad $i(recovery load failed)"
 	rd -j config show | cmp -s - "$TMP/new.show" || bad="$bad $i(recovered view differs)"
@@ -482,7 +488,7 @@ if [ -n "$bad" ] || [ "$crashes" -lt 10 ] || [ -z "$done_at" ]; then
 	nok "killed after any write, the maps hold a whole state and a load recovers" \
 		"$crashes kill points, done at ${done_at:-never}; bad:$bad"
 else
-	ok "killed after each of $crashes writes: live CTS list and config old or new, routes and groups whole, a load recovers"
+	ok "killed after each of $crashes writes: live CTS list and config old or new, routes and groups whole, fib_gen bumped before any of them changed, a load recovers"
 fi
 check "after the kill tests the old config loads again" rd config load "$old_f"
 check "and gives the view it gave before" \

@@ -1701,6 +1701,8 @@ struct txn {
 	long crash_at; /* test hook: die right after this write, no rollback */
 	long writes;
 	int devmap_fd;
+	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
+	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
 };
 
 static void txn_init(struct txn *t, const struct rd_maps *m)
@@ -1712,6 +1714,35 @@ static void txn_init(struct txn *t, const struct rd_maps *m)
 	t->fault_at = f ? atol(f) : 0;
 	t->crash_at = c ? atol(c) : 0;
 	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
+	t->cfg_fd = m->fd[RD_MAP_CONFIG];
+	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
+	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
+	t->fib_fd[2] = m->fd[RD_MAP_ROUTES6];
+}
+
+static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
+		  const void *val, __u32 vsz, __u64 flags, const char *what);
+
+/*
+ * Before the first write of a route or group, bump rd_config.fib_gen (a
+ * write of its own): a running rocedp sync re-reads the maps before its
+ * next write and so leaves the config's entries alone. First, not last, so
+ * that a load killed half way has bumped it too.
+ */
+static int fib_bump(struct txn *t, int fd)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (t->fib_bumped ||
+	    (fd != t->fib_fd[0] && fd != t->fib_fd[1] && fd != t->fib_fd[2]))
+		return 0;
+	if (bpf_map_lookup_elem(t->cfg_fd, &zero, &c))
+		return -errno;
+	c.fib_gen++;
+	t->fib_bumped = true;
+	return txn_op(t, t->cfg_fd, &zero, 4, &c, sizeof(c), BPF_ANY,
+		      "rd_config fib_gen");
 }
 
 static void txn_free(struct txn *t)
@@ -1733,8 +1764,11 @@ static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
 		     bool known, const void *old)
 {
 	struct undo *u;
-	int err = 0;
+	int err;
 
+	err = fib_bump(t, fd);
+	if (err)
+		return err;
 	if (grow((void **)&t->u, t->n, &t->cap, sizeof(*t->u)))
 		return -ENOMEM;
 	u = &t->u[t->n];
@@ -2063,7 +2097,8 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 			return err;
 	}
 	want.cts_live = ROCEDP_CTS_LIVE(bank, s->cfg.n_cts_rules);
-	want.fib_gen = cur->cfg.fib_gen; /* step 8 bumps it */
+	/* kept as bumped before the first route or group write (fib_bump) */
+	want.fib_gen = cur->cfg.fib_gen + t->fib_bumped;
 	/* 6. the switch-wide settings, the live rule bank and count: one update */
 	err = cfg_write(t, m, &want);
 	if (err)
@@ -2105,20 +2140,8 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	/*
 	 * The bank that was live is left as it is: a frame that read the old
 	 * config may still be walking it. The next change overwrites it.
-	 *
-	 * 8. Routes or groups written: bump fib_gen, so that a running rocedp
-	 * sync re-reads the maps before it writes again (under the same lock
-	 * this load holds) and leaves the config's entries alone.
 	 */
-	for (i = 0; i < t->n; i++)
-		if (t->u[i].fd == m->fd[RD_MAP_GROUPS] ||
-		    t->u[i].fd == m->fd[RD_MAP_ROUTES4] ||
-		    t->u[i].fd == m->fd[RD_MAP_ROUTES6])
-			break;
-	if (i == t->n)
-		return 0;
-	want.fib_gen++;
-	return cfg_write(t, m, &want);
+	return 0;
 }
 
 int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
