@@ -9,7 +9,7 @@
 # source with a dkms.conf of the same version), that `/usr/sbin/rocedp
 # status` runs (exit 0, "not loaded" or the state), that the installed
 # binary attaches, reports and detaches in a netns of ours, and that
-# `dpkg -r rocedp` takes every file away again. `make install DESTDIR=...
+# `dpkg -r rocedp` takes every file away again and `dpkg -P` the record. `make install DESTDIR=...
 # PREFIX=...` is checked to honour both variables.
 #
 # A rocedp package that is already installed is left alone (the test skips
@@ -37,7 +37,7 @@ teardown() {
 		/usr/sbin/rocedp detach --all
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$PIN"
-	[ -n "$installed_by_us" ] && dpkg -r rocedp
+	[ -n "$installed_by_us" ] && dpkg -P rocedp
 }
 t_cleanup teardown
 
@@ -96,6 +96,7 @@ t_check $? "make install DESTDIR=... PREFIX=/opt/rd puts everything under both (
 	"rc $rc: $(tail -n3 "$T_TMP/inst.out" | why)"
 
 # ------------------------------------------------------------ install
+# someone's rocedp (installed, or removed with its config left): not ours
 if dpkg -s rocedp >/dev/null 2>&1; then
 	t_skip "dpkg -i, files, rocedp status, dpkg -r" "a rocedp package is already installed here; not replacing it"
 	t_done
@@ -179,4 +180,7 @@ left=$(for f in /usr/sbin/rocedp /usr/lib/rocedp /usr/share/man/man8/rocedp.8 \
 done)
 [ -z "$left" ] && ! dpkg -s rocedp 2>/dev/null | grep -q "^Status: install ok installed"
 t_check $? "after dpkg -r nothing of the package is left" "left: $(echo "$left" | why)"
+# postrm makes dpkg keep a config-files record until purge: purge it
+dpkg -P rocedp >"$T_TMP/purge.out" 2>&1 && ! dpkg -s rocedp >/dev/null 2>&1
+t_check $? "dpkg -P rocedp: the package is gone from dpkg's database (postrm purge ran)" "$(tail -n3 "$T_TMP/purge.out" | why)"
 t_done
