@@ -321,6 +321,11 @@ refuse "check: missing file" "$TMP/nope.json: No such file or directory" rd conf
 # one bad value: exactly one error line
 rd config check "$(variant one 'd["qos"]["ack"]["dscp"] = 99')" 2>"$TMP/one.err"
 check "one bad value gives exactly one error line" test "$(wc -l <"$TMP/one.err")" = 1
+# a key with a newline in it: still one line, the character shown as "?"
+printf '{"qos": {"a\\nrocedp: config: forged": 1}}' >"$TMP/nlkey.json"
+rd config check "$TMP/nlkey.json" 2>"$TMP/nlkey.err"
+check "a key with a newline gives one error line, no forged second one" \
+	sh -c "[ \$(wc -l <'$TMP/nlkey.err') = 1 ] && grep -q 'qos.a?rocedp: config: forged: unknown' '$TMP/nlkey.err'"
 # several: one line each
 f=$(variant many 'd["qos"]["ack"]["dscp"] = 99; d["hash"]["mode"] = "x"; d["groups"][0]["members"][0]["weight"] = -1')
 rd config check "$f" 2>"$TMP/many.err"

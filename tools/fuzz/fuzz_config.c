@@ -5,8 +5,9 @@
  * on the maps of an offline engine, with ASan and UBSan on the harness and
  * on every userspace object. Per input:
  *
- *  1. a document the parser or the validator refuses changes nothing: by
- *     construction, as neither is handed the maps;
+ *  1. a document the parser or the validator refuses changes nothing (by
+ *     construction: neither is handed the maps) and says why: at least
+ *     one line, each "rocedp: config: " and the reason, on stderr;
  *  2. a document the validator accepted applies; one load in four has its
  *     Nth map write fail (ROCEDP_FAULT_CONFIG_WRITE, N from the input), and
  *     then the maps must be exactly as before: the rollback, checked on a
@@ -480,6 +481,52 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
 
 /* ------------------------------------------------------------ one input */
 
+/*
+ * What the loader prints while it parses (rd_err writes to stderr): the
+ * stdio stream is swapped, not fd 2, so a sanitizer report still reaches
+ * the log.
+ */
+static FILE *saved_stderr;
+static char *said;
+static size_t said_len;
+
+static void listen_begin(void)
+{
+	FILE *f = open_memstream(&said, &said_len);
+
+	if (!f)
+		abort();
+	saved_stderr = stderr;
+	stderr = f;
+}
+
+/* A refusal said why: one or more lines, each "rocedp: config: ...". */
+static void listen_end_refused(const uint8_t *data, size_t size)
+{
+	const char *p, *nl;
+	bool ok;
+
+	fclose(stderr);
+	stderr = saved_stderr;
+	ok = said_len > 0;
+	for (p = said; ok && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		ok = nl && !strncmp(p, "rocedp: config: ", 16) && nl - p > 16 &&
+		     nl - p < 1024;
+		if (!nl)
+			break;
+	}
+	if (!ok) {
+		fprintf(stderr, "fuzz-config: said: %.*s\n",
+			(int)(said_len < 2000 ? said_len : 2000),
+			said ? said : "");
+		fail("a refused document does not say why in rocedp: config: lines",
+		     data, size);
+	}
+	free(said);
+	said = NULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rd_staged s, s2;
@@ -492,17 +539,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	n_exec++;
 	/* neither the parser nor the validator is handed the maps */
+	listen_begin();
 	err = rd_config_parse_text("fuzz", (const char *)data, size, &root);
 	if (err) {
+		listen_end_refused(data, size);
 		n_syntax++;
 		return 0;
 	}
 	err = rd_config_parse(root, &s);
 	json_object_put(root);
 	if (err) {
+		listen_end_refused(data, size);
 		n_refused++;
 		return 0;
 	}
+	fclose(stderr); /* accepted: what it said does not matter */
+	stderr = saved_stderr;
+	free(said);
+	said = NULL;
 	maps_digest(before);
 	h = fnv(0xcbf29ce484222325ull, data, size);
 	if (h % 4 == 0) { /* a write fails: the Nth, N from the input */
