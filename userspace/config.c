@@ -234,34 +234,17 @@ struct pctx {
 	int errors;
 };
 
-/*
- * One error, one line: a key or value with control characters (a newline
- * in a key, say) is printed with them as "?", so no input can break the
- * line or forge another.
- */
-static void one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 static void __attribute__((format(printf, 3, 4)))
 perr(struct pctx *c, const char *path, const char *fmt, ...)
 {
-	char msg[512], line[1024];
+	char msg[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	n = snprintf(line, sizeof(line), "%s: %s", *path ? path : "(top level)",
-		     msg);
-	if (n < 0)
-		line[0] = 0;
-	one_line(line);
-	rd_err("config", "%s", line);
+	/* rd_err keeps it one line, whatever the key holds */
+	rd_err("config", "%s: %s", *path ? path : "(top level)", msg);
 	c->errors++;
 }
 

@@ -11,15 +11,24 @@
 bool rd_json; /* -j */
 bool rd_pretty; /* -p */
 
+/*
+ * One error, one line: control characters from the input (a newline in a
+ * key or an argument, say) are printed as "?", so no input can split an
+ * error or forge another line.
+ */
 void rd_err(const char *obj, const char *fmt, ...)
 {
+	char msg[2048], *p;
 	va_list ap;
 
-	fprintf(stderr, "rocedp: %s: ", obj);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
+		msg[0] = 0;
 	va_end(ap);
-	fputc('\n', stderr);
+	for (p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	fprintf(stderr, "rocedp: %s: %s\n", obj, msg);
 }
 
 /*
