@@ -39,10 +39,11 @@
 #include <json-c/json.h>
 #include "engine.h"
 #include "config.h"
+#include "fuzz_common.h"
 
 static struct rd_engine *eng;
 static const struct rd_maps *maps;
-static uint64_t n_exec, n_fail, n_syntax, n_refused, n_rolled_back, n_applied;
+static uint64_t n_exec, n_syntax, n_refused, n_rolled_back, n_applied;
 
 /* What a config load may write; rd_tx_ports is skipped offline. */
 static const int cfg_maps[] = {
@@ -111,13 +112,11 @@ static const char *maps_changed(const uint64_t *before)
 	return NULL;
 }
 
+/* fz_fail with the document, as the input is text */
 static void fail(const char *what, const uint8_t *data, size_t size)
 {
-	n_fail++;
-	fprintf(stderr, "fuzz-config: INVARIANT %s\nfuzz-config: input: %.*s\n",
-		what, (int)(size < 2000 ? size : 2000), (const char *)data);
-	/* libFuzzer saves the input as a crash artifact */
-	abort();
+	fz_fail("%s\nfuzz-config: input: %.*s", what,
+		(int)(size < 2000 ? size : 2000), (const char *)data);
 }
 
 /* A port's settings when the document gives none (from the parser itself). */
@@ -185,22 +184,18 @@ static void at_exit(void)
 		" refused by the validator, %" PRIu64
 		" failed a map write on purpose and rolled back, %" PRIu64
 		" applied\n",
-		n_exec, n_fail, n_syntax, n_refused, n_rolled_back, n_applied);
+		n_exec, fz_failures, n_syntax, n_refused, n_rolled_back,
+		n_applied);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct rd_engine_opts o = { 0 };
-	int err;
 
 	(void)argc;
 	(void)argv;
-	err = rd_engine_open(&eng, &o);
-	if (err) {
-		fprintf(stderr, "fuzz-config: cannot load the BPF object: %s\n",
-			strerror(-err));
-		exit(2);
-	}
+	fz_name = "fuzz-config";
+	eng = fz_engine_open(&o);
 	maps = rd_engine_maps(eng);
 	{
 		static const char doc[] = "{\"ecn\": {\"ports\": {\"1\": {}}}}";

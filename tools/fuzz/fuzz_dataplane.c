@@ -30,6 +30,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "fuzz_common.h"
 #include "stats.h"
 
 #define RD_FUZZ_MIN_FRAME 14 /* ETH_HLEN: test runs refuse less */
@@ -664,20 +665,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *path = getenv("ROCEDP_FUZZ_CONFIG");
 	struct rd_engine_opts o = { .trace = true, .map_clock = true };
-	int err;
 
 	if (!path)
 		path = "tools/fuzz/fuzz.json";
-	err = rd_engine_open(&eng, &o);
-	if (!err) {
-		o.general_path = true;
-		err = rd_engine_open(&eng_gen, &o);
-	}
-	if (err) {
-		fprintf(stderr, "fuzz: cannot load the BPF object: %s\n",
-			strerror(-err));
-		exit(2);
-	}
+	eng = fz_engine_open(&o);
+	o.general_path = true;
+	eng_gen = fz_engine_open(&o);
 	if (load_config(path) ||
 	    rd_config_apply_file(path, rd_engine_maps(eng_gen))) {
 		fprintf(stderr, "fuzz: %s: config not applied\n", path);

@@ -36,6 +36,7 @@
 #include <sys/socket.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "fuzz_common.h"
 #include "sync.h"
 
 #define N_IF 4 /* ifindexes 2..5 */
@@ -80,22 +81,7 @@ static uint32_t gw[2][N_GW][4];
 static struct shadow_route shadow[N_PFX];
 static bool link_up[N_IF], neigh_ok[N_IF][2][N_GW];
 static struct rocedp_group static_group;
-static uint64_t n_exec, n_fail, n_commits, n_restarts;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	n_fail++;
-	fprintf(stderr, "fuzz-fib: INVARIANT ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	abort(); /* libFuzzer saves the input */
-}
+static uint64_t n_exec, n_commits, n_restarts;
 
 static void parse_prefix(const char *txt, struct pfx *p)
 {
@@ -152,7 +138,7 @@ static void fib_attach(void)
 		abort();
 	rd_fib_set_maps(fib, &fm);
 	if (rd_fib_load_installed(fib))
-		fail("load_installed failed");
+		fz_fail("load_installed failed");
 }
 
 static uint64_t writes(const struct rd_fib_counts *c)
@@ -222,33 +208,34 @@ static void check_route(uint8_t family, uint8_t plen, const void *addr,
 	if (v->flags & ROCEDP_ROUTEF_STATIC) {
 		if (family != AF_INET || plen != 12 ||
 		    v->group_id != STATIC_GROUP)
-			fail("a static route changed");
+			fz_fail("a static route changed");
 		group_used[STATIC_GROUP] = true;
 		return;
 	}
 	k = find_pfx(family, plen, addr);
 	if (k < 0 || !shadow[k].set)
-		fail("route /%u in the map was never set or was deleted", plen);
+		fz_fail("route /%u in the map was never set or was deleted",
+			plen);
 	r = &shadow[k];
 	if (!rd_fib_route_get(fib, family, plen, addr, &mv) ||
 	    memcmp(&mv, v, sizeof(mv)))
-		fail("%s: map value differs from the model's", pfx_text[k]);
+		fz_fail("%s: map value differs from the model's", pfx_text[k]);
 	if (r->local || r->n > ROCEDP_MAX_MEMBERS) {
 		if (!(v->flags & ROCEDP_ROUTEF_LOCAL) || v->group_id)
-			fail("%s: should be LOCAL", pfx_text[k]);
+			fz_fail("%s: should be LOCAL", pfx_text[k]);
 		return;
 	}
 	if (v->flags & ROCEDP_ROUTEF_LOCAL || !v->group_id ||
 	    v->group_id >= ROCEDP_MAX_GROUPS)
-		fail("%s: LOCAL or bad group %u for %d hops", pfx_text[k],
-		     v->group_id, r->n);
+		fz_fail("%s: LOCAL or bad group %u for %d hops", pfx_text[k],
+			v->group_id, r->n);
 	group_used[v->group_id] = true;
 	if (bpf_map_lookup_elem(fdg, &v->group_id, &g))
-		fail("%s: group %u missing", pfx_text[k], v->group_id);
+		fz_fail("%s: group %u missing", pfx_text[k], v->group_id);
 	n = expect_hops(r, exp);
 	if (g.n_members != n)
-		fail("%s: group %u has %u members, want %d", pfx_text[k],
-		     v->group_id, g.n_members, n);
+		fz_fail("%s: group %u has %u members, want %d", pfx_text[k],
+			v->group_id, g.n_members, n);
 	for (i = 0; i < n; i++) {
 		memset(&have[i], 0, sizeof(have[i]));
 		have[i].ifindex = g.members[i].ifindex;
@@ -260,67 +247,54 @@ static void check_route(uint8_t family, uint8_t plen, const void *addr,
 	for (i = 0; i < n; i++)
 		if (hop_order(&have[i], &exp[i]) ||
 		    have[i].weight != exp[i].weight)
-			fail("%s: group %u member %d is not the route's hop",
-			     pfx_text[k], v->group_id, i);
+			fz_fail("%s: group %u member %d is not the route's hop",
+				pfx_text[k], v->group_id, i);
 	if (rd_fib_group_value(fib, v->group_id, fill, NULL, &want) ||
 	    memcmp(&want, &g, sizeof(g)))
-		fail("%s: group %u is not what links and neighbours say",
-		     pfx_text[k], v->group_id);
+		fz_fail("%s: group %u is not what links and neighbours say",
+			pfx_text[k], v->group_id);
+}
+
+/* After a commit of member state only: a route's group exists. */
+static void route_has_group(uint8_t family, uint8_t plen, const void *addr,
+			    const struct rocedp_route *v, void *ctx)
+{
+	static struct rocedp_group g;
+
+	(void)family, (void)plen, (void)addr, (void)ctx;
+	if (!(v->flags & ROCEDP_ROUTEF_LOCAL) &&
+	    bpf_map_lookup_elem(fdg, &v->group_id, &g))
+		fz_fail("a route's group %u is missing", v->group_id);
+}
+
+/* After a full commit: check_route, and count the routes not static. */
+static void route_full(uint8_t family, uint8_t plen, const void *addr,
+		       const struct rocedp_route *v, void *ctx)
+{
+	check_route(family, plen, addr, v);
+	if (!(v->flags & ROCEDP_ROUTEF_STATIC))
+		(*(unsigned int *)ctx)++;
 }
 
 static void check_maps(bool full)
 {
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key, next;
 	static struct rocedp_group g;
-	struct rocedp_route v;
 	unsigned int i, seen = 0, want = 0;
-	__u32 id, nid, *prev;
-	void *pk;
-	int fam, fd;
 
-	memset(group_used, 0, sizeof(group_used));
-	for (fam = 0; fam < 2; fam++) {
-		fd = fam ? fd6 : fd4;
-		pk = NULL;
-		while (!bpf_map_get_next_key(fd, pk, &next)) {
-			key = next;
-			pk = &key;
-			if (bpf_map_lookup_elem(fd, &key, &v))
-				continue;
-			if (!full) {
-				if (!(v.flags & ROCEDP_ROUTEF_LOCAL) &&
-				    bpf_map_lookup_elem(fdg, &v.group_id, &g))
-					fail("a route's group %u is missing",
-					     v.group_id);
-				continue;
-			}
-			check_route(fam ? AF_INET6 : AF_INET, key.k4.prefixlen,
-				    fam ? (void *)key.k6.addr :
-					  (void *)&key.k4.addr,
-				    &v);
-			if (!(v.flags & ROCEDP_ROUTEF_STATIC))
-				seen++;
-		}
-	}
-	if (!full)
+	if (!full) {
+		fz_each_route(fd4, fd6, route_has_group, NULL);
 		return;
+	}
+	memset(group_used, 0, sizeof(group_used));
+	fz_each_route(fd4, fd6, route_full, &seen);
 	for (i = 0; i < N_PFX; i++)
 		want += shadow[i].set;
 	if (seen != want)
-		fail("the maps hold %u routes, %u were set", seen, want);
-	prev = NULL;
-	while (!bpf_map_get_next_key(fdg, prev, &nid)) {
-		id = nid;
-		prev = &id;
-		if (id >= ROCEDP_MAX_GROUPS || !group_used[id])
-			fail("group %u is left with no route", id);
-	}
+		fz_fail("the maps hold %u routes, %u were set", seen, want);
+	fz_groups_all_used(fdg, group_used);
 	if (bpf_map_lookup_elem(fdg, &(__u32){ STATIC_GROUP }, &g) ||
 	    memcmp(&g, &static_group, sizeof(g)))
-		fail("the static group changed");
+		fz_fail("the static group changed");
 }
 
 /* ------------------------------------------------------------ operations */
@@ -374,10 +348,10 @@ static void op_set(struct cursor *c)
 	err = rd_fib_route_set(fib, pfx[raw].family, pfx[raw].plen,
 			       pfx[raw].raw, flags, r->hops, n);
 	if (err && err != -E2BIG)
-		fail("route_set %s: %s", pfx_text[k], strerror(-err));
+		fz_fail("route_set %s: %s", pfx_text[k], strerror(-err));
 	if ((err == -E2BIG) != (n > ROCEDP_MAX_MEMBERS))
-		fail("route_set %s with %u hops returned %d", pfx_text[k], n,
-		     err);
+		fz_fail("route_set %s with %u hops returned %d", pfx_text[k], n,
+			err);
 	r->set = true;
 	r->flags = flags;
 	r->local = flags || !n || err;
@@ -396,7 +370,7 @@ static void commit(bool full)
 	struct rd_fib_counts cnt = { 0 };
 
 	if (rd_fib_commit(fib, full, fill, NULL, &cnt) || cnt.errors)
-		fail("commit failed (%" PRIu64 " errors)", cnt.errors);
+		fz_fail("commit failed (%" PRIu64 " errors)", cnt.errors);
 	n_commits++;
 	check_maps(true);
 }
@@ -424,13 +398,13 @@ static void restart(void)
 	fib_attach();
 	resync();
 	if (rd_fib_commit(fib, true, fill, NULL, &cnt) || cnt.errors)
-		fail("commit after restart failed");
+		fz_fail("commit after restart failed");
 	if (writes(&cnt))
-		fail("a restart with nothing changed wrote %" PRIu64
-		     " entries (groups %" PRIu64 "/%" PRIu64 ", routes %" PRIu64
-		     "/%" PRIu64 ")",
-		     writes(&cnt), cnt.group_writes, cnt.group_deletes,
-		     cnt.route_writes, cnt.route_deletes);
+		fz_fail("a restart with nothing changed wrote %" PRIu64
+			" entries (groups %" PRIu64 "/%" PRIu64
+			", routes %" PRIu64 "/%" PRIu64 ")",
+			writes(&cnt), cnt.group_writes, cnt.group_deletes,
+			cnt.route_writes, cnt.route_deletes);
 	n_restarts++;
 	check_maps(true);
 }
@@ -456,7 +430,7 @@ static void at_exit(void)
 		" invariant failures\n"
 		"fuzz-fib: %" PRIu64 " commits checked, %" PRIu64
 		" restarts that wrote nothing\n",
-		n_exec, n_fail, n_commits, n_restarts);
+		n_exec, fz_failures, n_commits, n_restarts);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -468,16 +442,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const struct rd_maps *m;
 	__u32 sg = STATIC_GROUP;
 	unsigned int i, f, g;
-	int err;
 
 	(void)argc;
 	(void)argv;
-	err = rd_engine_open(&eng, &o);
-	if (err) {
-		fprintf(stderr, "fuzz-fib: cannot load the BPF object: %s\n",
-			strerror(-err));
-		exit(2);
-	}
+	fz_name = "fuzz-fib";
+	eng = fz_engine_open(&o);
 	m = rd_engine_maps(eng);
 	fd4 = m->fd[RD_MAP_ROUTES4];
 	fd6 = m->fd[RD_MAP_ROUTES6];
@@ -543,7 +512,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 8: /* member state only, as during a dump */
 			if (rd_fib_commit_groups(fib, fill, NULL, &cnt) ||
 			    cnt.errors)
-				fail("commit_groups failed");
+				fz_fail("commit_groups failed");
 			check_maps(false);
 			break;
 		case 9:

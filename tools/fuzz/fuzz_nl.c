@@ -37,6 +37,7 @@
 #include <bpf/bpf.h>
 #include "engine.h"
 #include "attach.h"
+#include "fuzz_common.h"
 #include "sync.h"
 
 static const uint16_t types[8] = {
@@ -48,71 +49,41 @@ static struct rd_engine *eng;
 static struct rd_sync *sync_;
 static char pin_dir[64];
 static int fd4, fd6, fdg;
-static uint64_t n_exec, n_fail, n_msgs, n_batches, n_resyncs;
+static uint64_t n_exec, n_msgs, n_batches, n_resyncs;
 static uint8_t batch[1 << 17];
 static size_t batch_len;
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool used[ROCEDP_MAX_GROUPS];
+static unsigned int n_routes;
 
-static void fail(const char *fmt, ...)
+/* A route that is not LOCAL has its group. */
+static void route_seen(uint8_t family, uint8_t plen, const void *addr,
+		       const struct rocedp_route *v, void *ctx)
 {
-	va_list ap;
+	static struct rocedp_group g;
 
-	n_fail++;
-	fprintf(stderr, "fuzz-nl: INVARIANT ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	abort();
+	(void)family, (void)plen, (void)addr, (void)ctx;
+	n_routes++;
+	if (v->flags & ROCEDP_ROUTEF_LOCAL)
+		return;
+	if (v->group_id >= ROCEDP_MAX_GROUPS ||
+	    bpf_map_lookup_elem(fdg, &v->group_id, &g))
+		fz_fail("a route's group %u is missing", v->group_id);
+	used[v->group_id] = true;
 }
 
 /* Routes that are not LOCAL have their group; every group has a route. */
 static void check_maps(bool empty)
 {
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key, next;
-	static bool used[ROCEDP_MAX_GROUPS];
-	static struct rocedp_group g;
-	struct rocedp_route v;
-	__u32 id, nid, *prev;
-	unsigned int n = 0;
-	void *pk;
-	int fam;
+	unsigned int n;
 
 	memset(used, 0, sizeof(used));
-	for (fam = 0; fam < 2; fam++) {
-		int fd = fam ? fd6 : fd4;
-
-		pk = NULL;
-		while (!bpf_map_get_next_key(fd, pk, &next)) {
-			key = next;
-			pk = &key;
-			if (bpf_map_lookup_elem(fd, &key, &v))
-				continue;
-			n++;
-			if (v.flags & ROCEDP_ROUTEF_LOCAL)
-				continue;
-			if (v.group_id >= ROCEDP_MAX_GROUPS ||
-			    bpf_map_lookup_elem(fdg, &v.group_id, &g))
-				fail("a route's group %u is missing",
-				     v.group_id);
-			used[v.group_id] = true;
-		}
-	}
-	prev = NULL;
-	while (!bpf_map_get_next_key(fdg, prev, &nid)) {
-		id = nid;
-		prev = &id;
-		n++;
-		if (id >= ROCEDP_MAX_GROUPS || !used[id])
-			fail("group %u is left with no route", id);
-	}
+	n_routes = 0;
+	fz_each_route(fd4, fd6, route_seen, NULL);
+	n = n_routes + fz_groups_all_used(fdg, used);
 	if (empty && n)
-		fail("after a resync of an empty kernel, %u entries are left",
-		     n);
+		fz_fail("after a resync of an empty kernel, %u entries are left",
+			n);
 }
 
 static void flush(void)
@@ -127,7 +98,7 @@ static void flush(void)
 		abort();
 	memcpy(exact, batch, batch_len);
 	if (rd_sync_feed(sync_, exact, batch_len))
-		fail("the harness framed a batch the daemon could not read");
+		fz_fail("the harness framed a batch the daemon could not read");
 	free(exact);
 	batch_len = 0;
 	n_batches++;
@@ -138,7 +109,7 @@ static void resync(void)
 {
 	flush();
 	if (rd_sync_resync(sync_))
-		fail("resync of the empty namespace failed");
+		fz_fail("resync of the empty namespace failed");
 	n_resyncs++;
 	check_maps(true);
 }
@@ -167,7 +138,7 @@ static void at_exit(void)
 		" invariant failures\n"
 		"fuzz-nl: %" PRIu64 " messages in %" PRIu64 " batches, %" PRIu64
 		" resyncs\n",
-		n_exec, n_fail, n_msgs, n_batches, n_resyncs);
+		n_exec, fz_failures, n_msgs, n_batches, n_resyncs);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -180,12 +151,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	err = rd_engine_open(&eng, &o);
-	if (err) {
-		fprintf(stderr, "fuzz-nl: cannot load the BPF object: %s\n",
-			strerror(-err));
-		exit(2);
-	}
+	fz_name = "fuzz-nl";
+	eng = fz_engine_open(&o);
 	m = rd_engine_maps(eng);
 	fd4 = m->fd[RD_MAP_ROUTES4];
 	fd6 = m->fd[RD_MAP_ROUTES6];
