@@ -33,6 +33,7 @@ FUZZ_NL_BIN := $(FUZZ_OUT)/fuzz_nl
 FUZZ_NL_SEEDS := $(FUZZ_OUT)/nl-seeds
 FUZZ_NL_RUNS ?= 30000
 FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c tools/fuzz/fuzz_config.c \
+	tools/fuzz/fuzz_common.h \
 	tools/fuzz/fuzz_fib.c tools/fuzz/fuzz_nl.c
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-bins fuzz-seeds
@@ -55,58 +56,46 @@ $(FUZZ_OUT)/obj/%.o: userspace/%.c $(wildcard userspace/*.h) $(SKELS) \
 		bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) -c $< -o $@
 
-# $(SKELS) named in an explicit rule: not an intermediate make would delete
-$(FUZZ_BIN): tools/fuzz/fuzz_dataplane.c $(FUZZ_LIB_OBJS) $(SKELS) \
-		$(wildcard userspace/*.h) bpf/rocedp_abi.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
-		$(FUZZ_LIB_OBJS) -o $@ $(PKG_LIBS) -lm
+# A harness: its source, the engine's instrumented objects and, for all
+# but the dataplane harness, one userspace file built again with coverage
+# in place of its plain object (libFuzzer's feedback; the dataplane
+# harness gets its feedback from the programs' outcomes, docs/fuzz.md).
+# $(SKELS) named in an explicit rule: not an intermediate make would delete.
+#   $(call fuzz_harness,BIN,SRC,COVERED-FILE)
+define fuzz_harness
+$(1): $(2) tools/fuzz/fuzz_common.h $(if $(3),$(filter-out \
+		$(FUZZ_OUT)/obj/$(3).o,$(FUZZ_LIB_OBJS)) \
+		$(FUZZ_OUT)/obj/$(3)-cov.o,$(FUZZ_LIB_OBJS)) \
+		$(SKELS) $(wildcard userspace/*.h) bpf/rocedp_abi.h
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \
+		$$(filter %.o,$$^) -o $$@ $$(PKG_LIBS) -lm
+endef
 
-# config.c once more with coverage instrumentation: libFuzzer's feedback
-# for the config fuzzer is the parser's and the loader's branches
-$(FUZZ_OUT)/obj/config-cov.o: userspace/config.c $(wildcard userspace/*.h) \
+#   $(call fuzz_cov,FILE,EXTRA-FLAGS): userspace/FILE.c with coverage
+define fuzz_cov
+$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/$(1).c $(wildcard userspace/*.h) \
 		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
-		$(PKG_CFLAGS) -c $< -o $@
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
+		$(2) $$(PKG_CFLAGS) -c $$< -o $$@
+endef
 
-FUZZ_CFG_OBJS := $(filter-out $(FUZZ_OUT)/obj/config.o,$(FUZZ_LIB_OBJS)) \
-	$(FUZZ_OUT)/obj/config-cov.o
+$(eval $(call fuzz_harness,$(FUZZ_BIN),tools/fuzz/fuzz_dataplane.c,))
 
-$(FUZZ_CFG_BIN): tools/fuzz/fuzz_config.c $(FUZZ_CFG_OBJS) $(SKELS) \
-		$(wildcard userspace/*.h) bpf/rocedp_abi.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
-		$(FUZZ_CFG_OBJS) -o $@ $(PKG_LIBS) -lm
+# the config fuzzer: the parser's and the loader's branches
+$(eval $(call fuzz_cov,config,))
+$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,config))
 
-# group.c with coverage: the FIB model is what fuzz_fib explores. No
-# comparison tracing: its loops over every group id would take most of
-# the time, and the inputs are operation codes, not values to match.
-$(FUZZ_OUT)/obj/group-cov.o: userspace/group.c $(wildcard userspace/*.h) \
-		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
-		-fno-sanitize-coverage=trace-cmp $(PKG_CFLAGS) -c $< -o $@
+# the route-sync fuzzer: the FIB model. No comparison tracing: its loops
+# over every group id would take most of the time, and the inputs are
+# operation codes, not values to match.
+$(eval $(call fuzz_cov,group,-fno-sanitize-coverage=trace-cmp))
+$(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tools/fuzz/fuzz_fib.c,group))
 
-FUZZ_FIB_OBJS := $(filter-out $(FUZZ_OUT)/obj/group.o,$(FUZZ_LIB_OBJS)) \
-	$(FUZZ_OUT)/obj/group-cov.o
-
-$(FUZZ_FIB_BIN): tools/fuzz/fuzz_fib.c $(FUZZ_FIB_OBJS) $(SKELS) \
-		$(wildcard userspace/*.h) bpf/rocedp_abi.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
-		$(FUZZ_FIB_OBJS) -o $@ $(PKG_LIBS) -lm
-
-# sync.c with coverage: the daemon's message handling is what fuzz_nl
-# explores. No comparison tracing: a resync walks 65536 route buckets,
-# which it would slow fivefold; the seeds already carry real attributes.
-$(FUZZ_OUT)/obj/sync-cov.o: userspace/sync.c $(wildcard userspace/*.h) \
-		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
-		-fno-sanitize-coverage=trace-cmp $(PKG_CFLAGS) -c $< -o $@
-
-FUZZ_NL_OBJS := $(filter-out $(FUZZ_OUT)/obj/sync.o,$(FUZZ_LIB_OBJS)) \
-	$(FUZZ_OUT)/obj/sync-cov.o
-
-$(FUZZ_NL_BIN): tools/fuzz/fuzz_nl.c $(FUZZ_NL_OBJS) $(SKELS) \
-		$(wildcard userspace/*.h) bpf/rocedp_abi.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $< \
-		$(FUZZ_NL_OBJS) -o $@ $(PKG_LIBS) -lm
+# the netlink fuzzer: the daemon's message handling. No comparison
+# tracing: a resync walks 65536 route buckets, which it would slow
+# fivefold; the seeds already carry real attributes.
+$(eval $(call fuzz_cov,sync,-fno-sanitize-coverage=trace-cmp))
+$(eval $(call fuzz_harness,$(FUZZ_NL_BIN),tools/fuzz/fuzz_nl.c,sync))
 
 # real dumps of a scratch namespace (root, ip: tools/fuzz/nl_seeds.py)
 $(FUZZ_NL_SEEDS)/.stamp: tools/fuzz/nl_seeds.py
