@@ -405,6 +405,27 @@ static void row_check(struct row *r, bool ok, const char *why)
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
+/*
+ * One pass of a reference forwarder (empty.bpf.c): timed, and verified by
+ * its own redirect count, a plain global that only this run moves.
+ */
+static void time_ref_fwd(struct row *r, unsigned int pass, int prog_fd,
+			 const volatile __u64 *redirected,
+			 __u8 (*frames)[FRAME_LEN], unsigned int batches,
+			 unsigned int repeat, unsigned int ifindex)
+{
+	uint64_t rounds = (uint64_t)batches * repeat, done;
+	__u64 r0 = *redirected;
+	char why[64];
+
+	r->ns[pass] =
+		time_prog(prog_fd, true, frames, batches, repeat, ifindex, 0);
+	done = *redirected - r0;
+	snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64, done,
+		 rounds);
+	row_check(r, done == rounds, why);
+}
+
 static double row_stats(const struct row *r, unsigned int passes, double *mn,
 			double *mx)
 {
@@ -589,7 +610,6 @@ static int cmd_cost(int argc, char **argv)
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
 		struct ctr_snap a, b;
-		uint64_t r0, r1;
 
 		empty[p] = time_prog(fd_empty, true, frames, batches, repeat,
 				     in_idx, 0);
@@ -600,21 +620,11 @@ static int cmd_cost(int argc, char **argv)
 					      batches / 5 ?: 1, repeat, in_idx,
 					      0);
 
-		r0 = eo->bss->ref_fwd_redirected;
-		bare.ns[p] = time_prog(fd_bare, true, frames, batches, repeat,
-				       in_idx, 0);
-		r1 = eo->bss->ref_fwd_redirected;
-		snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64,
-			 r1 - r0, rounds);
-		row_check(&bare, r1 - r0 == rounds, why);
-
-		r0 = eo->bss->ref_flowlet_redirected;
-		bflow.ns[p] = time_prog(fd_bflow, true, frames, batches, repeat,
-					in_idx, 0);
-		r1 = eo->bss->ref_flowlet_redirected;
-		snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64,
-			 r1 - r0, rounds);
-		row_check(&bflow, r1 - r0 == rounds, why);
+		time_ref_fwd(&bare, p, fd_bare, &eo->bss->ref_fwd_redirected,
+			     frames, batches, repeat, in_idx);
+		time_ref_fwd(&bflow, p, fd_bflow,
+			     &eo->bss->ref_flowlet_redirected, frames, batches,
+			     repeat, in_idx);
 
 		for (ci = 0; ci < N_COMBOS; ci++) {
 			const struct combo *cb = &combos[ci];
