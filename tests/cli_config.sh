@@ -355,18 +355,26 @@ d["routes"] = [{"prefix": "10.1.0.0/16", "group": 3}, {"prefix": "10.4.0.0/16", 
                {"prefix": "2001:db8:4::/48", "local": True}]
 d["ecn"]["ports"] = {"eth1": {"kmin_bytes": 1000, "kmax_bytes": 2000, "hold_queue_bytes": 1500}}
 d["qos"]["cnp"] = {"dscp": 40}')
+# fail_each_write FILE MAX: load FILE with its Nth write failing, N = 1..,
+# until a load needs fewer than N writes (applied=1); after each failure
+# the maps must be as in $TMP/before and the error must name ENOMEM.
+# Sets fails, bad, applied.
+fail_each_write() {
+	local i
+	fails=0 bad="" applied=0
+	for i in $(seq 1 "$2"); do
+		if ROCEDP_FAULT_CONFIG_WRITE=$i rd config load "$1" >/dev/null 2>"$TMP/err"; then
+			applied=1
+			break
+		fi
+		fails=$((fails + 1))
+		snapshot >"$TMP/after"
+		cmp -s "$TMP/before" "$TMP/after" || bad="$bad $i"
+		grep -q "Cannot allocate memory" "$TMP/err" || bad="$bad $i(msg)"
+	done
+}
 snapshot >"$TMP/before"
-fails=0 bad="" applied=0
-for i in $(seq 1 60); do
-	if ROCEDP_FAULT_CONFIG_WRITE=$i rd config load "$f" >/dev/null 2>"$TMP/err"; then
-		applied=1
-		break
-	fi
-	fails=$((fails + 1))
-	snapshot >"$TMP/after"
-	cmp -s "$TMP/before" "$TMP/after" || bad="$bad $i"
-	grep -q "Cannot allocate memory" "$TMP/err" || bad="$bad $i(msg)"
-done
+fail_each_write "$f" 60
 if [ -n "$bad" ] || [ "$fails" -lt 10 ]; then
 	nok "rollback: a failed write at any point leaves the maps unchanged" \
 		"failures at writes:$bad; $fails failure points"
@@ -555,13 +563,7 @@ d["routes"].append({"prefix": "2001:db8:2:7::/64", "group": 1})
 d["qos"]["ack"] = {"dscp": 10}')
 rd config load "$f1" >/dev/null
 snapshot >"$TMP/before"
-fails=0 bad=""
-for i in $(seq 1 20); do
-	ROCEDP_FAULT_CONFIG_WRITE=$i rd config load "$f2" >/dev/null 2>&1 && break
-	fails=$((fails + 1))
-	snapshot >"$TMP/after"
-	cmp -s "$TMP/before" "$TMP/after" || bad="$bad $i"
-done
+fail_each_write "$f2" 20
 if [ -n "$bad" ] || [ "$fails" -lt 3 ]; then
 	nok "rollback under covering routes: the new prefixes are deleted again" \
 		"maps differ after failed writes:$bad ($fails failure points)"
