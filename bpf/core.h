@@ -24,7 +24,8 @@ const volatile bool cfg_express = true;
 
 struct rd_hook_in {
 	__u32 ifindex;
-	__u32 wire_len; /* whole frame; the linear part may be shorter (tc) */
+	__u32 wire_len; /* whole frame; the linear part may be shorter (tc,
+			 * XDP multi-buffer) */
 	__u8 vlan_in_meta;
 	__u8 ecn_at_ingress; /* XDP: mark redirected frames here (see rd_ingress_decide) */
 	__u16 meta_tci;

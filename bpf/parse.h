@@ -34,15 +34,30 @@ _Static_assert(sizeof(struct rd_bth) == ROCEDP_BTH_LEN, "bth");
 
 /*
  * pos/end bound what may be read (the linear part); off counts the bytes
- * consumed and wire_len is the whole frame, which on the tc path may be
- * longer than the linear part: lengths in headers are checked against it.
+ * consumed and wire_len is the whole frame, which on the tc path and for
+ * XDP multi-buffer frames may be longer than the linear part: lengths in
+ * headers are checked against it. not_linear: a header the frame holds
+ * lies (partly) beyond the linear part, so the parser could not read it.
  */
 struct rd_cursor {
 	void *pos;
 	void *end;
 	__u32 off;
 	__u32 wire_len;
+	__u8 not_linear;
 };
+
+/* Can len bytes at ptr (cursor offset off) be read? If not, note whether
+ * the frame has them past the linear part. */
+static __always_inline int rd_cursor_fits(struct rd_cursor *c, void *ptr,
+					  __u32 off, __u32 len)
+{
+	if (ptr + len <= c->end)
+		return 1;
+	if (off + len <= c->wire_len)
+		c->not_linear = 1;
+	return 0;
+}
 
 /*
  * Everything the parser learnt, as scalars. The decisions (class, remark,
@@ -91,16 +106,16 @@ struct rd_pkt {
 	__u16 pad;
 };
 
-#define RD_CURSOR_TAKE(c, type, var)                  \
-	({                                            \
-		int __ok = 0;                         \
-		var = (type *)(c)->pos;               \
-		if ((void *)(var + 1) <= (c)->end) {  \
-			(c)->pos = (void *)(var + 1); \
-			(c)->off += sizeof(type);     \
-			__ok = 1;                     \
-		}                                     \
-		__ok;                                 \
+#define RD_CURSOR_TAKE(c, type, var)                                         \
+	({                                                                   \
+		int __ok = 0;                                                \
+		var = (type *)(c)->pos;                                      \
+		if (rd_cursor_fits((c), (c)->pos, (c)->off, sizeof(type))) { \
+			(c)->pos = (void *)(var + 1);                        \
+			(c)->off += sizeof(type);                            \
+			__ok = 1;                                            \
+		}                                                            \
+		__ok;                                                        \
 	})
 
 static __always_inline int rd_is_vlan(__u16 proto)
@@ -199,7 +214,7 @@ static __always_inline int rd_parse_ip4(struct rd_cursor *c, struct rd_pkt *p,
 	if (tot < hlen || ip_off + tot > c->wire_len)
 		return ROCEDP_MAL_BAD_IP_LEN;
 	/* Options: step over them (they must be readable). */
-	if ((void *)ip + hlen > c->end)
+	if (!rd_cursor_fits(c, (void *)ip, ip_off, hlen))
 		return ROCEDP_MAL_BAD_IHL;
 	c->pos = (void *)ip + hlen;
 	c->off = ip_off + hlen;
@@ -257,7 +272,7 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 		} else {
 			len = (oh->hdrlen + 1) * 8;
 		}
-		if ((void *)oh + len > c->end)
+		if (!rd_cursor_fits(c, (void *)oh, c->off - sizeof(*oh), len))
 			return ROCEDP_MAL_TRUNC_EXT;
 		if (len > plen)
 			return ROCEDP_MAL_BAD_IP_LEN;
@@ -297,7 +312,7 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 		if (rest < ROCEDP_AETH_LEN)
 			return ROCEDP_MAL_TRUNC_AETH;
 		aeth = c->pos;
-		if ((void *)(aeth + 1) > c->end)
+		if (!rd_cursor_fits(c, (void *)aeth, c->off, 1))
 			return ROCEDP_MAL_TRUNC_AETH;
 		switch ((aeth[0] >> 5) & 3) {
 		case 0:
@@ -394,6 +409,9 @@ static __always_inline void rd_parse(void *data, void *data_end, __u32 wire_len,
 	else
 		rd_parse_ports(&c, p);
 out:
+	/* not broken, only unreadable here: the kernel gets it, counted */
+	if (err && c.not_linear)
+		err = ROCEDP_MAL_NOT_LINEAR;
 	p->fl.malformed = err;
 }
 

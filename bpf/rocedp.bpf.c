@@ -11,14 +11,20 @@
 /* tc: how much of a non-linear skb to make readable for the parser */
 #define RD_TC_PULL_LEN 256
 
-SEC("xdp")
+/*
+ * xdp.frags: the program takes multi-buffer frames, so native mode works
+ * at jumbo MTUs (drivers refuse a program without it once a frame no
+ * longer fits one page). Headers are read from the linear part only; the
+ * frame's length, for IP length checks, counters and ECN, is the whole.
+ */
+SEC("xdp.frags")
 int rocedp_xdp(struct xdp_md *ctx)
 {
 	struct rd_hook_in in = { .ifindex = ctx->ingress_ifindex,
 				 .ecn_at_ingress = 1 };
 	struct rd_result res;
 
-	in.wire_len = ctx->data_end - ctx->data;
+	in.wire_len = bpf_xdp_get_buff_len(ctx);
 	rd_ingress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
 		   &res);
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)

@@ -115,6 +115,7 @@ enum rocedp_malformed {
 	ROCEDP_MAL_TRUNC_AETH,
 	ROCEDP_MAL_TRUNC_CNP,
 	ROCEDP_MAL_BAD_BTH_VERSION, /* TVer != 0 */
+	ROCEDP_MAL_NOT_LINEAR, /* a header lies past the linear part */
 	ROCEDP_MAL_MAX,
 };
 
@@ -353,10 +354,13 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
  * the new group, never a mix.
  *
  * members[] are stable slots (per-member counters are keyed by slot);
- * active[0..n_active) lists the slots eligible now, with cumulative weights
- * cum_weight[i] = sum of weights of active[0..i]. A member picks with
- * x = (hash * total) >> 32 and the first i with cum_weight[i] > x, which
- * honours weights exactly (WCMP), unlike a quantised slot table.
+ * active[0..n_active) lists the slots eligible now (the least-loaded scan
+ * walks it). The member of a hash is one array index: bucket
+ * (hash * n_buckets) >> 32 of buckets[], which names a slot (resilient
+ * hashing: a member going down hands over only its own buckets; see
+ * docs/sync.md, Resilient groups). Userspace fills the table, either as a
+ * pure function of members, weights and states (rd_buckets_build) or from
+ * the kernel's own table for NHA_RES_GROUP groups (bucket_src KERNEL).
  */
 #define ROCEDP_MEMBERF_UP (1u << 0) /* link up */
 #define ROCEDP_MEMBERF_RESOLVED (1u << 1) /* neighbour MAC known */
@@ -374,18 +378,35 @@ struct rocedp_member {
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_member) == 40, "member");
 
+/*
+ * Bucket table size per group: ROCEDP_DEFAULT_BUCKETS unless the config
+ * (groups[].buckets) or the kernel's resilient group says otherwise, at most
+ * ROCEDP_MAX_BUCKETS (a power of two: the index mask restates the bound).
+ */
+#define ROCEDP_MAX_BUCKETS 1024
+#define ROCEDP_DEFAULT_BUCKETS 128 /* the kernel's default for resilient */
+#define ROCEDP_BUCKET_NONE 0xff /* no usable member */
+#define ROCEDP_BUCKETS_OWN 0 /* bucket_src: rd_buckets_build's table */
+#define ROCEDP_BUCKETS_KERNEL 1 /* mirrors a kernel NHA_RES_GROUP table */
+
 struct rocedp_group {
 	__u16 n_members; /* configured slots [0, n_members) */
 	__u16 n_active;
 	__u32 total_weight; /* of active members */
 	__u32 rtt_us; /* flowlet RTT override, 0 = config default */
 	__u32 flags;
-	__u32 cum_weight[ROCEDP_MAX_MEMBERS];
+	__u16 n_buckets; /* 1..ROCEDP_MAX_BUCKETS */
+	__u8 bucket_src; /* ROCEDP_BUCKETS_* */
+	__u8 pad;
 	__u8 active[ROCEDP_MAX_MEMBERS]; /* slot indices */
 	struct rocedp_member members[ROCEDP_MAX_MEMBERS];
+	__u8 buckets[ROCEDP_MAX_BUCKETS]; /* slot, or ROCEDP_BUCKET_NONE */
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_group) == 16 + 4 * 64 + 64 + 40 * 64,
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_group) ==
+			     16 + 4 + 64 + 40 * 64 + ROCEDP_MAX_BUCKETS,
 		     "group");
+ROCEDP_STATIC_ASSERT((ROCEDP_MAX_BUCKETS & (ROCEDP_MAX_BUCKETS - 1)) == 0,
+		     "buckets: a power of two");
 
 /* rocedp_member_stats: PERCPU_ARRAY[group * ROCEDP_MAX_MEMBERS + slot] */
 struct rocedp_member_stats {

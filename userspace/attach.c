@@ -695,8 +695,7 @@ int cmd_attach(int argc, char **argv)
 		err = mode == RD_MODE_TC ? attach_tc(skel, a) :
 					   attach_xdp(skel, a);
 		if (err) {
-			rd_err("attach", "%s: %s mode: %s", argv[i],
-			       rd_mode_name(mode), strerror(-err));
+			rd_attach_refused(argv[i], mode, err);
 			goto out;
 		}
 		if (a == &new)

@@ -35,6 +35,8 @@ const char *rd_pin_dir(void);
 const char *rd_state_file(void);
 int rd_sync_lock_path(const char *dir, char *buf, size_t len);
 const char *rd_mode_name(enum rd_attach_mode m);
+/* The one line for a hook the kernel or driver refused (names the MTU). */
+void rd_attach_refused(const char *name, enum rd_attach_mode mode, int err);
 int rd_parse_features(const char *s, __u32 *out);
 int rd_pin_dir_prepare(void);
 bool rd_ecn_module_loaded(void);

@@ -34,6 +34,7 @@ static const char *const mal_names[ROCEDP_MAL_MAX] = {
 	[ROCEDP_MAL_TRUNC_AETH] = "trunc_aeth",
 	[ROCEDP_MAL_TRUNC_CNP] = "trunc_cnp",
 	[ROCEDP_MAL_BAD_BTH_VERSION] = "bad_bth_version",
+	[ROCEDP_MAL_NOT_LINEAR] = "not_linear",
 };
 
 static const char *const pass_names[ROCEDP_PASS_MAX] = {
