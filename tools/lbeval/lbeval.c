@@ -9,6 +9,9 @@
  * its frames by d_m, spread evenly over [0, skew]; a frame that arrives
  * before an earlier-sent frame of its QP counts as reordered.
  *
+ * --pcap replays frames captured on a live fabric instead, at their capture
+ * times (pcapin.c), so the model can be held against the live switch.
+ *
  * Usage: see usage() or docs/flowlet.md. Needs root (BPF_PROG_TEST_RUN).
  */
 #include <errno.h>
@@ -23,92 +26,13 @@
 #include <bpf/libbpf.h>
 #include "engine.h"
 #include "frame.h"
+#include "lbeval.h"
 #include "stats.h"
 
-#define LB_MAX_MEMBERS 64
-#define LB_MAX_HOSTS 1024
-#define LB_GROUP_ID 1
-#define LB_IFINDEX_BASE 100 /* modelled egress ports 100.. */
-#define LB_INGRESS_IFINDEX 1 /* lo: test runs need a real receiving device */
-#define LB_TOS 0x6a /* DSCP 26, ECT(0): a typical RoCE data class */
-#define LB_MAX_FRAME 3520 /* single-buffer BPF_PROG_TEST_RUN limit */
-#define LB_PS_PER_NS 1000ull
-
-/* The CLI's error helper lives in main.c, which tools do not link. */
-
-enum lb_pattern { LB_RING, LB_ALLTOALL, LB_INCAST };
-static const char *const pattern_names[] = { "ring", "alltoall", "incast" };
-
-enum lb_mode {
-	LB_5TUPLE,
-	LB_QP,
-	LB_QP_ONLY,
-	LB_FLOWLET,
-	LB_FLOWLET_RANDOM,
-	LB_SPRAY,
-	LB_MODE_MAX,
-};
-static const char *const mode_names[] = { "5tuple",	    "qp",
-					  "qp-only",	    "flowlet",
-					  "flowlet-random", "spray" };
-
-struct lb_opts {
-	enum lb_pattern pattern;
-	unsigned int hosts, pairs, qps, iters, members;
-	unsigned int msg, mtu;
-	double gap_us, skew_us, rate_gbps, jitter_us;
-	unsigned int rtt_us, tau_us; /* tau 0: the ABI default */
-	unsigned int modes; /* 1 << enum lb_mode */
-	unsigned int seed;
-	bool json, standard, check;
-	const char *png;
-};
-
-struct lb_pair {
-	unsigned int src, dst; /* host indices */
-	uint16_t sport;
-};
-
-struct lb_qp {
-	unsigned int pair;
-	uint32_t qpn;
-	uint32_t psn;
-};
-
-/* One frame of the trace, in send order. */
-struct lb_ev {
-	uint64_t t_ps; /* first bit on the wire */
-	uint32_t qp;
-	uint32_t psn;
-	uint32_t dma_len;
-	uint16_t payload;
-	uint8_t opcode;
-	uint8_t ack_req;
-	uint32_t phase;
-	uint32_t seq; /* tie-break: generation order */
-};
-
-struct lb_trace {
-	struct lb_pair *pairs;
-	unsigned int n_pairs;
-	struct lb_qp *qps;
-	unsigned int n_qps;
-	struct lb_ev *ev;
-	size_t n_ev, cap;
-	unsigned int n_phases;
-	uint64_t bytes; /* frame bytes */
-	uint64_t end_ps;
-};
-
-struct lb_result {
-	enum lb_mode mode;
-	uint64_t bytes[LB_MAX_MEMBERS];
-	uint64_t pkts[LB_MAX_MEMBERS];
-	double imbalance, phase_imbalance;
-	uint64_t moves, flowlets, flows, reorder_risk, member_gone;
-	uint64_t insert_fail, reordered, not_forwarded;
-	double seconds;
-};
+const char *const pattern_names[] = { "ring", "alltoall", "incast" };
+const char *const mode_names[] = { "5tuple",	     "qp",
+				   "qp-only",	     "flowlet",
+				   "flowlet-random", "spray" };
 
 /* xorshift64*: a fixed seed makes every trace identical */
 static uint64_t rng_state;
@@ -280,7 +204,7 @@ static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 
 static int build_trace(struct lb_trace *t, const struct lb_opts *o)
 {
-	uint64_t now = 1000000 * LB_PS_PER_NS, end; /* start at 1 ms */
+	uint64_t now = 1000000 * LB_PS_PER_NS, end = now; /* start at 1 ms */
 	unsigned int i, q, phases;
 	int err;
 
@@ -346,7 +270,7 @@ static void write_config(FILE *f, const struct lb_opts *o, enum lb_mode mode)
 		LB_GROUP_ID);
 }
 
-static double imbalance_of(const uint64_t *bytes, unsigned int n)
+double imbalance_of(const uint64_t *bytes, unsigned int n)
 {
 	uint64_t max = 0, sum = 0;
 	unsigned int i;
@@ -357,6 +281,53 @@ static double imbalance_of(const uint64_t *bytes, unsigned int n)
 			max = bytes[i];
 	}
 	return sum ? (double)max * n / sum : 0;
+}
+
+/*
+ * One captured frame: its headers padded with zeros to its length (nothing
+ * past the headers is read), run at its capture time. Phases are windows of
+ * --window-us. No reorder model: the live fabric's delays are not known.
+ */
+static int run_raw(struct rd_engine *e, const struct lb_opts *o,
+		   const struct lb_raw *raw, struct rd_run *run,
+		   unsigned int *phase, unsigned int *phases, double *phase_sum,
+		   uint64_t *phase_bytes, struct lb_result *r)
+{
+	unsigned int m, win = raw->t_ns / (uint64_t)(o->window_us * 1e3);
+	uint8_t *frame = (uint8_t *)run->in;
+	int err;
+
+	if (raw->len > LB_MAX_FRAME) {
+		rd_err("trace", "captured frame of %u bytes exceeds %d",
+		       raw->len, LB_MAX_FRAME);
+		return -EMSGSIZE;
+	}
+	if (win != *phase) {
+		*phase_sum += imbalance_of(phase_bytes, o->members);
+		(*phases)++;
+		memset(phase_bytes, 0, LB_MAX_MEMBERS * sizeof(*phase_bytes));
+		*phase = win;
+	}
+	memcpy(frame, raw->hdr, raw->caplen);
+	memset(frame + raw->caplen, 0, raw->len - raw->caplen);
+	run->in_len = raw->len;
+	err = rd_engine_set_time(e, raw->t_ns + 1000000); /* clock > 0 */
+	if (!err)
+		err = rd_engine_run(e, RD_HOOK_XDP, run);
+	if (err) {
+		rd_err("engine", "captured frame at %.6f s: %s",
+		       raw->t_ns / 1e9, strerror(-err));
+		return err;
+	}
+	m = run->trace.member;
+	if (run->verdict != ROCEDP_VERDICT_REDIRECT || m >= o->members) {
+		r->not_forwarded++;
+		return 0;
+	}
+	r->bytes[m] += run->in_len;
+	r->pkts[m]++;
+	phase_bytes[m] += run->in_len;
+	return 0;
 }
 
 static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
@@ -420,6 +391,13 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 				      .out_size = sizeof(out),
 				      .ingress_ifindex = LB_INGRESS_IFINDEX };
 
+		if (t->raw) {
+			err = run_raw(e, o, &t->raw[i], &run, &phase, &phases,
+				      &phase_sum, phase_bytes, r);
+			if (err)
+				goto out;
+			continue;
+		}
 		ev = &t->ev[i];
 		if (ev->phase != phase) {
 			/* phases do not overlap: the gap separates them */
@@ -494,149 +472,6 @@ out:
 	return err;
 }
 
-/* ---------------------------------------------------------------- report */
-
-static double flowlet_gap_us(const struct lb_opts *o)
-{
-	double gap = o->rtt_us / 2.0;
-
-	/* the ABI's default clamps, which the evaluator's config keeps */
-	if (gap < ROCEDP_DEFAULT_GAP_MIN_US)
-		gap = ROCEDP_DEFAULT_GAP_MIN_US;
-	if (gap > ROCEDP_DEFAULT_GAP_MAX_US)
-		gap = ROCEDP_DEFAULT_GAP_MAX_US;
-	return gap;
-}
-
-static void print_table(const struct lb_trace *t, const struct lb_opts *o,
-			const struct lb_result *res, int n)
-{
-	unsigned int m;
-	int i;
-
-	printf("trace: %s, %u hosts, %u pairs, %u QPs each (%u QPs), %u B messages, "
-	       "MTU %u, %u phases %.1f us apart, start jitter %.1f us, %.0f Gbit/s per host\n",
-	       pattern_names[o->pattern], o->hosts, t->n_pairs, o->qps,
-	       t->n_qps, o->msg, o->mtu, t->n_phases, o->gap_us, o->jitter_us,
-	       o->rate_gbps);
-	printf("       %zu frames, %.1f MB, %.1f us; %u members, delay skew %.1f us, "
-	       "flowlet gap %.1f us (rtt %u us), load tau %u us\n",
-	       t->n_ev, t->bytes / 1e6, (t->end_ps - t->ev[0].t_ps) / 1e6,
-	       o->members, o->skew_us, flowlet_gap_us(o), o->rtt_us,
-	       o->tau_us ? o->tau_us : ROCEDP_DEFAULT_LOAD_TAU_US);
-	printf("%-15s %9s %9s %7s %9s %9s %6s  %s\n", "mode", "imbalance",
-	       "per-phase", "moves", "flowlets", "reordered", "risk",
-	       "MB per member");
-	for (i = 0; i < n; i++) {
-		printf("%-15s %9.3f %9.3f %7llu %9llu %9llu %6llu ",
-		       mode_names[res[i].mode], res[i].imbalance,
-		       res[i].phase_imbalance, (unsigned long long)res[i].moves,
-		       (unsigned long long)res[i].flowlets,
-		       (unsigned long long)res[i].reordered,
-		       (unsigned long long)res[i].reorder_risk);
-		for (m = 0; m < o->members; m++)
-			printf(" %.2f", res[i].bytes[m] / 1e6);
-		if (res[i].not_forwarded)
-			printf("  (%llu frames not forwarded)",
-			       (unsigned long long)res[i].not_forwarded);
-		putchar('\n');
-	}
-}
-
-static void print_json(const struct lb_trace *t, const struct lb_opts *o,
-		       const struct lb_result *res, int n)
-{
-	unsigned int m;
-	int i;
-
-	printf("{\"trace\":{\"pattern\":\"%s\",\"hosts\":%u,\"pairs\":%u,"
-	       "\"qps_per_pair\":%u,\"msg_bytes\":%u,\"mtu\":%u,\"phases\":%u,"
-	       "\"gap_us\":%g,\"jitter_us\":%g,\"rate_gbps\":%g,\"frames\":%zu,\"bytes\":%llu,"
-	       "\"members\":%u,\"skew_us\":%g,\"flowlet_gap_us\":%g,"
-	       "\"rtt_us\":%u,\"load_tau_us\":%u},\"modes\":[",
-	       pattern_names[o->pattern], o->hosts, t->n_pairs, o->qps, o->msg,
-	       o->mtu, t->n_phases, o->gap_us, o->jitter_us, o->rate_gbps,
-	       t->n_ev, (unsigned long long)t->bytes, o->members, o->skew_us,
-	       flowlet_gap_us(o), o->rtt_us,
-	       o->tau_us ? o->tau_us : ROCEDP_DEFAULT_LOAD_TAU_US);
-	for (i = 0; i < n; i++) {
-		printf("%s{\"mode\":\"%s\",\"imbalance\":%.4f,"
-		       "\"phase_imbalance\":%.4f,\"flowlet_moves\":%llu,"
-		       "\"flowlets\":%llu,\"flows\":%llu,\"reordered\":%llu,"
-		       "\"reorder_risk\":%llu,\"member_gone\":%llu,"
-		       "\"insert_failed\":%llu,\"not_forwarded\":%llu,"
-		       "\"bytes\":[",
-		       i ? "," : "", mode_names[res[i].mode], res[i].imbalance,
-		       res[i].phase_imbalance, (unsigned long long)res[i].moves,
-		       (unsigned long long)res[i].flowlets,
-		       (unsigned long long)res[i].flows,
-		       (unsigned long long)res[i].reordered,
-		       (unsigned long long)res[i].reorder_risk,
-		       (unsigned long long)res[i].member_gone,
-		       (unsigned long long)res[i].insert_fail,
-		       (unsigned long long)res[i].not_forwarded);
-		for (m = 0; m < o->members; m++)
-			printf("%s%llu", m ? "," : "",
-			       (unsigned long long)res[i].bytes[m]);
-		printf("]}");
-	}
-	printf("]}\n");
-}
-
-/* Bar chart of the imbalance per mode (gnuplot, Debian gnuplot-nox). */
-static int write_png(const struct lb_trace *t, const struct lb_opts *o,
-		     const struct lb_result *res, int n)
-{
-	char data[] = "/tmp/lbeval-XXXXXX.dat";
-	FILE *f, *gp;
-	int fd, i, err = 0;
-
-	fd = mkstemps(data, 4);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-		rd_err("--png", "cannot write a temporary file: %s",
-		       strerror(-err));
-		return err;
-	}
-	for (i = 0; i < n; i++)
-		fprintf(f, "\"%s\" %.4f %.4f\n", mode_names[res[i].mode],
-			res[i].imbalance, res[i].phase_imbalance);
-	fclose(f);
-	gp = popen("gnuplot", "w");
-	if (!gp) {
-		err = -errno;
-		rd_err("--png", "cannot run gnuplot: %s", strerror(-err));
-		goto out;
-	}
-	fprintf(gp, "set terminal pngcairo size 900,540 font 'sans,10'\n");
-	fprintf(gp, "set output '%s'\n", o->png);
-	fprintf(gp,
-		"set title 'Load imbalance (busiest member / mean): %s, %u pairs x %u QPs, %u members'\n",
-		pattern_names[o->pattern], t->n_pairs, o->qps, o->members);
-	fprintf(gp, "set style data histograms\n"
-		    "set style histogram clustered gap 1\n"
-		    "set style fill solid 0.8 border -1\n"
-		    "set boxwidth 0.9\n"
-		    "set yrange [0:*]\n"
-		    "set grid ytics\n"
-		    "set ylabel 'imbalance'\n"
-		    "set key top right\n");
-	fprintf(gp,
-		"plot '%s' using 2:xtic(1) title 'whole trace', "
-		"'' using 3 title 'mean per phase', "
-		"1.05 with lines dt 2 lw 2 title 'target 1.05'\n",
-		data);
-	if (pclose(gp)) {
-		rd_err("--png", "gnuplot failed writing %s", o->png);
-		err = -EIO;
-	}
-out:
-	unlink(data);
-	return err;
-}
-
 /* ---------------------------------------------------------------- main */
 
 static void usage(FILE *f)
@@ -648,10 +483,14 @@ static void usage(FILE *f)
 		"              [--jitter-us J] [--rtt-us R] [--tau-us T] [--seed N]\n"
 		"              [--modes 5tuple,qp,qp-only,flowlet,flowlet-random,spray]\n"
 		"              [-j] [--png FILE] [--check]\n"
+		"       lbeval --pcap FILE [--pcap FILE...] [--window-us W] [--members K]\n"
+		"              [--rtt-us R] [--tau-us T] [--seed N] [--modes ...] [-j]\n"
 		"--standard: ring AllReduce, 16 hosts (16 pairs), 4 QPs per pair,\n"
 		"            8 members, 64 KiB messages, 20 us gaps, 10 us skew.\n"
 		"--check: exit 1 if flowlet misses imbalance <= 1.05 or reorders\n"
-		"         while the flowlet gap >= the delay skew.\n");
+		"         while the flowlet gap >= the delay skew.\n"
+		"--pcap: replay frames captured on a live fabric (pcap, not pcapng)\n"
+		"        at their capture times; per-phase = per window of W us.\n");
 }
 
 static int parse_uint(const char *opt, const char *s, unsigned int min,
@@ -752,6 +591,8 @@ int main(int argc, char **argv)
 		O_SEED,
 		O_CHECK,
 		O_JITTER,
+		O_PCAP,
+		O_WINDOW,
 	};
 	static const struct option lopts[] = {
 		{ "pattern", required_argument, NULL, O_PATTERN },
@@ -773,6 +614,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "check", no_argument, NULL, O_CHECK },
 		{ "jitter-us", required_argument, NULL, O_JITTER },
+		{ "pcap", required_argument, NULL, O_PCAP },
+		{ "window-us", required_argument, NULL, O_WINDOW },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -785,6 +628,7 @@ int main(int argc, char **argv)
 
 	set_standard(&o);
 	o.standard = false;
+	o.window_us = 10000;
 	o.modes = (1u << LB_MODE_MAX) - 1;
 	/* --standard first, so later options can vary one parameter */
 	for (i = 1; i < argc; i++)
@@ -875,6 +719,19 @@ int main(int argc, char **argv)
 			err = parse_double("--jitter-us", optarg, 0, 1e6,
 					   &o.jitter_us);
 			break;
+		case O_PCAP:
+			if (o.n_pcap == LB_MAX_PCAPS) {
+				rd_err("--pcap", "at most %d files",
+				       LB_MAX_PCAPS);
+				err = -EINVAL;
+			} else {
+				o.pcap[o.n_pcap++] = optarg;
+			}
+			break;
+		case O_WINDOW:
+			err = parse_double("--window-us", optarg, 1, 1e9,
+					   &o.window_us);
+			break;
 		case 'j':
 			o.json = true;
 			break;
@@ -896,9 +753,13 @@ int main(int argc, char **argv)
 		rd_err("--hosts", "alltoall takes at most 256 hosts");
 		return 2;
 	}
-	err = build_trace(&t, &o);
+	if (o.n_pcap)
+		err = lb_pcap_load(o.pcap, o.n_pcap, &t.raw, &t.n_ev, &t.bytes);
+	else
+		err = build_trace(&t, &o);
 	if (err) {
-		if (err != -EINVAL)
+		/* the pcap input names the file itself */
+		if (err != -EINVAL && !o.n_pcap)
 			rd_err("trace", "%s", strerror(-err));
 		return 2;
 	}
@@ -952,6 +813,7 @@ int main(int argc, char **argv)
 			       (unsigned long long)res[i].reordered,
 			       flowlet_gap_us(&o), o.skew_us);
 	}
+	free(t.raw);
 	free(t.ev);
 	free(t.qps);
 	free(t.pairs);

@@ -6,7 +6,9 @@
 LBEVAL := $(OUT)/lbeval
 LBEVAL_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
 LBEVAL_HDRS := tools/lbeval/frame.h $(USER_HDRS) bpf/rocedp_abi.h
-FORMAT_EXTRA += tools/lbeval/lbeval.c tools/lbeval/frame.h tests/flowlet_test.c
+FORMAT_EXTRA += tools/lbeval/lbeval.c tools/lbeval/frame.h tests/flowlet_test.c \
+	tools/lbeval/pcapin.c tools/lbeval/pcapin.h \
+	tools/lbeval/report.c tools/lbeval/lbeval.h
 
 .PHONY: lbeval lbeval-standard
 
@@ -17,8 +19,11 @@ all: $(LBEVAL) $(FLOWLET_TEST)
 
 lbeval: $(LBEVAL)
 
-$(LBEVAL): tools/lbeval/lbeval.c $(LBEVAL_LIB_OBJS) $(LBEVAL_HDRS) | $(OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(LBEVAL_LIB_OBJS) \
+# pcapin.c: the trace input (--pcap), frames captured on a live fabric
+$(LBEVAL): tools/lbeval/lbeval.c tools/lbeval/pcapin.c tools/lbeval/report.c \
+		tools/lbeval/pcapin.h tools/lbeval/lbeval.h \
+		$(LBEVAL_LIB_OBJS) $(LBEVAL_HDRS) | $(OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $(filter %.c,$^) $(LBEVAL_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
 $(OUT)/tests/flowlet_test: tests/flowlet_test.c $(LBEVAL_LIB_OBJS) \
