@@ -5,9 +5,11 @@
 # made, and what it prints is checked. The replay part is deterministic:
 # its class counts and the 5tuple/qp spread are exact. The fabric part runs
 # live traffic, so only what must hold on any run is checked: three modes,
-# no frame out of sequence at the responders, every ACK remarked, the
-# 5-tuple run no better balanced than the QP-aware ones, and the lab gone
-# afterwards. (`make demo` itself also runs the dependency check and the
+# no frame out of sequence at the responders and none dropped by the
+# shaped spine ports, every ACK remarked, the shaping bounding every link,
+# the 5-tuple run no better balanced than the QP-aware ones and the slowest
+# of the three, flowlet close to even, the speed-up line printed, and the
+# lab gone afterwards. (`make demo` itself also runs the dependency check and the
 # build; here they are the suite's own.)
 #
 # Usage: selftests/demo.sh   (root)
@@ -15,7 +17,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 t_require ip nsenter || exit $?
-OUT=$T_TOP/build
+# the build dir tests/run.sh was given (outputs go to $OUT/demo)
+OUT=${OUT:-build}
+case $OUT in /*) ;; *) OUT=$T_TOP/$OUT ;; esac
 out=$T_TMP/demo.out
 
 OUT=$OUT ROCEDP=$ROCEDP ROCEGEN=$ROCEGEN "$T_TOP/tools/demo/demo.sh" >"$out" 2>&1
@@ -36,17 +40,32 @@ i5=$(imb 5tuple) iq=$(imb qp)
 t_check $? "replay: 5tuple puts the host pair on one member (imbalance $i5), qp spreads it ($iq < 1.3)"
 
 # the live fabric
-rows=$(awk '/^== fabric/{on=1} on && $1 ~ /^(5tuple|qp|flowlet)$/ && NF >= 11' "$out")
+# columns: mode up1..up4 imbal time faster link drops oos ECN CNPs ACKs
+rows=$(awk '/^== fabric/{on=1} /^lbeval replay/{on=0} on && $1 ~ /^(5tuple|qp|flowlet)$/ && NF >= 14' "$out")
 [ "$(echo "$rows" | grep -c .)" = 3 ]
 t_check $? "fabric: one row each for 5tuple, qp and flowlet" "$(echo "$rows" | tr '\n' '|')"
-bad=$(echo "$rows" | awk '$8 != 0 {print $1 " oos " $8}')
+bad=$(echo "$rows" | awk '$11 != 0 || $10 != 0 {print $1 " oos " $11 " drops " $10}')
 [ -z "$bad" ]
-t_check $? "fabric: no frame out of sequence at the responders in any mode" "$bad"
-bad=$(echo "$rows" | awk '{split($11, a, "/"); if (a[1] != a[2] || a[2] == 0) print $1 " " $11}')
+t_check $? "fabric: no frame out of sequence at the responders and none dropped at the spines in any mode" "$bad"
+bad=$(echo "$rows" | awk '{split($14, a, "/"); if (a[1] != a[2] || a[2] == 0) print $1 " " $14}')
 [ -z "$bad" ]
 t_check $? "fabric: every ACK the senders received was remarked to DSCP 46" "$bad"
 echo "$rows" | awk '{imb[$1] = $6} END { exit !(imb["5tuple"] >= imb["qp"] && imb["5tuple"] >= imb["flowlet"]) }'
 t_check $? "fabric: 5tuple no better balanced than qp and flowlet ($(echo "$rows" | awk '{printf "%s %s ", $1, $6}'))"
+# the shaping holds: no spine port sent faster than the link rate (5% for
+# the token bucket's burst and the stats taken around the run)
+link=$(sed -n 's/.*every fabric link shaped to \([0-9]*\) Mbit\/s.*/\1/p' "$out")
+bad=$(echo "$rows" | awk -v l="$link" '$9 > l * 1.05 || $9 <= 0 {print $1 " " $9 " Mbit/s"}')
+[ -n "$link" ] && [ -z "$bad" ]
+t_check $? "fabric: every shaped spine port stays within ${link:-?} Mbit/s" "$bad"
+# one host pair per uplink in 5tuple runs at the link rate, below the
+# senders' rate, so it finishes last; flowlet spreads evenly
+echo "$rows" | awk '{t[$1] = $7} END { exit !(t["5tuple"] > t["qp"] && t["5tuple"] > t["flowlet"]) }'
+t_check $? "fabric: 5tuple finishes the collective last ($(echo "$rows" | awk '{printf "%s %s ms ", $1, $7}'))"
+echo "$rows" | awk '$1 == "flowlet" { exit !($6 <= 1.15) }'
+t_check $? "fabric: flowlet spreads leaf1's bytes within 1.15 of even ($(echo "$rows" | awk '$1 == "flowlet" {print $6}'))"
+grep -q '^completion against 5tuple: qp [0-9-]*% faster .*, flowlet [0-9-]*% faster' "$out"
+t_check $? "fabric: the speed-up of qp and flowlet over 5tuple is printed"
 [ -s "$OUT/demo/fabric.png" ]
 t_check $? "fabric: chart written ($OUT/demo/fabric.png)"
 left=$(ip netns list | awk '{print $1}' | grep -E '^dm' | head -3)

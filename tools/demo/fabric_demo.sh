@@ -9,18 +9,25 @@
 # The ring alternates leaves (h1-1 -> h2-1 -> h1-2 -> h2-2 -> h1-1), so every
 # connection crosses the spines. Each connection has QPS QPs but one UDP
 # source port (--sport), the low-entropy case Meta describes: plain 5-tuple
-# ECMP sees one flow per host pair. The uplinks get an ECN rate below what a
-# single uplink is offered when everything lands on it, so concentration
-# shows up as marks, CNPs and rate cuts.
+# ECMP sees one flow per host pair. The fabric links are the bottleneck:
+# each spine port is shaped (tbf) to LINK Mbit/s, below a sender's RATE, so
+# a host pair pinned to one uplink runs at LINK while one spread over four
+# runs at RATE; the table prints how much sooner qp and flowlet finish the
+# collective than 5tuple. rocedp on the leaf uplinks ECN-marks above the
+# same rate (a leaf's uplink s feeds exactly one shaped spine port), so the
+# senders' DCQCN keeps the spine queues short.
 #
-# Environment: OUT (build dir), ROCEDP, ROCEGEN, DEMO_PREFIX (lab prefix,
-# default "dm"), QPS, COUNT, MSG, RATE (Mbit/s per sender), ECN_RATE (Mbit/s
-# per uplink).
+# Environment: OUT (build dir), ROCEDP, ROCEGEN, LBEVAL, DEMO_PREFIX (lab
+# prefix, default "dm"), QPS, COUNT, MSG, RATE (Mbit/s per sender), LINK
+# (Mbit/s per shaped spine port, 0: no shaping), ECN_RATE (Mbit/s per uplink,
+# default LINK), TAU (flowlet load tau in us), CAPTURE=1 (capture what leaf1's
+# hosts send and replay it through lbeval: docs/flowlet.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$top/build}/demo
 ROCEDP=$(readlink -f "${ROCEDP:-$top/build/rocedp}")
 ROCEGEN=$(readlink -f "${ROCEGEN:-$top/build/rocegen}")
+LBEVAL=$(readlink -f "${LBEVAL:-${OUT:-$top/build}/lbeval}")
 export ROCEDP
 LAB=$top/tools/lab/rocedp-lab
 prefix=${DEMO_PREFIX:-dm}
@@ -29,7 +36,14 @@ QPS=${QPS:-32}
 COUNT=${COUNT:-4}
 MSG=${MSG:-64K}
 RATE=${RATE:-100}
-ECN_RATE=${ECN_RATE:-80}
+LINK=${LINK:-50}
+ECN_RATE=${ECN_RATE:-$LINK}
+# The load estimate must hold several frames per port to rank ports: at
+# tens of Mbit/s a port sends a frame every ~150 us, and the default tau
+# (10 us, tuned for 100 Gbit/s) forgets each one before the next
+# (docs/flowlet.md, "The live fabric against the evaluator").
+TAU=${TAU:-2000}
+CAPTURE=${CAPTURE:-0}
 KMIN=20000
 KMAX=100000
 SPORT=49152
@@ -57,16 +71,68 @@ printf '%s\n' "h1-1 $prefix-h1-1 10.1.1.2" "h2-1 $prefix-h2-1 10.2.1.2" \
 
 for l in leaf1 leaf2; do
 	for s in $(seq $SPINES); do
-		leaf $l "$ROCEDP" ecn set up$s rate $ECN_RATE kmin $KMIN kmax $KMAX pmax 100 \
-			>/dev/null
+		[ "$ECN_RATE" = 0 ] ||
+			leaf $l "$ROCEDP" ecn set up$s rate $ECN_RATE kmin $KMIN kmax $KMAX \
+				pmax 100 >/dev/null
 	done
+	leaf $l "$ROCEDP" config set "flowlet.load_tau_us=$TAU" >/dev/null
 done
+# XDP on the leaves redirects straight into the veth peers, past any qdisc
+# on the leaf side, so the links are shaped where the kernel forwards: each
+# spine's port towards each leaf. Leaf1's uplink s then feeds exactly one
+# shaped port (spine s towards leaf2), and so does leaf2's. The limit is
+# deep enough (0.5 s) that DCQCN, not loss, settles the rate.
+if [ "$LINK" != 0 ]; then
+	for s in $(seq $SPINES); do
+		for l in leaf1 leaf2; do
+			ip -n "$prefix-spine$s" link set $l txqueuelen 10000
+			tc -n "$prefix-spine$s" qdisc replace dev $l root tbf rate ${LINK}mbit \
+				burst 8k limit $((LINK * 1000000 / 8 / 2))
+		done
+	done
+fi
+spine_tx() { # bytes and drops of every shaped spine port: "spine1/leaf2 bytes drops ..."
+	for s in $(seq $SPINES); do
+		for l in leaf1 leaf2; do
+			tc -n "$prefix-spine$s" -s qdisc show dev $l | awk -v p="spine$s/$l" \
+				'/Sent/ {print p, $2, $7 + 0; exit}'
+		done
+	done
+}
+capture_start() { # what leaf1's hosts send: the input of leaf1's uplinks
+	local h
+	caps=()
+	cpids=()
+	for h in h1-1 h1-2; do
+		rm -f "$out/cap-$1-$h.pcap"
+		ip netns exec "$prefix-$h" dumpcap -q -P -s 128 -i eth0 \
+			-f "udp port 4791 and src net 10.1.0.0/16" -w "$out/cap-$1-$h.pcap" \
+			2>"$out/cap-$1-$h.log" &
+		cpids+=($!)
+		caps+=(--pcap "$out/cap-$1-$h.pcap")
+	done
+	for h in h1-1 h1-2; do # dumpcap writes the file header once it captures
+		for _ in $(seq 50); do
+			[ "$(stat -c %s "$out/cap-$1-$h.pcap" 2>/dev/null || echo 0)" -ge 24 ] && break
+			sleep 0.1
+		done
+	done
+}
+capture_stop() {
+	kill -INT "${cpids[@]}" 2>/dev/null || true
+	wait "${cpids[@]}" 2>/dev/null || true
+	"$LBEVAL" "${caps[@]}" --members $SPINES --tau-us "$TAU" --modes "$1" -j \
+		>"$out/fabric-$1.lbeval.json" 2>"$out/fabric-$1.lbeval.err" ||
+		echo "fabric_demo: $1: lbeval replay failed (see $out/fabric-$1.lbeval.err)" >&2
+}
 
 for mode in "${modes[@]}"; do
 	for l in leaf1 leaf2; do
 		leaf $l "$ROCEDP" config set "hash.mode=$mode" >/dev/null
 		leaf $l "$ROCEDP" -j stats >"$out/fabric-$mode.$l.before.json"
 	done
+	spine_tx >"$out/fabric-$mode.spines.before"
+	if [ "$CAPTURE" = 1 ]; then capture_start $mode; fi
 	rc=0
 	"$ROCEGEN" run --pattern ring --hosts "@$out/fabric.hosts" --qps "$QPS" \
 		--msg "$MSG" --count "$COUNT" --rate "$RATE" --sport $SPORT \
@@ -75,13 +141,15 @@ for mode in "${modes[@]}"; do
 	for l in leaf1 leaf2; do
 		leaf $l "$ROCEDP" -j stats >"$out/fabric-$mode.$l.after.json"
 	done
+	spine_tx >"$out/fabric-$mode.spines.after"
+	if [ "$CAPTURE" = 1 ]; then capture_stop $mode; fi
 done
 
-/usr/bin/python3 - "$out" $SPINES $QPS "$MSG" $COUNT $RATE $ECN_RATE "${modes[@]}" <<'PY'
-import json, sys
-out, spines, qps, msg, count, rate, ecn_rate = sys.argv[1:8]
+/usr/bin/python3 - "$out" $SPINES $QPS "$MSG" $COUNT $RATE $ECN_RATE $LINK $TAU "${modes[@]}" <<'PY'
+import json, os, sys
+out, spines, qps, msg, count, rate, ecn_rate, link, tau = sys.argv[1:10]
 spines = int(spines)
-modes = sys.argv[8:]
+modes = sys.argv[10:]
 
 def ports(path):
     return {p["name"]: p for p in json.load(open(path))["ports"] if "name" in p}
@@ -91,14 +159,27 @@ def delta(mode, leaf, port, key):
     b = ports(f"{out}/fabric-{mode}.{leaf}.after.json").get(port, {})
     return b.get(key, 0) - a.get(key, 0)
 
+def spine_delta(mode):
+    """{"spineS/leafL": (bytes, drops)} sent by the shaped spine ports during the run"""
+    def read(which):
+        try:
+            return {f[0]: (int(f[1]), int(f[2])) for f in
+                    (l.split() for l in open(f"{out}/fabric-{mode}.spines.{which}")) if len(f) == 3}
+        except OSError:
+            return {}
+    a, b = read("before"), read("after")
+    return {k: (b[k][0] - a.get(k, (0, 0))[0], b[k][1] - a.get(k, (0, 0))[1]) for k in b}
+
 print(f"ring over 4 hosts (alternating leaves), {qps} QPs per connection, one UDP source port "
-      f"per host pair, {count} x {msg} per QP, senders at {rate} Mbit/s; "
-      f"every uplink ECN-marks above {ecn_rate} Mbit/s")
+      f"per host pair, {count} x {msg} per QP; senders at {rate} Mbit/s; "
+      + (f"every fabric link shaped to {link} Mbit/s at the spines (tbf), " if link != "0" else "no shaping, ")
+      + (f"ECN marks above {ecn_rate} Mbit/s per uplink" if ecn_rate != "0" else "no ECN marking"))
 cols = "".join(f"{'up' + str(s):>7}" for s in range(1, spines + 1))
-print(f"{'mode':8}{cols} {'imbal':>6} {'time ms':>8} {'oos':>5} {'ECN':>6} {'CNPs':>6} "
-      f"{'ACKs dscp46':>13}")
+print(f"{'mode':8}{cols} {'imbal':>6} {'time ms':>8} {'faster':>7} {'link Mb/s':>9} {'drops':>5} "
+      f"{'oos':>5} {'ECN':>6} {'CNPs':>6} {'ACKs dscp46':>13}")
 dat = open(f"{out}/fabric.dat", "w")
-dat.write("# mode " + " ".join(f"up{s}" for s in range(1, spines + 1)) + " imbalance  (% of leaf1's uplink tx bytes)\n")
+dat.write("# mode " + " ".join(f"up{s}" for s in range(1, spines + 1)) + " imbalance time_ms  (% of leaf1's uplink tx bytes)\n")
+times, replays = {}, []
 for mode in modes:
     try:
         run = json.load(open(f"{out}/fabric-{mode}.json"))
@@ -116,15 +197,39 @@ for mode in modes:
     acks = sum(s["total"]["acks"] for s in senders)
     acks46 = sum(s["rx_dscp"]["ack"].get("46", 0) for s in senders)
     t = run["total"]
+    ms = run["completion_us"] / 1000
+    times[mode] = ms
+    faster = f"{100 * (1 - ms / times['5tuple']):6.0f}%" if "5tuple" in times else f"{'-':>7}"
+    # the busiest shaped port's mean rate over the collective: <= LINK if the shaping holds
+    sp = spine_delta(mode)
+    link_mbps = max((b for b, _ in sp.values()), default=0) * 8 / (ms * 1000) if ms else 0
+    drops = sum(d for _, d in sp.values())
     cells = "".join(f"{s:6.1f}%" for s in share)
-    print(f"{mode:8}{cells} {imbal:6.2f} {run['completion_us'] / 1000:8.1f} {t['oos']:5d} "
+    print(f"{mode:8}{cells} {imbal:6.2f} {ms:8.1f} {faster} {link_mbps:9.1f} {drops:5d} {t['oos']:5d} "
           f"{marks:6d} {cnps:6d} {f'{acks46}/{acks}':>13}")
-    dat.write(f"{mode} " + " ".join(f"{s:.2f}" for s in share) + f" {imbal:.2f}\n")
+    dat.write(f"{mode} " + " ".join(f"{s:.2f}" for s in share) + f" {imbal:.2f} {ms:.1f}\n")
+    try:
+        lb = json.load(open(f"{out}/fabric-{mode}.lbeval.json"))["modes"][0]
+        lbt = sum(lb["bytes"]) or 1
+        replays.append(f"{mode:8}" + "".join(f"{100 * b / lbt:6.1f}%" for b in lb["bytes"])
+                       + f" {lb['imbalance']:6.2f}  moves {lb['flowlet_moves']}, flowlets {lb['flowlets']}")
+    except (OSError, ValueError, KeyError, IndexError):
+        pass
 dat.close()
+if "5tuple" in times:
+    parts = [f"{m} {100 * (1 - times[m] / times['5tuple']):.0f}% faster ({times[m] / times['5tuple']:.2f}x the time)"
+             for m in modes if m != "5tuple" and m in times]
+    print("completion against 5tuple: " + ", ".join(parts)
+          + " (Meta reports up to 40% for AllReduce with E-ECMP)")
 print("up1..4: share of leaf1's uplink tx bytes (rocedp stats); imbal: busiest / mean; time: the collective's")
-print("completion; oos: out-of-sequence frames at the responders; ECN: frames rocedp marked CE on the")
-print("uplinks of both leaves; CNPs: received by the senders; ACKs dscp46: ACKs the senders received")
-print("remarked to DSCP 46 (sent by the responders with the data's DSCP 26) / all ACKs")
+print("completion; faster: time saved against 5tuple; link Mb/s: the busiest shaped spine port's mean rate over")
+print("that time; drops: tbf drops at the spines; oos: out-of-sequence frames at the responders; ECN: frames")
+print("rocedp marked CE on the uplinks of both leaves; CNPs: received by the senders; ACKs dscp46: ACKs the")
+print("senders received remarked to DSCP 46 (sent by the responders with the data's DSCP 26) / all ACKs")
+if replays:
+    print(f"lbeval replay of the frames leaf1's hosts sent (--pcap, capture times, tau {tau} us):")
+    for r in replays:
+        print(r)
 PY
 
 if command -v gnuplot >/dev/null; then
