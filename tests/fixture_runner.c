@@ -678,6 +678,11 @@ static void run_fixture(const struct fixture *f)
 		hooks[n_hooks] = RD_HOOK_TC;
 		names[n_hooks++] = "tc";
 	}
+	/* tc ingress with the outer tag in skb metadata (engine.h) */
+	if (!strcmp(hook, "tc_rx")) {
+		hooks[n_hooks] = RD_HOOK_TC_RX;
+		names[n_hooks++] = "tc_rx";
+	}
 	if (!n_hooks) {
 		result(false, "%s: bad hook '%s'", f->name, hook);
 		return;

@@ -991,6 +991,40 @@ def gen_jumbo():
               "not_linear", hook="xdp", extra={"config": C})
 
 
+def gen_tc_vlan():
+    """tc ingress sees the outer tag in skb metadata (the receive path
+    untags before tc); hook tc_rx runs it so and writes that tag back into
+    the output. A new PCP must keep the tag's TPID, 802.1ad included, and
+    a QinQ frame's inner tag must stay as it was."""
+    F = "tc_vlan.fix"
+    C = "remark_only.json"
+    Q = REMARK_ONLY_QOS
+
+    def rx(name, frame, desc, cls, pcp, **kw):
+        classed(F, name, frame, desc, cls, dscp=Q.get(cls), pcp=pcp,
+                passr="no_forward", config=C, hook="tc_rx", **kw)
+
+    rx("tcrx_cnp_8021q", cnp_frame(vlans=[(0x8100, 10, 0)]),
+       "802.1Q CNP: PCP 6 on the re-pushed tag", "cnp", 6)
+    rx("tcrx_cnp_8021ad", cnp_frame(vlans=[(0x88a8, 10, 0)]),
+       "802.1ad S-tag CNP: PCP 6, TPID 0x88a8 kept", "cnp", 6)
+    rx("tcrx_nak_qinq", ack(0x61, vlans=[(0x88a8, 20, 0), (0x8100, 10, 2)],
+                            v6=True),
+       "QinQ NAK: outer S-tag PCP 5 and TPID 0x88a8, inner C-tag as it "
+       "was", "nak", 5, aethk="nak", aethc=1)
+    rx("tcrx_cnp_qinq_8021q_outer", cnp_frame(vlans=[(0x8100, 30, 1),
+                                                     (0x8100, 40, 3)]),
+       "double 802.1Q: outer PCP 6, inner left", "cnp", 6)
+
+
+# ------------------------------------------------------------------ corners
+# Issue 16 items 5-9: martians, XRC, IPv6 atomic fragments, unicast frames
+# for other hosts, priority tags (VID 0).
+
+XRCETH = struct.pack("!I", 0x000123)  # reserved byte, XRC SRQ 0x123
+PORT_IFX = 7  # an ingress port of the fixtures that set a port MAC
+
+
 def main():
     gen_classes()
     gen_malformed()
@@ -999,6 +1033,7 @@ def main():
     gen_fwd()
     gen_remark_only()
     gen_jumbo()
+    gen_tc_vlan()
     os.makedirs(OUTDIR, exist_ok=True)
     names = set()
     n = 0

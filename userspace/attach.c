@@ -265,6 +265,7 @@ int rd_live_load(struct rocedp **out, bool pin)
 		return -errno;
 	skel->rodata->cfg_ecn_kfunc = rd_ecn_module_loaded();
 	bpf_program__set_autoload(skel->progs.rocedp_egress_tr, false);
+	bpf_program__set_autoload(skel->progs.rocedp_tc_ingress_rx, false);
 	err = pin ? set_pin_paths(skel) : 0;
 	if (!err)
 		err = rocedp__load(skel);

@@ -84,6 +84,8 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 		bpf_program__fd(e->skel->progs.rocedp_egress_tr);
 	e->prog_fd[RD_HOOK_TC_EGRESS] =
 		bpf_program__fd(e->skel->progs.rocedp_tc_egress);
+	e->prog_fd[RD_HOOK_TC_RX] =
+		bpf_program__fd(e->skel->progs.rocedp_tc_ingress_rx);
 	err = rd_config_apply_defaults(&e->maps);
 	if (err) {
 		rd_engine_close(e);
@@ -152,9 +154,30 @@ static unsigned int tc_verdict(unsigned int ret)
 	return ROCEDP_VERDICT_ABORTED;
 }
 
+/*
+ * rocedp_tc_ingress_rx leaves the metadata tag in cb[0] (present) and
+ * cb[1] (TPID << 16 | TCI): put it back in front, as a transmit would.
+ */
+static int put_meta_tag(struct rd_run *r, const struct __sk_buff *skb)
+{
+	uint8_t *p = r->out;
+
+	if (!skb->cb[0])
+		return 0;
+	if (r->out_len < 12 || r->out_len + 4 > r->out_size)
+		return -E2BIG;
+	memmove(p + 16, p + 12, r->out_len - 12);
+	p[12] = skb->cb[1] >> 24;
+	p[13] = skb->cb[1] >> 16;
+	p[14] = skb->cb[1] >> 8;
+	p[15] = skb->cb[1];
+	r->out_len += 4;
+	return 0;
+}
+
 int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r)
 {
-	struct __sk_buff skb = {};
+	struct __sk_buff skb = {}, skb_out = {};
 	struct xdp_md xdp = {};
 	__u32 zero = 0;
 	int err, is_xdp = h == RD_HOOK_XDP;
@@ -185,11 +208,18 @@ int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r)
 		skb.ingress_ifindex = r->ingress_ifindex;
 		opts.ctx_in = &skb;
 		opts.ctx_size_in = sizeof(skb);
+		opts.ctx_out = &skb_out;
+		opts.ctx_size_out = sizeof(skb_out);
 	}
 	err = bpf_prog_test_run_opts(e->prog_fd[h], &opts);
 	if (err)
 		return -errno;
 	r->out_len = opts.data_size_out;
+	if (h == RD_HOOK_TC_RX) {
+		err = put_meta_tag(r, &skb_out);
+		if (err)
+			return err;
+	}
 	r->retval = opts.retval;
 	r->verdict = is_xdp ? xdp_verdict(opts.retval) :
 			      tc_verdict(opts.retval);

@@ -18,6 +18,9 @@ enum rd_hook {
 			     * program, it marks ECN at ingress) */
 	RD_HOOK_TC_EGRESS, /* rocedp_tc_egress, port = skb->ifindex: must
 			    * exist (0 means lo) */
+	RD_HOOK_TC_RX, /* rocedp_tc_ingress_rx: tc ingress with the outer
+			* tag in skb metadata, as the receive path hands
+			* it over; the output has that tag written back */
 	RD_HOOK_MAX,
 };
 
