@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Jumbo frames through a live fabric (issue 16): 2 leaves x 2 spines, one
+# host per leaf (tools/lab/rocedp-lab), every link at MTU 9000, rocedp on
+# the leaves with every feature on (forward, remark, ECN with a virtual
+# queue on the uplinks, flowlet).
+#
+#  1. `rocedp attach` in native mode took every leaf port at MTU 9000 (the
+#     programs are xdp.frags); the ports show a native, not generic, program.
+#  2. rocegen picks a 4096-byte path MTU from the interface MTU: 4096-byte
+#     RoCE payloads (RDMA WRITE FIRST/MIDDLE/LAST, 4154..4170-byte frames)
+#     from h1-1 to h2-1 all arrive in order with a valid ICRC (intact), and
+#     every message is ACKed.
+#  3. The leaves counted them whole: leaf1's host port received at least the
+#     sender's frames, at >= 4096 bytes a frame, and forwarded them.
+#  4. A device without native XDP at MTU 9000 gets one line naming it and
+#     the way out (--mode generic or tc).
+#
+# Usage: selftests/jumbo.sh [native|tc|generic ...]   (root; default: native tc)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+modes=("$@")
+[ ${#modes[@]} = 0 ] && modes=(native tc)
+MTU=9000
+QPS=4
+COUNT=8
+MSG=64K
+
+t_require ethtool nsenter unshare
+
+stats() { lab_exec leaf1 "$ROCEDP" -j stats >"$T_TMP/$1.json" 2>"$T_TMP/$1.err"; }
+
+one_mode() { # MODE
+	local mode=$1 out rc srv
+	# lab prefixes are lower case; "aj" keeps this helper's namespaces apart
+	T_LAB_PREFIX=aj$((RANDOM % 9000 + 1000))
+	t_cleanup "$LAB down --prefix $T_LAB_PREFIX"
+	if ! lab up --leaves 2 --spines 2 --hosts 1 --mode "$mode" --mtu $MTU \
+		--features forward,remark,ecn,flowlet >"$T_TMP/lab.out" 2>&1; then
+		t_fail "$mode: fabric up at MTU $MTU" "$(tail -n3 "$T_TMP/lab.out")"
+		return
+	fi
+	t_ok "$mode: fabric up at MTU $MTU (2 leaves x 2 spines, rocedp attached --mode $mode)"
+	# ECN's virtual queue on every uplink, fast enough not to mark: the
+	# whole-frame length goes through it
+	for l in leaf1 leaf2; do
+		for u in up1 up2; do
+			rocedp_set $l ecn set $u rate 100000 >"$T_TMP/ecn.out" 2>&1 ||
+				t_fail "$mode: rocedp ecn set $u rate 100000 on $l" "$(cat "$T_TMP/ecn.out")"
+		done
+	done
+
+	# 1. every leaf port at 9000, with the program of the asked mode
+	out=$(for l in leaf1 leaf2; do
+		ip -n "$(ns $l)" -j -d link show | $PY -c '
+import json, sys
+mode = sys.argv[1]
+for d in json.load(sys.stdin):
+    if d["ifname"] == "lo": continue
+    xdp = d.get("xdp", {}).get("mode")
+    # ip -d reports XDP mode 1 = native (drv), 2 = generic (skb)
+    ok = d["mtu"] == int(sys.argv[2]) and (mode == "tc" or
+        xdp == {"native": 1, "generic": 2}[mode])
+    if not ok: print(f"{d['ifname']}: mtu {d['mtu']} xdp {xdp}")' "$mode" $MTU
+	done)
+	t_check "$([ -z "$out" ] && echo 0 || echo 1)" \
+		"$mode: every leaf port at MTU $MTU with a $mode program" "$out"
+
+	# 2. 4096-byte payloads from h1-1 to h2-1
+	stats "$mode.a"
+	if ! t_serve srv "$mode" "$(ns h2-1)" eth0; then
+		t_fail "$mode: rocegen responder on h2-1" "$(cat "$T_TMP/$mode.serve.err")"
+		return
+	fi
+	ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dst 10.2.1.2 --qps $QPS \
+		--msg $MSG --count $COUNT --rate 2000 --rto 200000 -j \
+		>"$T_TMP/$mode.send.json" 2>"$T_TMP/$mode.send.err"
+	rc=$?
+	sleep 0.3
+	kill -INT "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	stats "$mode.b"
+	t_check $rc "$mode: rocegen send over the fabric exits 0" \
+		"rc $rc: $(tail -c 300 "$T_TMP/$mode.send.err")"
+	out=$($PY - "$T_TMP" "$mode" $QPS $COUNT <<'EOF'
+import json, sys
+tmp, mode, qps, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+s = json.load(open(f"{tmp}/{mode}.send.json"))
+r = json.load(open(f"{tmp}/{mode}.serve"))
+def tot(j):
+    return j.get("total", j)
+S, R = tot(s), tot(r)
+bad = []
+if s["frame_payload"] != 4096: bad.append(f"frame payload {s['frame_payload']}, want 4096")
+if R["messages"] != qps * count: bad.append(f"responder got {R['messages']} messages, want {qps * count}")
+if S["messages"] != qps * count: bad.append(f"sender completed {S['messages']}")
+if R["bytes"] != 4096 * 16 * qps * count: bad.append(f"responder got {R['bytes']} bytes")
+for k in ("oos", "naks", "dups", "icrc_errors", "bad_qp"):
+    if R.get(k): bad.append(f"{R[k]} {k}")
+if S.get("retx_frames"): bad.append(f"{S['retx_frames']} retransmitted frames")
+print("; ".join(bad) if bad else
+      f"{R['messages']} messages, {S['frames']} frames of 4096 payload bytes, oos 0, ICRC errors 0")
+sys.exit(1 if bad else 0)
+EOF
+	)
+	t_check $? "$mode: 4096-byte RoCE payloads arrive in order with a valid ICRC, every message ACKed ($out)" "$out"
+
+	# 3. counted whole by leaf1
+	out=$($PY - "$T_TMP" "$mode" <<'EOF'
+import json, sys
+tmp, mode = sys.argv[1], sys.argv[2]
+def port(n, name):
+    j = json.load(open(f"{tmp}/{mode}.{n}.json"))
+    return next((p for p in j["ports"] if p.get("name") == name), {})
+def ctr(n, k):
+    return json.load(open(f"{tmp}/{mode}.{n}.json"))["counters"][k]
+sent = json.load(open(f"{tmp}/{mode}.send.json"))
+S = sent.get("total", sent)
+pk = port("b", "host1").get("rx_pkts", 0) - port("a", "host1").get("rx_pkts", 0)
+by = port("b", "host1").get("rx_bytes", 0) - port("a", "host1").get("rx_bytes", 0)
+fwd = ctr("b", "forwarded_bytes") - ctr("a", "forwarded_bytes")
+bad = []
+if pk < S["frames"]: bad.append(f"host1 rx {pk} frames, sender sent {S['frames']}")
+if by < 4096 * S["frames"]: bad.append(f"host1 rx {by} bytes for {S['frames']} frames")
+if fwd < 4096 * S["frames"]: bad.append(f"forwarded {fwd} bytes")
+print("; ".join(bad) if bad else f"host1 rx {pk} frames / {by} bytes ({by // max(pk, 1)} a frame), forwarded {fwd} bytes")
+sys.exit(1 if bad else 0)
+EOF
+	)
+	t_check $? "$mode: leaf1 counted the frames whole and forwarded them ($out)" "$out"
+	"$LAB" down --prefix "$T_LAB_PREFIX" >/dev/null 2>&1
+}
+
+# 4. a device without native XDP, at MTU 9000: one line with the way out
+refusal() {
+	local n=A_jumbo$$ out
+	ip netns add $n || { t_fail "netns $n"; return; }
+	t_cleanup "ip netns del $n"
+	t_bpf_ns $n || { t_fail "bpffs for $n"; return; }
+	ip -n $n link add A_jbr type bridge && ip -n $n link set A_jbr mtu $MTU up
+	out=$(t_in_bpf $n "$ROCEDP" attach A_jbr --mode native 2>&1)
+	[ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"A_jbr: native mode:"*"--mode generic or --mode tc"* ]]
+	t_check $? "native attach to a device without XDP: one line naming it and the options" "$out"
+	t_in_bpf $n "$ROCEDP" detach --all >/dev/null 2>&1
+}
+
+for m in "${modes[@]}"; do
+	one_mode "$m"
+done
+refusal
+t_done
