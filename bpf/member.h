@@ -22,30 +22,21 @@ static __always_inline int rd_slot_active(const struct rocedp_group *g,
 }
 
 /*
- * Weighted pick: x = (hash * total) >> 32 is uniform in [0, total); the
- * member is the first active index whose cumulative weight exceeds x,
- * found by binary search over the 64 entries.
+ * Weighted pick, resilient: the hash picks a bucket by multiply-shift (no
+ * divide), the bucket names a slot. One bounded array index, where the
+ * cumulative-weight binary search it replaced took up to seven dependent
+ * loads. Userspace makes bucket shares follow the weights (within one
+ * bucket) and moves only a departing member's buckets.
  */
 static __always_inline int rd_pick_weighted(const struct rocedp_group *g,
 					    __u32 hash)
 {
-	__u32 n = g->n_active, lo = 0, hi, mid, x;
-	int i;
+	__u32 b = ((__u64)hash * g->n_buckets) >> 32;
+	__u8 slot = g->buckets[b & (ROCEDP_MAX_BUCKETS - 1)];
 
-	if (!n || n > ROCEDP_MAX_MEMBERS || !g->total_weight)
+	if (slot >= ROCEDP_MAX_MEMBERS)
 		return -1;
-	x = ((__u64)hash * g->total_weight) >> 32;
-	hi = n - 1;
-	for (i = 0; i < 7; i++) {
-		if (lo >= hi)
-			break;
-		mid = (lo + hi) / 2;
-		if (g->cum_weight[mid & (ROCEDP_MAX_MEMBERS - 1)] > x)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return g->active[lo & (ROCEDP_MAX_MEMBERS - 1)];
+	return slot;
 }
 
 /*

@@ -183,11 +183,12 @@ g = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_groups")}
 assert sorted(g) == [1, 2], g.keys()
 g1 = g[1]
 assert g1["n_members"] == 2 and g1["n_active"] == 2 and g1["total_weight"] == 4, g1
-assert g1["cum_weight"][:2] == [1, 4], g1["cum_weight"][:2]
+assert g1["n_buckets"] == 128 and [g1["buckets"][:128].count(i) for i in (0, 1)] == [32, 96], g1["buckets"]
 for m in g1["members"][:2]:
     assert m["flags"] == 7, m    # UP | RESOLVED | STATIC
 assert g1["members"][0]["ifindex"] == $IF1 and g1["members"][1]["ifindex"] == $IF2
 assert g[2]["rtt_us"] == 40 and g[2]["members"][0]["nh_family"] == socket.AF_INET6
+assert g[2]["n_buckets"] == 64, g[2]["n_buckets"]
 r4 = {(e["formatted"]["key"]["prefixlen"], b(e["key"][4:8])): e["formatted"]["value"]
       for e in dump("rd_routes4")}
 assert r4[(16, bytes([10, 1, 0, 0]))] == {"group_id": 1, "flags": 2}, r4

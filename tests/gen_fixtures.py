@@ -221,8 +221,8 @@ def expect(frame, dscp=None, pcp=None, fwd=None):
 # of their network bytes) times its own odd constant, xor-folded with the
 # seed: the address words, the L4 protocol, sport << 16 | dport unless
 # qp-only, the BTH destination QP unless 5tuple; then MurmurHash3's
-# finaliser. Member: x = (hash * total) >> 32, first active slot whose
-# cumulative weight > x.
+# finaliser. Member: bucket (hash * n_buckets) >> 32 of the group's bucket
+# table, built as userspace/buckets.c does (pick_member below).
 
 M32 = 0xffffffff
 K_SRC = (0x9e3779b1, 0xc2b2ae3d, 0x165667b1, 0xfd7046c5)
@@ -278,15 +278,75 @@ def flow_hash(frame, mode, seed):
     return _hfinal(h)
 
 
-def pick_member(h, weights):
-    total = sum(weights)
-    x = (h * total) >> 32
-    cum = 0
-    for slot, w in enumerate(weights):
-        cum += w
-        if cum > x:
-            return slot
-    raise AssertionError("no member")
+M64 = (1 << 64) - 1
+NO_BUCKET = 0xff
+
+
+def bucket_score(b, slot):
+    # userspace/buckets.c rd_bucket_score: splitmix64 of bucket << 8 | slot
+    z = (((b << 8) | slot) + 0x9e3779b97f4a7c15) & M64
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+    return z ^ (z >> 31)
+
+
+def bucket_quotas(w, nb):
+    # largest remainder; ties to the lower slot
+    total = sum(w)
+    if not total:
+        return [0] * len(w)
+    t = [nb * x // total for x in w]
+    rem = [nb * x % total for x in w]
+    order = sorted((i for i in range(len(w)) if w[i]),
+                   key=lambda i: (-rem[i], i))
+    for i in order[:nb - sum(t)]:
+        t[i] += 1
+    return t
+
+
+def bucket_overlay(base, w):
+    # each member keeps its best-scoring buckets up to its quota; the rest
+    # go, in bucket order, to the best-scoring member with room
+    nb, t = len(base), bucket_quotas(w, len(base))
+    out, d = [NO_BUCKET] * nb, [0] * len(w)
+    for i, wi in enumerate(w):
+        if not wi:
+            continue
+        own = sorted((b for b in range(nb) if base[b] == i),
+                     key=lambda b: -bucket_score(b, i))[:t[i]]
+        for b in own:
+            out[b] = i
+        d[i] = t[i] - len(own)
+    for b in range(nb):
+        if out[b] != NO_BUCKET:
+            continue
+        cand = [i for i in range(len(w)) if w[i] and d[i] > 0]
+        if not cand:
+            break
+        best = max(cand, key=lambda i: bucket_score(b, i))
+        out[b] = best
+        d[best] -= 1
+    return out
+
+
+def bucket_table(weights, usable=None, nb=128):
+    # userspace/buckets.c rd_buckets_build: equal shares, weights, states
+    n = len(weights)
+    usable = usable or [True] * n
+    e = bucket_overlay([NO_BUCKET] * nb, [1] * n)
+    w = list(weights)
+    a = bucket_overlay(e, w)
+    for i in range(n):  # members that are down leave in slot order
+        if w[i] and not usable[i]:
+            w[i] = 0
+            a = bucket_overlay(a, w)
+    return a
+
+
+def pick_member(h, weights, nb=128):
+    slot = bucket_table(tuple(weights), nb=nb)[(h * nb) >> 32]
+    assert slot != NO_BUCKET, "no member"
+    return slot
 
 
 # ------------------------------------------------------------------ configs

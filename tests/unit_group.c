@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for userspace/group.c: rd_group_build() (active list and
- * cumulative weights) and the FIB model (dedup of identical hop sets, group
+ * Unit tests for userspace/group.c and buckets.c: rd_group_build() (active
+ * list and resilient bucket table: shares, movement, purity) and the FIB
+ * model (dedup of identical hop sets, group
  * id allocation, reference counts, diff commits). Pure userspace: the model
  * runs with map fds of -1 (dry run), so no BPF and no root are needed.
  *
@@ -32,6 +33,8 @@ static void mkgroup(struct rocedp_group *g, int n, const __u16 *weights,
 
 	memset(g, 0xa5, sizeof(*g)); /* garbage the builder must clear */
 	g->n_members = n;
+	g->n_buckets = 0; /* inputs: the default size, own table */
+	g->bucket_src = ROCEDP_BUCKETS_OWN;
 	for (i = 0; i < n && i < ROCEDP_MAX_MEMBERS; i++) {
 		g->members[i].weight = weights[i];
 		g->members[i].flags = flags[i];
@@ -39,31 +42,65 @@ static void mkgroup(struct rocedp_group *g, int n, const __u16 *weights,
 	rd_group_build(g);
 }
 
-static bool arr_eq32(const __u32 *a, const __u32 *b, int n)
-{
-	return !memcmp(a, b, n * sizeof(*a));
-}
-
 static bool tail_zero(const struct rocedp_group *g)
 {
 	int i;
 
 	for (i = g->n_active; i < ROCEDP_MAX_MEMBERS; i++)
-		if (g->active[i] || g->cum_weight[i])
+		if (g->active[i])
 			return false;
 	return true;
 }
 
-/* The dataplane's pick, as documented in the ABI. */
+/* The dataplane's pick (bpf/member.h): bucket by multiply-shift. */
 static int pick(const struct rocedp_group *g, __u32 hash)
 {
-	__u32 x = ((__u64)hash * g->total_weight) >> 32;
-	int i;
+	__u8 slot = g->buckets[((__u64)hash * g->n_buckets) >> 32];
 
-	for (i = 0; i < g->n_active; i++)
-		if (g->cum_weight[i] > x)
-			return g->active[i];
-	return -1;
+	return slot == ROCEDP_BUCKET_NONE ? -1 : slot;
+}
+
+static int bucket_count(const struct rocedp_group *g, int slot)
+{
+	int b, n = 0;
+
+	for (b = 0; b < g->n_buckets; b++)
+		n += g->buckets[b] == slot;
+	return n;
+}
+
+/* Every usable member within one bucket of its exact share, others none. */
+static bool shares_ok(const struct rocedp_group *g)
+{
+	double ideal;
+	int i, c;
+
+	for (i = 0; i < g->n_members; i++) {
+		const struct rocedp_member *m = &g->members[i];
+		bool use = (m->flags & UPRES) == UPRES && m->weight;
+
+		c = bucket_count(g, i);
+		ideal = use ? (double)g->n_buckets * m->weight /
+					g->total_weight :
+			      0;
+		if (c < ideal - 1 + 1e-9 || c > ideal + 1 - 1e-9)
+			if (!(c == 0 && ideal == 0))
+				return false;
+	}
+	return bucket_count(g, ROCEDP_BUCKET_NONE) ==
+	       (g->n_active ? 0 : g->n_buckets);
+}
+
+/* Buckets that changed member, not counting those of member `slot`. */
+static int moved_others(const struct rocedp_group *a,
+			const struct rocedp_group *b, int slot)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->n_buckets; i++)
+		n += a->buckets[i] != b->buckets[i] && a->buckets[i] != slot &&
+		     b->buckets[i] != slot;
+	return n;
 }
 
 static void test_build(void)
@@ -79,41 +116,40 @@ static void test_build(void)
 	static const __u16 f3_none[] = { 0, ROCEDP_MEMBERF_UP,
 					 ROCEDP_MEMBERF_RESOLVED };
 	__u16 w64[ROCEDP_MAX_MEMBERS], f64[ROCEDP_MAX_MEMBERS];
-	__u32 exp[ROCEDP_MAX_MEMBERS], counts[ROCEDP_MAX_MEMBERS] = { 0 };
+	__u32 counts[ROCEDP_MAX_MEMBERS] = { 0 };
 	bool ok;
 	int i;
 
 	mkgroup(&g, 2, w2, f2);
 	result(g.n_active == 2 && g.total_weight == 4 && g.active[0] == 0 &&
-		       g.active[1] == 1 &&
-		       arr_eq32(g.cum_weight, (__u32[]){ 1, 4 }, 2) &&
-		       tail_zero(&g),
-	       "build: weights 1,3 -> cum 1,4 total 4");
+		       g.active[1] == 1 && tail_zero(&g) &&
+		       g.n_buckets == ROCEDP_DEFAULT_BUCKETS &&
+		       bucket_count(&g, 0) == 32 && bucket_count(&g, 1) == 96,
+	       "build: weights 1,3 -> 32 and 96 of 128 buckets, total 4");
 
 	mkgroup(&g, 3, w3, f3_down);
 	result(g.n_active == 2 && g.active[0] == 0 && g.active[1] == 2 &&
-		       arr_eq32(g.cum_weight, (__u32[]){ 2, 3 }, 2) &&
+		       bucket_count(&g, 1) == 0 && shares_ok(&g) &&
 		       g.total_weight == 3 && tail_zero(&g),
 	       "build: link-down member (no UP) is left out, slots stay");
 
 	mkgroup(&g, 4, w4, f4);
 	result(g.n_active == 2 && g.active[0] == 2 && g.active[1] == 3 &&
-		       arr_eq32(g.cum_weight, (__u32[]){ 4, 10 }, 2) &&
-		       g.total_weight == 10,
+		       shares_ok(&g) && g.total_weight == 10,
 	       "build: unresolved and weight-0 members are left out");
 
 	mkgroup(&g, 3, w3, f3_none);
-	result(g.n_active == 0 && g.total_weight == 0 && tail_zero(&g),
-	       "build: no eligible member -> empty active list");
+	result(g.n_active == 0 && g.total_weight == 0 && tail_zero(&g) &&
+		       pick(&g, 12345) == -1 && shares_ok(&g),
+	       "build: no eligible member -> empty list, every bucket none");
 
 	for (i = 0; i < ROCEDP_MAX_MEMBERS; i++) {
 		w64[i] = i + 1;
 		f64[i] = UPRES;
-		exp[i] = (i + 1) * (i + 2) / 2;
 	}
 	mkgroup(&g, ROCEDP_MAX_MEMBERS, w64, f64);
-	result(g.n_active == 64 && g.total_weight == 2080 &&
-		       arr_eq32(g.cum_weight, exp, 64) && g.active[63] == 63,
+	result(g.n_active == 64 && g.total_weight == 2080 && shares_ok(&g) &&
+		       g.active[63] == 63,
 	       "build: 64 members, weights 1..64 -> total 2080");
 
 	mkgroup(&g, ROCEDP_MAX_MEMBERS + 5, w64, f64);
@@ -131,20 +167,146 @@ static void test_build(void)
 	g.rtt_us = g2.rtt_us = 0;
 	g.flags = g2.flags = 0;
 	rd_group_build(&g2);
-	result(!memcmp(g.cum_weight, g2.cum_weight, sizeof(g.cum_weight)) &&
+	result(!memcmp(g.buckets, g2.buckets, sizeof(g.buckets)) &&
 		       !memcmp(g.active, g2.active, sizeof(g.active)) &&
 		       g.n_active == g2.n_active,
 	       "build: deterministic (tail cleared), so diffs compare equal");
 
-	/* WCMP: evenly spaced hashes land in proportion to the weights */
+	/* WCMP: evenly spaced hashes land in proportion to the buckets */
 	mkgroup(&g, 3, (const __u16[]){ 1, 2, 5 },
 		(const __u16[]){ UPRES, UPRES, UPRES });
 	for (i = 0; i < 8 * 4096; i++)
 		counts[pick(&g, (__u32)i * (0x100000000ull / (8 * 4096)))]++;
-	ok = counts[0] == 4096 && counts[1] == 2 * 4096 &&
-	     counts[2] == 5 * 4096;
-	result(ok, "wcmp: weights 1,2,5 get exactly 1/8, 2/8, 5/8 (%u %u %u)",
-	       counts[0], counts[1], counts[2]);
+	ok = counts[0] == 16 * 256 && counts[1] == 32 * 256 &&
+	     counts[2] == 80 * 256;
+	result(ok, "wcmp: weights 1,2,5 get 16, 32, 80 buckets (%u %u %u)",
+	       counts[0] / 256, counts[1] / 256, counts[2] / 256);
+}
+
+/* xorshift64*: a fixed seed keeps every run identical */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (rng * 0x2545f4914f6cdd1dull) >> 32;
+}
+
+/* Shares within one bucket and a pure function, over random groups. */
+static void test_buckets_shares(void)
+{
+	static const unsigned int sizes[] = { 1, 7, 64, 100, 128, 1024 };
+	static struct rocedp_group g, g2;
+	int t, i, bad = 0, impure = 0;
+
+	for (t = 0; t < 600; t++) {
+		memset(&g, 0, sizeof(g));
+		g.n_members = 1 + rnd() % ROCEDP_MAX_MEMBERS;
+		g.n_buckets = sizes[t % 6];
+		for (i = 0; i < g.n_members; i++) {
+			g.members[i].weight = rnd() % 4 ? 1 + rnd() % 8 : 0;
+			g.members[i].flags = rnd() % 5 ? UPRES :
+					     rnd() % 2 ? ROCEDP_MEMBERF_UP :
+							 0;
+		}
+		rd_group_build(&g);
+		bad += !shares_ok(&g);
+		g2 = g;
+		memset(g2.buckets, 0x5a, sizeof(g2.buckets));
+		rd_group_build(&g2);
+		impure += !!memcmp(&g, &g2, sizeof(g));
+	}
+	result(!bad && !impure,
+	       "buckets: 600 random groups within one bucket of the weights "
+	       "(%d off), rebuilt identically (%d differ)",
+	       bad, impure);
+
+	memset(&g, 0, sizeof(g));
+	g.n_members = 2;
+	g.members[0].weight = g.members[1].weight = 1;
+	g.members[0].flags = g.members[1].flags = UPRES;
+	g.n_buckets = ROCEDP_MAX_BUCKETS + 1;
+	rd_group_build(&g);
+	result(g.n_buckets == ROCEDP_MAX_BUCKETS && shares_ok(&g),
+	       "buckets: more than ROCEDP_MAX_BUCKETS is clamped");
+}
+
+/*
+ * One member of 8 leaves (link down, neighbour failed, weight 0) and comes
+ * back: no other member's bucket moves, and coming back restores the table
+ * exactly (its own 1/8). Also from a state where another member is down.
+ */
+static void test_buckets_resilient(void)
+{
+	static const char *const how[] = { "link down", "neighbour failed",
+					   "weight 0" };
+	static struct rocedp_group base, down, up, d2;
+	int k, i, x, f, moved, bad_up = 0, moved2 = 0, own2 = 0;
+
+	memset(&base, 0, sizeof(base));
+	base.n_members = 8;
+	for (i = 0; i < 8; i++) {
+		base.members[i].weight = 1;
+		base.members[i].flags = UPRES;
+	}
+	rd_group_build(&base);
+	for (k = 0; k < 3; k++) {
+		moved = 0;
+		bad_up = 0;
+		for (x = 0; x < 8; x++) {
+			down = base;
+			if (k == 0)
+				down.members[x].flags &= ~ROCEDP_MEMBERF_UP;
+			else if (k == 1)
+				down.members[x].flags &=
+					~ROCEDP_MEMBERF_RESOLVED;
+			else
+				down.members[x].weight = 0;
+			rd_group_build(&down);
+			moved += moved_others(&base, &down, x);
+			bad_up += !shares_ok(&down) ||
+				  bucket_count(&down, x) != 0;
+			up = down;
+			up.members[x] = base.members[x];
+			rd_group_build(&up);
+			bad_up += !!memcmp(&up, &base, sizeof(up));
+		}
+		result(!moved && !bad_up,
+		       "resilient: %s of one of 8 moves no other bucket (%d), "
+		       "coming back restores the table (%d off)",
+		       how[k], moved, bad_up);
+	}
+	/*
+	 * A second member down: members leave the table in slot order, so one
+	 * with a higher slot than the first moves nothing else; one with a
+	 * lower slot may re-spread the first one's buckets, never others.
+	 */
+	for (f = 0; f < 8; f++)
+		for (x = 0; x < 8; x++) {
+			if (x == f)
+				continue;
+			down = base;
+			down.members[f].flags = 0;
+			rd_group_build(&down);
+			d2 = down;
+			d2.members[x].flags = 0;
+			rd_group_build(&d2);
+			for (i = 0; i < d2.n_buckets; i++)
+				if (down.buckets[i] != d2.buckets[i] &&
+				    down.buckets[i] != x) {
+					moved2++;
+					own2 += base.buckets[i] == f;
+				}
+		}
+	result(own2 == moved2,
+	       "resilient: with one member already down, a second failure "
+	       "moves only its own and the first one's buckets (%d of %d)",
+	       own2, moved2);
+	printf("# second failure, 56 ordered pairs: %d of %d buckets the first "
+	       "had handed over moved again (%.1f%%)\n",
+	       moved2, 56 * 16, 100.0 * moved2 / (56 * 16));
 }
 
 static struct rd_hop hop4(uint32_t ifindex, const char *gw, uint16_t weight)
@@ -377,6 +539,8 @@ static void test_exhaustion(void)
 int main(void)
 {
 	test_build();
+	test_buckets_shares();
+	test_buckets_resilient();
 	test_fib();
 	test_exhaustion();
 	printf("1..%d\n", n_test);

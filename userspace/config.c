@@ -1033,7 +1033,8 @@ static void parse_groups(struct pctx *c, const char *path,
 			 struct json_object *v, struct rd_staged *s,
 			 bool *named)
 {
-	static const char *const keys[] = { "id", "rtt_us", "members", NULL };
+	static const char *const keys[] = { "id", "rtt_us", "buckets",
+					    "members", NULL };
 	struct json_object *g, *x;
 	char p[PATH_LEN], pm[PATH_LEN], pi[PATH_LEN];
 	unsigned int j;
@@ -1074,6 +1075,11 @@ static void parse_groups(struct pctx *c, const char *path,
 		}
 		if ((x = child(g, "rtt_us", p, pi)))
 			get_u32(c, pi, x, 0, 1000000, &cg->g.rtt_us);
+		cg->g.n_buckets = ROCEDP_DEFAULT_BUCKETS;
+		/* resilient bucket table size (docs/config.md) */
+		if ((x = child(g, "buckets", p, pi)) &&
+		    !get_int(c, pi, x, 1, ROCEDP_MAX_BUCKETS, &id))
+			cg->g.n_buckets = id;
 		x = child(g, "members", p, pm);
 		if (!x) {
 			perr(c, p, "missing key members");
@@ -2406,6 +2412,7 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		o = json_object_new_object();
 		add(o, "id", json_object_new_int64(s->groups[i].id));
 		add(o, "rtt_us", json_object_new_int64(g->rtt_us));
+		add(o, "buckets", json_object_new_int64(g->n_buckets));
 		for (j = 0; j < g->n_members && j < ROCEDP_MAX_MEMBERS; j++) {
 			const struct rocedp_member *mb = &g->members[j];
 

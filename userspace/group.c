@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Next-hop groups: the active-list builder shared by every writer of
- * rd_groups, and the userspace FIB model used by rocedp sync.
+ * Next-hop groups: the userspace FIB model used by rocedp sync (the group
+ * value's builder, rd_group_build, is in buckets.c).
  *
  * The model keeps two views per prefix and per group id: what we want
  * (from the kernel) and what the maps hold (the mirror, read back from the
@@ -20,31 +20,6 @@
 
 #include "rocedp.h"
 #include "sync.h"
-
-void rd_group_build(struct rocedp_group *g)
-{
-	const __u16 need = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED;
-	unsigned int i, n_active = 0;
-	__u32 total = 0;
-
-	if (g->n_members > ROCEDP_MAX_MEMBERS)
-		g->n_members = ROCEDP_MAX_MEMBERS;
-	/* zero the tail so that two builds of one state compare equal */
-	memset(g->cum_weight, 0, sizeof(g->cum_weight));
-	memset(g->active, 0, sizeof(g->active));
-	for (i = 0; i < g->n_members; i++) {
-		const struct rocedp_member *m = &g->members[i];
-
-		if ((m->flags & need) != need || !m->weight)
-			continue;
-		total += m->weight;
-		g->active[n_active] = i;
-		g->cum_weight[n_active] = total;
-		n_active++;
-	}
-	g->n_active = n_active;
-	g->total_weight = total;
-}
 
 /* ------------------------------------------------------------ hash table */
 
@@ -151,6 +126,11 @@ struct fgroup {
 	bool dirty;
 	uint16_t n;
 	struct rd_hop hops[ROCEDP_MAX_MEMBERS];
+	/* a kernel resilient group (res_id: its nexthop id) brings its own
+	 * bucket table, slot per bucket; 0: rocedp builds the table */
+	uint32_t res_id;
+	uint16_t res_nb;
+	uint8_t *res_tab;
 };
 
 struct rd_fib {
@@ -201,6 +181,8 @@ void rd_fib_free(struct rd_fib *f)
 			free(e);
 		}
 	for (i = 0; i < ROCEDP_MAX_GROUPS; i++) {
+		if (f->gid[i])
+			free(f->gid[i]->res_tab);
 		free(f->gid[i]);
 		free(f->inst[i]);
 	}
@@ -328,9 +310,10 @@ static uint64_t hops_hash(const struct rd_hop *h, int n)
  * Sort into slot order and merge repeated next hops (the kernel accepts
  * "nexthop via A nexthop via A"): one slot whose weight is the sum.
  */
-static int hops_canon(const struct rd_hop *in, int n, struct rd_hop *out)
+static int hops_canon(const struct rd_hop *in, int n, struct rd_hop *out,
+		      uint8_t *slot_of)
 {
-	int i, k = 0;
+	int i, j, k = 0;
 
 	for (i = 0; i < n; i++) {
 		out[i] = in[i];
@@ -352,6 +335,17 @@ static int hops_canon(const struct rd_hop *in, int n, struct rd_hop *out)
 		}
 		out[k++] = out[i];
 	}
+	/* where each given hop landed: a kernel bucket table names them */
+	for (i = 0; slot_of && i < n; i++)
+		for (j = 0; j < k; j++)
+			if (out[j].ifindex == in[i].ifindex &&
+			    out[j].family == in[i].family &&
+			    (out[j].family == AF_INET6 ?
+				     !memcmp(out[j].gw, in[i].gw, 16) :
+				     out[j].gw[0] == in[i].gw[0])) {
+				slot_of[i] = j;
+				break;
+			}
 	return k;
 }
 
@@ -410,19 +404,40 @@ static int group_alloc_id(struct rd_fib *f, uint64_t key, int n,
 	return -ENOSPC;
 }
 
+/* A kernel table changed in place: same group id, new value. */
+static void group_set_res(struct fgroup *g, const struct rd_res *res)
+{
+	if (!res || !res->nb)
+		return;
+	if (g->res_nb == res->nb && !memcmp(g->res_tab, res->tab, res->nb))
+		return;
+	if (g->res_nb != res->nb) {
+		uint8_t *t = realloc(g->res_tab, res->nb);
+
+		if (!t)
+			return; /* keeps the old table */
+		g->res_tab = t;
+		g->res_nb = res->nb;
+	}
+	memcpy(g->res_tab, res->tab, res->nb);
+	g->dirty = true;
+}
+
 static struct fgroup *group_get(struct rd_fib *f, const struct rd_hop *hops,
-				int n, int *err)
+				int n, const struct rd_res *res, int *err)
 {
 	uint64_t key = hops_hash(hops, n);
+	uint32_t res_id = res ? res->id : 0;
 	struct ht_node *e;
 	struct fgroup *g;
 	int id;
 
 	for (e = f->groups.b[key & f->groups.mask]; e; e = e->next) {
 		g = (struct fgroup *)e;
-		if (e->hash == key && g->n == n &&
+		if (e->hash == key && g->n == n && g->res_id == res_id &&
 		    !memcmp(g->hops, hops, n * sizeof(*hops))) {
 			g->refcnt++;
+			group_set_res(g, res);
 			return g;
 		}
 	}
@@ -441,6 +456,8 @@ static struct fgroup *group_get(struct rd_fib *f, const struct rd_hop *hops,
 	g->n = n;
 	g->dirty = true;
 	memcpy(g->hops, hops, n * sizeof(*hops));
+	g->res_id = res_id;
+	group_set_res(g, res);
 	ht_add(&f->groups, &g->node, key);
 	f->gid[id] = g;
 	return g;
@@ -453,6 +470,7 @@ static void group_put(struct rd_fib *f, struct fgroup *g)
 	/* the map entry goes in the commit, after no route uses it */
 	ht_del(&f->groups, &g->node);
 	f->gid[g->id] = NULL;
+	free(g->res_tab);
 	free(g);
 }
 
@@ -460,10 +478,21 @@ int rd_fib_route_set(struct rd_fib *f, uint8_t family, uint8_t plen,
 		     const void *addr, uint32_t flags,
 		     const struct rd_hop *hops, int n_hops)
 {
+	return rd_fib_route_set_res(f, family, plen, addr, flags, hops, n_hops,
+				    NULL);
+}
+
+int rd_fib_route_set_res(struct rd_fib *f, uint8_t family, uint8_t plen,
+			 const void *addr, uint32_t flags,
+			 const struct rd_hop *hops, int n_hops,
+			 const struct rd_res *kres)
+{
 	struct rd_hop canon[ROCEDP_MAX_MEMBERS];
+	uint8_t slot_of[ROCEDP_MAX_MEMBERS];
 	struct fgroup *g = NULL, *old;
+	struct rd_res res;
 	struct fprefix *p;
-	int err = 0, n;
+	int err = 0, n, b;
 
 	if ((family != AF_INET && family != AF_INET6) ||
 	    plen > (family == AF_INET6 ? 128 : 32))
@@ -475,8 +504,21 @@ int rd_fib_route_set(struct rd_fib *f, uint8_t family, uint8_t plen,
 	if (n_hops > ROCEDP_MAX_MEMBERS)
 		err = -E2BIG;
 	else if (n_hops > 0 && !(flags & ROCEDP_ROUTEF_LOCAL)) {
-		n = hops_canon(hops, n_hops, canon);
-		g = group_get(f, canon, n, &err);
+		memset(slot_of, ROCEDP_BUCKET_NONE, sizeof(slot_of));
+		n = hops_canon(hops, n_hops, canon, slot_of);
+		if (kres && kres->nb && kres->nb <= ROCEDP_MAX_BUCKETS) {
+			/* the kernel's table names given hops: map to slots */
+			res.id = kres->id;
+			res.nb = kres->nb;
+			for (b = 0; b < res.nb; b++)
+				res.tab[b] = kres->tab[b] < n_hops ?
+						     slot_of[kres->tab[b]] :
+						     ROCEDP_BUCKET_NONE;
+			kres = &res;
+		} else {
+			kres = NULL;
+		}
+		g = group_get(f, canon, n, kres, &err);
 	}
 	old = p->grp;
 	p->grp = g;
@@ -549,6 +591,13 @@ static void group_value(const struct fgroup *g, rd_member_fill_fn fill,
 
 	memset(out, 0, sizeof(*out));
 	out->n_members = g->n;
+	if (g->res_tab) {
+		out->n_buckets = g->res_nb;
+		out->bucket_src = ROCEDP_BUCKETS_KERNEL;
+		memcpy(out->buckets, g->res_tab, g->res_nb);
+		memset(out->buckets + g->res_nb, ROCEDP_BUCKET_NONE,
+		       sizeof(out->buckets) - g->res_nb);
+	}
 	for (i = 0; i < g->n; i++) {
 		struct rocedp_member *m = &out->members[i];
 

@@ -61,6 +61,24 @@ void rd_fib_set_maps(struct rd_fib *f, const struct rd_fib_maps *maps);
 int rd_fib_route_set(struct rd_fib *f, uint8_t family, uint8_t plen,
 		     const void *addr, uint32_t flags,
 		     const struct rd_hop *hops, int n_hops);
+
+/*
+ * A kernel resilient group's bucket table: tab[b] is the index into the
+ * hops given with it (ROCEDP_BUCKET_NONE: not known yet). id is the
+ * kernel's nexthop id: routes over one kernel group share one rocedp
+ * group, whose value follows the table as it changes.
+ */
+struct rd_res {
+	uint32_t id;
+	uint16_t nb; /* 1..ROCEDP_MAX_BUCKETS */
+	uint8_t tab[ROCEDP_MAX_BUCKETS];
+};
+
+/* rd_fib_route_set with the kernel's table (res NULL: rocedp's own). */
+int rd_fib_route_set_res(struct rd_fib *f, uint8_t family, uint8_t plen,
+			 const void *addr, uint32_t flags,
+			 const struct rd_hop *hops, int n_hops,
+			 const struct rd_res *res);
 void rd_fib_route_del(struct rd_fib *f, uint8_t family, uint8_t plen,
 		      const void *addr);
 /* Desired value of a prefix; false when the model has no route. */

@@ -231,6 +231,7 @@ static const char *const words[] = {
 	"seed",
 	"symmetric",
 	"rtt_us",
+	"buckets",
 	"gap",
 	"gap_min_us",
 	"gap_max_us",

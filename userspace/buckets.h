@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Resilient bucket tables of next-hop groups (docs/sync.md, Resilient
+ * groups). The flow hash picks a bucket, the bucket names a member slot.
+ */
+#ifndef ROCEDP_BUCKETS_H
+#define ROCEDP_BUCKETS_H
+
+#include <stdint.h>
+#include "rocedp_abi.h"
+
+/* The bucket count a group uses: 0 means ROCEDP_DEFAULT_BUCKETS. */
+unsigned int rd_buckets_count(const struct rocedp_group *g);
+
+/*
+ * Fill g->buckets as a pure function of (members, weights, states,
+ * n_buckets), so that a restart, another switch with the same config and
+ * `rocedp replay` build the same table. Three layers, each keeping what it
+ * can of the one below: equal shares over every configured slot, then the
+ * weights, then the states (down, unresolved and weight-0 members hand
+ * their buckets to the others).
+ */
+void rd_buckets_build(struct rocedp_group *g);
+
+/*
+ * g->buckets holds a table made elsewhere (the kernel's resilient group):
+ * keep every bucket of a usable member and hand the others' buckets (and
+ * empty ones) to usable members by weight.
+ */
+void rd_buckets_overlay(struct rocedp_group *g);
+
+/* The rendezvous score of (bucket, slot): splitmix64, a bijection. */
+uint64_t rd_bucket_score(unsigned int bucket, unsigned int slot);
+
+#endif
