@@ -384,7 +384,7 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_member) == 40, "member");
  * ROCEDP_MAX_BUCKETS (a power of two: the index mask restates the bound).
  */
 #define ROCEDP_MAX_BUCKETS 1024
-#define ROCEDP_DEFAULT_BUCKETS 128 /* the kernel's default for resilient */
+#define ROCEDP_DEFAULT_BUCKETS 128 /* docs/config.md: why 128 */
 #define ROCEDP_BUCKET_NONE 0xff /* no usable member */
 #define ROCEDP_BUCKETS_OWN 0 /* bucket_src: rd_buckets_build's table */
 #define ROCEDP_BUCKETS_KERNEL 1 /* mirrors a kernel NHA_RES_GROUP table */

@@ -90,6 +90,7 @@ static size_t dump_hdr_len(uint16_t type)
 	case RTM_GETNEIGH:
 		return sizeof(struct ndmsg);
 	case RTM_GETNEXTHOP:
+	case RTM_GETNEXTHOPBUCKET:
 		return sizeof(struct nhmsg);
 	default:
 		return sizeof(struct rtmsg);
@@ -240,4 +241,39 @@ uint32_t rd_nl_attr_u32(struct rd_nl *nl, const struct nlattr *attr,
 	const uint32_t *v = rd_nl_attr_data(nl, attr, sizeof(*v));
 
 	return v ? *v : def;
+}
+
+/* NHA_GROUP_TYPE resilient: its NHA_RES_GROUP_BUCKETS, else 0. */
+uint16_t rd_nl_res_buckets(struct rd_nl *nl, const struct nlattr *type,
+			   const struct nlattr *res)
+{
+	const struct nlattr *tb[NHA_RES_GROUP_MAX + 1];
+	const uint16_t *t = rd_nl_attr_data(nl, type, sizeof(*t)), *nb;
+
+	if (!t || *t != NEXTHOP_GRP_TYPE_RES || !res)
+		return 0;
+	rd_nl_parse_nested(nl, res, tb, NHA_RES_GROUP_MAX);
+	nb = rd_nl_attr_data(nl, tb[NHA_RES_GROUP_BUCKETS], sizeof(*nb));
+	return nb ? *nb : 0;
+}
+
+int rd_nl_res_bucket(struct rd_nl *nl, const struct nlmsghdr *nlh,
+		     uint32_t *group, uint16_t *index, uint32_t *nh)
+{
+	const struct nlattr *tb[NHA_MAX + 1], *bt[NHA_RES_BUCKET_MAX + 1];
+	const uint16_t *idx;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct nhmsg))
+		return -EBADMSG;
+	rd_nl_parse(nl, nlh, sizeof(struct nhmsg), tb, NHA_MAX);
+	if (!tb[NHA_RES_BUCKET])
+		return -EBADMSG;
+	rd_nl_parse_nested(nl, tb[NHA_RES_BUCKET], bt, NHA_RES_BUCKET_MAX);
+	idx = rd_nl_attr_data(nl, bt[NHA_RES_BUCKET_INDEX], sizeof(*idx));
+	*group = rd_nl_attr_u32(nl, tb[NHA_ID], 0);
+	*nh = rd_nl_attr_u32(nl, bt[NHA_RES_BUCKET_NH_ID], 0);
+	if (!idx || !*group || !*nh)
+		return -EBADMSG;
+	*index = *idx;
+	return 0;
 }

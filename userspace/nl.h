@@ -34,8 +34,8 @@ void rd_nl_close(struct rd_nl *nl);
 int rd_nl_fd(const struct rd_nl *nl);
 
 /*
- * Dump a table: type is RTM_GETLINK/GETNEIGH/GETROUTE/GETNEXTHOP, family
- * AF_UNSPEC/AF_INET/AF_INET6. cb runs on every reply message. Returns 0 or
+ * Dump a table: type is RTM_GETLINK/GETNEIGH/GETROUTE/GETNEXTHOP(BUCKET),
+ * family AF_UNSPEC/AF_INET/AF_INET6. cb runs on every reply message. Returns 0 or
  * -errno (-EINTR-style "dump interrupted" is reported as -EAGAIN so the
  * caller can restart).
  */
@@ -72,5 +72,16 @@ const void *rd_nl_attr_data(struct rd_nl *nl, const struct nlattr *attr,
 /* u32 attribute, or def when absent or malformed. */
 uint32_t rd_nl_attr_u32(struct rd_nl *nl, const struct nlattr *attr,
 			uint32_t def);
+
+/*
+ * Resilient nexthop groups (kernel 5.13+). The bucket count of a group
+ * message (NHA_GROUP_TYPE, NHA_RES_GROUP), 0 when not resilient; and one
+ * RTM_NEWNEXTHOPBUCKET message (dump reply or notification): group id,
+ * bucket index, the nexthop id it names. -EBADMSG when incomplete.
+ */
+uint16_t rd_nl_res_buckets(struct rd_nl *nl, const struct nlattr *type,
+			   const struct nlattr *res);
+int rd_nl_res_bucket(struct rd_nl *nl, const struct nlmsghdr *nlh,
+		     uint32_t *group, uint16_t *index, uint32_t *nh);
 
 #endif

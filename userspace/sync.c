@@ -89,6 +89,9 @@ struct snh {
 	uint32_t gw[4];
 	uint16_t n_grp;
 	struct snh_member *grp;
+	uint16_t res_nb; /* resilient: bucket count, res_nh[b] the nh id */
+	bool res_dirty; /* a bucket changed: routes re-applied at commit */
+	uint32_t *res_nh;
 };
 
 /* One kernel route of a prefix; several differ by table, metric, tos. */
@@ -141,6 +144,7 @@ struct rd_sync {
 	rd_sync_latency_fn lat_fn;
 	void *lat_ctx;
 	bool warned_unknown;
+	bool res_dump; /* a resilient group changed: dump its buckets */
 	struct rd_sync_stats st;
 };
 
@@ -469,6 +473,7 @@ static void nh_del(struct rd_sync *s, uint32_t id)
 		if (h->id == id) {
 			*pp = h->next;
 			free(h->grp);
+			free(h->res_nh);
 			free(h);
 			return;
 		}
@@ -522,6 +527,63 @@ static void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 	s->dirty = true;
 }
 
+/*
+ * A resilient group (NHA_GROUP_TYPE resilient): keep the bucket table of
+ * the object it replaces until the bucket dump at the next commit says
+ * otherwise. False when out of memory (then mirrored as hash-based).
+ */
+static bool nh_res_init(struct rd_sync *s, struct snh *h)
+{
+	struct snh *old = nh_find(s, h->id);
+
+	if (h->res_nb > ROCEDP_MAX_BUCKETS && (!old || !old->res_nb))
+		rd_err("sync",
+		       "nexthop %u: %u buckets, more than %d: rocedp "
+		       "mirrors it with a table of its own",
+		       h->id, h->res_nb, ROCEDP_MAX_BUCKETS);
+	h->res_nh = calloc(h->res_nb, sizeof(*h->res_nh));
+	if (!h->res_nh)
+		return false;
+	if (old && old->res_nb == h->res_nb)
+		memcpy(h->res_nh, old->res_nh, h->res_nb * sizeof(*h->res_nh));
+	if (!s->in_dump)
+		s->res_dump = true;
+	return true;
+}
+
+/* RTM_NEWNEXTHOPBUCKET: from the dump, or the kernel moving a bucket. */
+static void on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
+			 const struct nlmsghdr *nlh)
+{
+	struct snh *h;
+	uint32_t group, nh;
+	uint16_t b;
+
+	if (rd_nl_res_bucket(nl, nlh, &group, &b, &nh))
+		return;
+	h = nh_find(s, group);
+	if (!h || b >= h->res_nb || h->res_nh[b] == nh)
+		return;
+	h->res_nh[b] = nh;
+	h->res_dirty = true;
+	s->dirty = true;
+}
+
+/* The kernel's table in member order (var_hops), refreshed if needed. */
+static void nh_res_table(const struct snh *h, struct rd_res *res)
+{
+	unsigned int b, k;
+
+	res->id = h->id;
+	res->nb = h->res_nb;
+	for (b = 0; b < h->res_nb && b < ROCEDP_MAX_BUCKETS; b++) {
+		res->tab[b] = ROCEDP_BUCKET_NONE;
+		for (k = 0; k < h->n_grp; k++)
+			if (h->grp[k].id == h->res_nh[b])
+				res->tab[b] = k;
+	}
+}
+
 static void on_nexthop(struct rd_sync *s, struct rd_nl *nl,
 		       const struct nlmsghdr *nlh)
 {
@@ -569,6 +631,10 @@ static void on_nexthop(struct rd_sync *s, struct rd_nl *nl,
 			h->grp[i].weight = w > 0xffff ? 0xffff : w;
 		}
 		h->n_grp = glen;
+		h->res_nb = rd_nl_res_buckets(nl, tb[NHA_GROUP_TYPE],
+					      tb[NHA_RES_GROUP]);
+		if (h->res_nb && !nh_res_init(s, h))
+			h->res_nb = 0;
 	} else {
 		h->ifindex = rd_nl_attr_u32(nl, tb[NHA_OIF], 0);
 		gw = rd_nl_attr_data(nl, tb[NHA_GATEWAY],
@@ -662,7 +728,7 @@ static bool var_better(const struct svar *a, const struct svar *b)
  * handle it (no gateway, blackhole, encap, unknown nexthop object...).
  */
 static int var_hops(struct rd_sync *s, const struct svar *v, struct rd_hop *out,
-		    int max)
+		    int max, struct rd_res *res)
 {
 	const struct snh *h, *m;
 	int i, n = 0;
@@ -695,6 +761,8 @@ static int var_hops(struct rd_sync *s, const struct svar *v, struct rd_hop *out,
 		return -1;
 	if (h->n_grp > max)
 		return h->n_grp;
+	if (h->res_nb && h->res_nb <= ROCEDP_MAX_BUCKETS)
+		nh_res_table(h, res);
 	for (i = 0; i < h->n_grp; i++) {
 		m = nh_find(s, h->grp[i].id);
 		if (!m || m->is_group || m->unusable || !m->has_gw)
@@ -712,6 +780,7 @@ static int var_hops(struct rd_sync *s, const struct svar *v, struct rd_hop *out,
 static void route_apply(struct rd_sync *s, struct sroute *r)
 {
 	struct rd_hop hops[ROCEDP_MAX_MEMBERS + 1];
+	static struct rd_res res;
 	struct svar *v, *best = NULL;
 	char a[INET6_ADDRSTRLEN];
 	int n, err;
@@ -724,15 +793,16 @@ static void route_apply(struct rd_sync *s, struct sroute *r)
 		rd_fib_route_del(s->fib, r->family, r->plen, r->addr);
 		return;
 	}
-	n = var_hops(s, best, hops, ROCEDP_MAX_MEMBERS);
+	res.nb = 0;
+	n = var_hops(s, best, hops, ROCEDP_MAX_MEMBERS, &res);
 	if (n > ROCEDP_MAX_MEMBERS)
 		err = -E2BIG;
 	else if (n < 0)
 		err = rd_fib_route_set(s->fib, r->family, r->plen, r->addr,
 				       ROCEDP_ROUTEF_LOCAL, NULL, 0);
 	else
-		err = rd_fib_route_set(s->fib, r->family, r->plen, r->addr, 0,
-				       hops, n);
+		err = rd_fib_route_set_res(s->fib, r->family, r->plen, r->addr,
+					   0, hops, n, res.nb ? &res : NULL);
 	if (err == -E2BIG)
 		rd_fib_route_set(s->fib, r->family, r->plen, r->addr,
 				 ROCEDP_ROUTEF_LOCAL, NULL, 0);
@@ -1007,6 +1077,9 @@ static int on_msg(const struct nlmsghdr *nlh, void *data)
 	case RTM_DELNEXTHOP:
 		on_nexthop(s, ctx->nl, nlh);
 		break;
+	case RTM_NEWNEXTHOPBUCKET:
+		on_nh_bucket(s, ctx->nl, nlh);
+		break;
 	default:
 		s->st.ignored_msgs++;
 		break;
@@ -1147,6 +1220,26 @@ static bool writers_lock(struct rd_sync *s, bool lock)
 	return true;
 }
 
+/* Before a commit: fetch tables of changed groups, re-apply their routes. */
+static void nh_res_refresh(struct rd_sync *s)
+{
+	struct msg_ctx ctx = { s, &s->req };
+	struct snh *h;
+	unsigned int b;
+
+	if (s->res_dump) {
+		s->res_dump = false;
+		rd_nl_dump(&s->req, RTM_GETNEXTHOPBUCKET, AF_UNSPEC, on_msg,
+			   &ctx);
+	}
+	for (b = 0; b < NH_BUCKETS; b++)
+		for (h = s->nhs[b]; h; h = h->next)
+			if (h->res_dirty) {
+				h->res_dirty = false;
+				nh_changed(s, h->id, false);
+			}
+}
+
 static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 			 bool groups_only)
 {
@@ -1158,6 +1251,7 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 		/* after a re-read, the next route commit is full (full_next) */
 		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
 	} else {
+		nh_res_refresh(s);
 		s->unresolved = 0;
 		rd_fib_commit(s->fib, s->full_next, fill_member, s,
 			      &s->st.writes);
@@ -1342,6 +1436,7 @@ static int dump_all(struct rd_sync *s)
 		{ RTM_GETNEIGH, AF_INET6, true },
 		{ RTM_GETNEXTHOP, AF_UNSPEC,
 		  true }, /* before the routes using them */
+		{ RTM_GETNEXTHOPBUCKET, AF_UNSPEC, true }, /* resilient */
 		{ RTM_GETROUTE, AF_INET, false },
 		{ RTM_GETROUTE, AF_INET6, true },
 	};
