@@ -122,6 +122,13 @@ struct {
 } rd_rtt_pend SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ROCEDP_MAX_RTT_PENDING);
+	__type(key, struct rocedp_rtt_pair_key);
+	__type(value, struct rocedp_rtt_pair);
+} rd_rtt_pairs SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);

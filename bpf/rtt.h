@@ -1,9 +1,25 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /*
- * In-network RTT: a data frame that requests an ACK is remembered by
- * (requester, responder, PSN); the ACK for that PSN on the reverse path
- * closes the sample. The EWMA is kept on the port the data arrived on, so
- * `--gap auto` can follow the RTT its flows actually see.
+ * In-network RTT: a data frame that requests an ACK is remembered, the ACK
+ * for its PSN on the reverse path closes the sample. The EWMA is kept on
+ * the port the data arrived on, so `--gap auto` can follow the RTT its
+ * flows actually see.
+ *
+ * QPs between two hosts share PSNs (NCCL starts every QP at 0), and the
+ * two directions name different QPs: a request the responder's, its ACK
+ * the requester's. No field is common to both in general (ib_core derives
+ * the UDP source port from both QP numbers, Soft-RoCE from the local one
+ * only), so pending requests sit in one entry per (requester, responder,
+ * PSN) with a slot per responder QP, and an ACK is matched:
+ *   1. through the pairing requester QP -> responder QP, once learned;
+ *   2. else when exactly one live slot can be its (slots whose QP is
+ *      paired with another requester QP are ruled out); the match teaches
+ *      the pairing;
+ *   3. else not at all (counted ambiguous): no sample beats a wrong one.
+ * A request sent again while pending is marked and its ACK gives no
+ * sample (Karn). Requests older than ROCEDP_RTT_MAX_AGE_NS are dead.
+ * Slots are claimed and released by compare-and-swap, so two CPUs never
+ * take one slot, and one request gives at most one sample.
  */
 #ifndef ROCEDP_RTT_H
 #define ROCEDP_RTT_H
@@ -21,15 +37,171 @@ static __always_inline void rd_rtt_key(struct rocedp_rtt_key *k,
 	k->family = p->family;
 }
 
+static __always_inline int rd_rtt_live(const struct rocedp_rtt_slot *s,
+				       __u64 qpf, __u64 now)
+{
+	return (qpf & ROCEDP_RTT_QPF_VALID) &&
+	       now - s->sent_ns <= ROCEDP_RTT_MAX_AGE_NS;
+}
+
+/* The pairing of qp (dir 0: requester QP, 1: responder QP), or NULL. */
+static __always_inline struct rocedp_rtt_pair *
+rd_rtt_pair_get(const struct rocedp_rtt_key *k, __u32 qp, __u8 dir, __u64 now)
+{
+	struct rocedp_rtt_pair_key pk = {};
+	struct rocedp_rtt_pair *v;
+
+	__builtin_memcpy(pk.requester, k->requester, 16);
+	__builtin_memcpy(pk.responder, k->responder, 16);
+	pk.qp = qp;
+	pk.family = k->family;
+	pk.dir = dir;
+	v = bpf_map_lookup_elem(&rd_rtt_pairs, &pk);
+	if (v && now - v->seen_ns > ROCEDP_RTT_PAIR_TTL_NS)
+		return NULL;
+	return v;
+}
+
+static __always_inline void rd_rtt_pair_set(const struct rocedp_rtt_key *k,
+					    __u32 qp, __u8 dir, __u32 peer,
+					    __u64 now)
+{
+	struct rocedp_rtt_pair_key pk = {};
+	struct rocedp_rtt_pair v = { .seen_ns = now, .qp = peer };
+	struct rocedp_rtt_pair *old;
+
+	__builtin_memcpy(pk.requester, k->requester, 16);
+	__builtin_memcpy(pk.responder, k->responder, 16);
+	pk.qp = qp;
+	pk.family = k->family;
+	pk.dir = dir;
+	/* qp's former peer no longer points back at it: RC pairs are 1:1 */
+	old = bpf_map_lookup_elem(&rd_rtt_pairs, &pk);
+	if (old && old->qp != peer) {
+		pk.qp = old->qp;
+		pk.dir = !dir;
+		bpf_map_delete_elem(&rd_rtt_pairs, &pk);
+		pk.qp = qp;
+		pk.dir = dir;
+	}
+	bpf_map_update_elem(&rd_rtt_pairs, &pk, &v, BPF_ANY);
+}
+
+/* A request with AckReq for responder QP qp (its own QP is not on the wire). */
+static __always_inline void rd_rtt_request(const struct rocedp_rtt_key *k,
+					   __u32 qp, __u32 ifindex, __u64 now)
+{
+	struct rocedp_rtt_pending init = {}, *e;
+	struct rocedp_rtt_slot *s;
+	__u64 old, want = (__u64)ifindex << 32 | ROCEDP_RTT_QPF_VALID | qp;
+	int i, free = -1;
+
+	e = bpf_map_lookup_elem(&rd_rtt_pend, k);
+	if (!e) {
+		init.slot[0].sent_ns = now;
+		init.slot[0].qpf = want;
+		if (!bpf_map_update_elem(&rd_rtt_pend, k, &init, BPF_NOEXIST))
+			return;
+		/* another CPU created it meanwhile: take a slot in it */
+		e = bpf_map_lookup_elem(&rd_rtt_pend, k);
+		if (!e)
+			return;
+	}
+	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
+		s = &e->slot[i];
+		old = s->qpf;
+		if (rd_rtt_live(s, old, now)) {
+			if ((old & ROCEDP_RTT_QP_MASK) != qp)
+				continue;
+			/* sent again while pending: its ACK is ambiguous */
+			if (!(old & ROCEDP_RTT_QPF_RETX))
+				__sync_val_compare_and_swap(
+					&s->qpf, old,
+					old | ROCEDP_RTT_QPF_RETX);
+			return;
+		}
+		if (free < 0 && !(old & ROCEDP_RTT_QPF_BUSY))
+			free = i;
+	}
+	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
+		if (i < free)
+			continue;
+		s = &e->slot[i];
+		old = s->qpf;
+		if ((old & ROCEDP_RTT_QPF_BUSY) || rd_rtt_live(s, old, now))
+			continue;
+		/* busy while time and port are written: no ACK reads them */
+		if (__sync_val_compare_and_swap(&s->qpf, old,
+						ROCEDP_RTT_QPF_BUSY) != old)
+			continue;
+		s->sent_ns = now;
+		s->qpf = want;
+		return;
+	}
+	/* more QPs pending this PSN than slots: unpaired ACKs are ambiguous */
+	e->full_ns = now;
+	rd_count(ROCEDP_CTR_RTT_PEND_FULL);
+}
+
+/*
+ * The slot an ACK from requester QP qp closes, or -1 (counted when it is
+ * ambiguous or too old). *learn is set when the match was by elimination.
+ */
+static __always_inline int rd_rtt_match(const struct rocedp_rtt_key *k,
+					struct rocedp_rtt_pending *e, __u32 qp,
+					__u64 now, int *learn)
+{
+	struct rocedp_rtt_pair *pr, *rev;
+	__u64 q;
+	int i, hit = -1, n = 0, old = 0;
+
+	pr = rd_rtt_pair_get(k, qp, 0, now);
+	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
+		q = e->slot[i].qpf;
+		if (!(q & ROCEDP_RTT_QPF_VALID))
+			continue;
+		if (pr && (q & ROCEDP_RTT_QP_MASK) != pr->qp)
+			continue;
+		if (!rd_rtt_live(&e->slot[i], q, now)) {
+			old++;
+			continue;
+		}
+		if (pr) {
+			pr->seen_ns = now;
+			return i;
+		}
+		/* paired with another requester QP: not this ACK's */
+		rev = rd_rtt_pair_get(k, q & ROCEDP_RTT_QP_MASK, 1, now);
+		if (rev && rev->qp != qp)
+			continue;
+		hit = i;
+		n++;
+	}
+	if (!n) {
+		if (old)
+			rd_count(ROCEDP_CTR_RTT_EXPIRED);
+		return -1;
+	}
+	if (n > 1 ||
+	    (e->full_ns && now - e->full_ns <= ROCEDP_RTT_MAX_AGE_NS)) {
+		rd_count(ROCEDP_CTR_RTT_AMBIGUOUS);
+		return -1;
+	}
+	*learn = 1;
+	return hit;
+}
+
 __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 					     __u64 now)
 {
 	struct rocedp_config *cfg;
-	struct rocedp_rtt_pending pend = {}, *found;
+	struct rocedp_rtt_pending *e;
 	struct rocedp_port_state *st;
+	struct rocedp_rtt_slot *s;
 	struct rocedp_rtt_key k = {};
-	__u64 sample, ewma;
+	__u64 sample, ewma, sent, qpf;
 	__u32 shift;
+	int i, learn = 0;
 
 	cfg = rd_config_get();
 	if (!p || !cfg)
@@ -37,20 +209,38 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	if ((p->cls == ROCEDP_CLASS_DATA || p->cls == ROCEDP_CLASS_CTS) &&
 	    p->ack_req) {
 		rd_rtt_key(&k, p, 0);
-		pend.sent_ns = now;
-		pend.ifindex = ifindex;
-		bpf_map_update_elem(&rd_rtt_pend, &k, &pend, BPF_ANY);
+		rd_rtt_request(&k, p->dest_qp & ROCEDP_RTT_QP_MASK, ifindex,
+			       now);
 		return 0;
 	}
 	if (p->cls != ROCEDP_CLASS_ACK)
 		return 0;
 	rd_rtt_key(&k, p, 1);
-	found = bpf_map_lookup_elem(&rd_rtt_pend, &k);
-	if (!found)
+	e = bpf_map_lookup_elem(&rd_rtt_pend, &k);
+	if (!e)
 		return 0;
-	sample = now > found->sent_ns ? now - found->sent_ns : 0;
-	st = rd_port_state_get(found->ifindex);
-	bpf_map_delete_elem(&rd_rtt_pend, &k);
+	i = rd_rtt_match(&k, e, p->dest_qp & ROCEDP_RTT_QP_MASK, now, &learn);
+	if (i < 0 || i >= ROCEDP_RTT_SLOTS)
+		return 0;
+	s = &e->slot[i];
+	qpf = s->qpf;
+	sent = s->sent_ns;
+	/* release it; a CPU that got there first took the sample */
+	if (__sync_val_compare_and_swap(&s->qpf, qpf, 0) != qpf)
+		return 0;
+	if (learn) {
+		rd_rtt_pair_set(&k, p->dest_qp & ROCEDP_RTT_QP_MASK, 0,
+				qpf & ROCEDP_RTT_QP_MASK, now);
+		rd_rtt_pair_set(&k, qpf & ROCEDP_RTT_QP_MASK, 1,
+				p->dest_qp & ROCEDP_RTT_QP_MASK, now);
+		rd_count(ROCEDP_CTR_RTT_PAIR_LEARNED);
+	}
+	if (qpf & ROCEDP_RTT_QPF_RETX) {
+		rd_count(ROCEDP_CTR_RTT_RETX);
+		return 0;
+	}
+	sample = now > sent ? now - sent : 0;
+	st = rd_port_state_get(qpf >> 32);
 	if (!st)
 		return 0;
 	shift = cfg->rtt_ewma_shift & 15;

@@ -45,3 +45,14 @@ test: deps
 		tests/run.sh
 
 FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c
+
+# RTT pairing, Karn and expiry, and the flowlet claim (tests/rtt_test.c);
+# they share the flowlet tests' harness
+FORMAT_EXTRA += tests/rtt_test.c tests/flowlet_harness.h
+test-progs: $(TEST_OUT)/rtt_test
+$(OUT)/tests/flowlet_test: tests/flowlet_harness.h
+$(TEST_OUT)/rtt_test: tests/rtt_test.c tests/flowlet_harness.h \
+		$(TEST_LIB_OBJS) $(USER_HDRS) tools/lbeval/frame.h tests/tap.h \
+		bpf/rocedp_abi.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(TEST_LIB_OBJS) \
+		-o $@ $(LDLIBS) -lpthread

@@ -830,6 +830,12 @@ static void parse_cts_rules(struct pctx *c, const char *path,
 	n = json_object_array_length(v);
 	if (n > ROCEDP_MAX_CTS_RULES) {
 		perr(c, path, "%zu rules, at most %d", n, ROCEDP_MAX_CTS_RULES);
+	if ((x = child(v, "buffer_bytes", path, p)) &&
+	    !get_u32(c, p, x, 0, UINT32_MAX, &pt->pc.buffer_bytes) &&
+	    pt->pc.buffer_bytes && pt->pc.buffer_bytes < pt->pc.kmax_bytes)
+		perr(c, p,
+		     "%u is below kmax_bytes %u: the queue could never reach Kmax",
+		     pt->pc.buffer_bytes, pt->pc.kmax_bytes);
 		n = ROCEDP_MAX_CTS_RULES;
 	}
 	for (i = 0; i < n; i++) {
@@ -864,10 +870,10 @@ static __u32 dev_index(struct pctx *c, const char *path, const char *name)
 static void parse_port(struct pctx *c, const char *path, struct json_object *v,
 		       struct rd_cfg_port *pt)
 {
-	static const char *const keys[] = { "rate_mbps",  "kmin_bytes",
-					    "kmax_bytes", "pmax_percent",
-					    "profile",	  "hold_queue_bytes",
-					    NULL };
+	static const char *const keys[] = { "rate_mbps",    "kmin_bytes",
+					    "kmax_bytes",   "pmax_percent",
+					    "profile",	    "hold_queue_bytes",
+					    "buffer_bytes", NULL };
 	struct json_object *x;
 	char p[PATH_LEN];
 	long long n;
@@ -2338,6 +2344,9 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 
 	add(root, "features",
 	    name_list(c->features, feature_names, ARRAY_LEN(feature_names)));
+		if (pt->pc.buffer_bytes)
+			add(q, "buffer_bytes",
+			    json_object_new_int64(pt->pc.buffer_bytes));
 	o = json_object_new_object();
 	if (c->hash_mode < ROCEDP_HASH_MODE_MAX)
 		add(o, "mode",
@@ -2498,6 +2507,8 @@ static const char *ifname(__u32 ifindex, char *buf)
 }
 
 static void print_text(const struct rd_staged *s)
+		if (p->pc.buffer_bytes)
+			printf(" buffer %u", p->pc.buffer_bytes);
 {
 	const struct rocedp_config *c = &s->cfg;
 	char dev[IF_NAMESIZE];

@@ -26,6 +26,7 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_PORT_STATS] = "rd_port_stats",
 	[RD_MAP_FLOWLETS] = "rd_flowlets",
 	[RD_MAP_RTT_PEND] = "rd_rtt_pend",
+	[RD_MAP_RTT_PAIRS] = "rd_rtt_pairs",
 	[RD_MAP_CLOCK] = "rd_clock",
 	[RD_MAP_TRACE] = "rd_trace",
 };
@@ -64,6 +65,8 @@ static const struct {
 			      .value = sizeof(struct rocedp_flowlet) },
 	[RD_MAP_RTT_PEND] = { .key = sizeof(struct rocedp_rtt_key),
 			      .value = sizeof(struct rocedp_rtt_pending) },
+	[RD_MAP_RTT_PAIRS] = { .key = sizeof(struct rocedp_rtt_pair_key),
+			       .value = sizeof(struct rocedp_rtt_pair) },
 	[RD_MAP_CLOCK] = { .key = 4, .value = sizeof(__u64) },
 	[RD_MAP_TRACE] = { .key = 4, .value = sizeof(struct rocedp_trace) },
 };

@@ -45,6 +45,12 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	[ROCEDP_CTR_ECN_SRC_MAP - ROCEDP_CTR_MISC_BASE] = "ecn_thresholds_map",
 	[ROCEDP_CTR_SPRAY_PKTS - ROCEDP_CTR_MISC_BASE] = "spray_packets",
 	[ROCEDP_CTR_PORT_UNTRACKED - ROCEDP_CTR_MISC_BASE] = "port_untracked",
+	[ROCEDP_CTR_RTT_AMBIGUOUS - ROCEDP_CTR_MISC_BASE] = "rtt_ambiguous",
+	[ROCEDP_CTR_RTT_RETX - ROCEDP_CTR_MISC_BASE] = "rtt_retransmitted",
+	[ROCEDP_CTR_RTT_EXPIRED - ROCEDP_CTR_MISC_BASE] = "rtt_expired",
+	[ROCEDP_CTR_RTT_PEND_FULL - ROCEDP_CTR_MISC_BASE] = "rtt_pending_full",
+	[ROCEDP_CTR_RTT_PAIR_LEARNED - ROCEDP_CTR_MISC_BASE] =
+		"rtt_qp_pairs_learned",
 };
 
 const char *rd_counter_misc_name(unsigned int idx)
