@@ -166,35 +166,81 @@ rocedp_down() { # rocedp_down native|native_fwd|tc: keeps the last stats of each
 
 rd_fw() { ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" "$@"; }
 
+# the bare forwarder (tools/bench/empty.bpf.c) natively on the same ports:
+# the ceiling any XDP forwarder with rocedp's table layout reaches here
+bare_up() { in_ns bn_fw "$RDB" barefwd bfin bfup0,bfup1,bfup2,bfup3; }
+bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
+
+fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode
+	case $1 in
+	kernel) ;;
+	bare) bare_up ;;
+	*) rocedp_up "$1" ;;
+	esac
+}
+fwd_down() {
+	case $1 in
+	kernel) ;;
+	bare) bare_down ;;
+	*) rocedp_down "$1" ;;
+	esac
+}
+tput_name() { case $1 in kernel | bare) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
+
+set_mtu() { # set_mtu MTU: every link of the fabric, both ends
+	local i
+	ip -n bn_src link set bs0 mtu "$1" &&
+		ip -n bn_fw link set bfin mtu "$1" || return 1
+	for i in 0 1 2 3; do
+		ip -n bn_fw link set bfup$i mtu "$1" &&
+			ip -n bn_sink link set bsk$i mtu "$1" || return 1
+	done
+}
+
+# RoCE with a 4096-byte payload: Ethernet, IPv4, UDP, BTH, payload, ICRC
+JUMBO_SIZE=$((14 + 20 + 8 + 12 + 4096 + 4))
+
 # tput_one MODE RUN SIZE: one source run, a line appended to tput.jsonl
 tput_one() {
 	local mode=$1 r=$2 size=$3 c0='{}' c1='{}' out
-	[ "$mode" = kernel ] || c0=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1
+	case $mode in rocedp_*) c0=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
 	out=$(taskset -c "$CPU" nsenter --net=/run/netns/bn_src "$RDB" src \
 		-i bs0 -d "$DMAC" -s 10.200.0.2 -D 10.9.0.1 -l "$size" \
 		-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count -H bshold) || return 1
-	[ "$mode" = kernel ] || c1=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1
+	case $mode in rocedp_*) c1=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
 	echo "{\"mode\":\"$mode\",\"run\":$r,\"ctrs_before\":$c0,\"ctrs_after\":$c1,${out#\{}" \
 		>>"$B/tput.jsonl"
 }
 
 # Interleaved in time: every run and size measures the kernel, rocedp native
-# (default features, then forward only) and rocedp tc back to back, so each ratio compares neighbours (the
-# machine's speed drifts by tens of percent over minutes).
+# (default features, then forward only), rocedp tc and the bare forwarder
+# (the ceiling) back to back, so each ratio compares neighbours (the
+# machine's speed drifts by tens of percent over minutes). Then the jumbo
+# row: the fabric at MTU 9000, 4096-byte RoCE payloads (AF_PACKET source:
+# live test-run frames must fit a page) through the kernel, rocedp native
+# and the bare forwarder, again back to back per run.
 sec_tput() {
 	local r size mode
-	log "throughput on the veth fabric, interleaved (~$((2 * TPUT_RUNS * (4 * TPUT_S + 1))) s)"
+	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3) * TPUT_RUNS * (TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
 	DMAC=$(mac_of bn_fw bfin)
 	for r in $(seq "$TPUT_RUNS"); do
 		for size in 64 1024; do
 			tput_one kernel "$r" $size || return 1
-			for mode in native native_fwd tc; do
-				rocedp_up $mode || return 1
-				tput_one rocedp_$mode "$r" $size || return 1
-				rocedp_down $mode || return 1
+			for mode in native native_fwd tc bare; do
+				fwd_up $mode || return 1
+				tput_one "$(tput_name $mode)" "$r" $size || return 1
+				fwd_down $mode || return 1
 			done
+		done
+	done
+	set_mtu 9000 || return 1
+	for r in $(seq "$TPUT_RUNS"); do
+		for mode in kernel native bare; do
+			fwd_up $mode || return 1
+			tput_one "$(tput_name $mode)" "$r" $JUMBO_SIZE || return 1
+			fwd_down $mode || return 1
 		done
 	done
 	for ns in bn_src bn_fw bn_sink; do ip netns del $ns; done

@@ -238,7 +238,8 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 	return XDP_REDIRECT;
 }
 
-SEC("xdp")
+/* frags, as rocedp_xdp: attached natively at MTU 9000 in the jumbo row */
+SEC("xdp.frags")
 int bench_ref_bare_fwd(struct xdp_md *ctx)
 {
 	return ref_fwd(ctx, 0);

@@ -6,7 +6,9 @@
  *   cost      per-packet cost of rocedp's programs under BPF_PROG_TEST_RUN
  *   mem       memory of every map at the default sizes, per 1M flowlets
  *   src       live-frame traffic source (BPF_F_TEST_XDP_LIVE_FRAMES) that
- *             reads the sink counter before and after
+ *             reads the sink counter before and after; frames over 1500
+ *             bytes go out through AF_PACKET
+ *   barefwd   attach the bare forwarder natively (the ceiling row)
  *   sink      attach the counting XDP_DROP sink to interfaces
  *   routewait run a command, time until a route is in the pinned LPM map
  *   count     entries of a pinned map
@@ -30,6 +32,7 @@
 #include <sys/wait.h>
 #include <linux/if_link.h>
 #include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "rocedp.h"
@@ -884,6 +887,64 @@ static int cmd_sink_read(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Live test-run frames must fit one page (the kernel refuses bigger ones),
+ * so jumbo frames go out through an AF_PACKET socket that bypasses the
+ * qdisc: SRC_PKT_FRAMES distinct frames, whose headers the source program
+ * itself wrote in ordinary test runs, sent round robin with sendmmsg.
+ * Returns the frames handed to the device; *ns the time taken.
+ */
+#define SRC_LIVE_MAX 1500
+#define SRC_PKT_MAX 9216
+#define SRC_PKT_FRAMES 512
+#define SRC_PKT_BATCH 32
+
+static uint64_t src_packet(int prog_fd, unsigned int idx, unsigned int size,
+			   double seconds, uint64_t *ns)
+{
+	static __u8 frames[SRC_PKT_FRAMES][SRC_PKT_MAX];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_ifindex = idx };
+	struct mmsghdr msg[SRC_PKT_BATCH];
+	struct iovec iov[SRC_PKT_BATCH];
+	uint64_t sent = 0, t0, t1;
+	int i, n, s, one = 1;
+
+	for (i = 0; i < SRC_PKT_FRAMES; i++) {
+		struct xdp_md ctx = { .data_end = size };
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frames[i],
+			    .data_size_in = size, .data_out = frames[i],
+			    .data_size_out = size, .ctx_in = &ctx,
+			    .ctx_size_in = sizeof(ctx));
+
+		if (bpf_prog_test_run_opts(prog_fd, &o))
+			die("writing the frames' headers", errno);
+	}
+	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&sll, sizeof(sll)) ||
+	    setsockopt(s, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
+		die("AF_PACKET socket", errno);
+	t0 = now_ns();
+	do {
+		for (i = 0; i < SRC_PKT_BATCH; i++) {
+			iov[i].iov_base = frames[(sent + i) % SRC_PKT_FRAMES];
+			iov[i].iov_len = size;
+			memset(&msg[i], 0, sizeof(msg[i]));
+			msg[i].msg_hdr.msg_iov = &iov[i];
+			msg[i].msg_hdr.msg_iovlen = 1;
+		}
+		n = sendmmsg(s, msg, SRC_PKT_BATCH, 0);
+		if (n < 0 && errno != ENOBUFS && errno != EAGAIN)
+			die("sendmmsg", errno);
+		if (n > 0)
+			sent += n;
+		t1 = now_ns();
+	} while ((t1 - t0) < seconds * 1e9);
+	close(s);
+	*ns = t1 - t0;
+	return sent;
+}
+
 static int cmd_src(int argc, char **argv)
 {
 	const char *ifname = NULL, *sink = NULL, *hold_if = NULL;
@@ -929,7 +990,7 @@ static int cmd_src(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!ifname || !sink || size < 64 || size > 1500) {
+	if (!ifname || !sink || size < 64 || size > SRC_PKT_MAX) {
 		fprintf(stderr,
 			"usage: rdbench src -i IF -d DSTMAC -s SADDR -D DADDR -l SIZE -t SECONDS -k SINK_PIN [-H HOLD_IF]\n");
 		return 2;
@@ -948,6 +1009,15 @@ static int cmd_src(int argc, char **argv)
 	if (pktgen__load(skel))
 		die("pktgen load", errno);
 	fd = bpf_program__fd(skel->progs.bench_src);
+	if (size > SRC_LIVE_MAX) {
+		c0 = read_sink(sink);
+		sent = src_packet(fd, idx, size, seconds, &t0);
+		usleep(100000);
+		c1 = read_sink(sink);
+		t1 = t0;
+		t0 = 0;
+		goto out;
+	}
 	/*
 	 * Each live-frame test run would otherwise add the source to the XDP
 	 * dispatcher and take it out again, a synchronize_rcu() apiece: that
@@ -981,6 +1051,7 @@ static int cmd_src(int argc, char **argv)
 	/* let the last batch drain through the forwarder */
 	usleep(100000);
 	c1 = read_sink(sink);
+out:
 	printf("{\"size\":%u,\"sent\":%" PRIu64 ",\"received\":%" PRIu64
 	       ",\"seconds\":%.4f,\"sent_mpps\":%.4f,\"mpps\":%.4f}\n",
 	       size, sent, c1 - c0, (t1 - t0) / 1e9, sent / ((t1 - t0) / 1e3),
@@ -989,6 +1060,39 @@ static int cmd_src(int argc, char **argv)
 		bpf_xdp_detach(if_nametoindex(hold_if), XDP_FLAGS_DRV_MODE,
 			       NULL);
 	pktgen__destroy(skel);
+	return 0;
+}
+
+/*
+ * barefwd IN_IF IF0,IF1,IF2,IF3: the bare forwarder with its tables for
+ * the four ports, attached natively to IN_IF; the attachment (and the
+ * maps it holds) outlives us, `ip link set IN_IF xdp off` removes it.
+ */
+static int cmd_barefwd(int argc, char **argv)
+{
+	char *ports[4], *list;
+	struct empty *eo;
+	int i, idx;
+
+	if (argc != 3 || !(idx = if_nametoindex(argv[1]))) {
+		fprintf(stderr,
+			"usage: rdbench barefwd IN_IF IF0,IF1,IF2,IF3\n");
+		return 2;
+	}
+	list = argv[2];
+	for (i = 0; i < 4; i++) {
+		ports[i] = strsep(&list, ",");
+		if (!ports[i])
+			die("barefwd: need 4 interfaces", EINVAL);
+	}
+	eo = empty__open_and_load();
+	if (!eo)
+		die("empty.bpf.o", errno);
+	setup_bare_fwd(eo, ports);
+	if (bpf_xdp_attach(idx, bpf_program__fd(eo->progs.bench_ref_bare_fwd),
+			   XDP_FLAGS_DRV_MODE, NULL))
+		die("barefwd: native attach", errno);
+	empty__destroy(eo);
 	return 0;
 }
 
@@ -1237,12 +1341,13 @@ int main(int argc, char **argv)
 		{ "count", cmd_count },
 		{ "ctrs", cmd_ctrs },
 		{ "flap", cmd_flap },
+		{ "barefwd", cmd_barefwd },
 	};
 	unsigned int i;
 
 	if (argc < 2) {
 		fprintf(stderr,
-			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|ctrs|flap ...\n");
+			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|ctrs|flap|barefwd ...\n");
 		return 2;
 	}
 	if (!getenv("RDBENCH_DEBUG"))

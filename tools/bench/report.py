@@ -35,7 +35,9 @@ def mib(b):
     return "%.2f MiB" % (b / 1048576.0) if b >= 1048576 else "%.1f KiB" % (b / 1024.0)
 
 
-FORWARDERS = ("kernel", "rocedp_native", "rocedp_native_fwd", "rocedp_tc")
+FORWARDERS = ("kernel", "rocedp_native", "rocedp_native_fwd", "rocedp_tc", "bare")
+# not rocedp: no rocedp counters to read
+NOT_ROCEDP = ("kernel", "bare")
 # forward only: no ECN port settings, so no RED decision is expected
 NO_ECN = ("rocedp_native_fwd",)
 
@@ -64,7 +66,16 @@ def tput_summary(runs):
             "sent": sum(x["sent"] for x in rs.values()),
             "received": sum(x["received"] for x in rs.values()),
         }
-        if mode != "kernel":
+        s["gbps_median"] = round(s["mpps_median"] * int(size) * 8 / 1000, 3)
+        # the ceiling: the bare forwarder's run beside, same run and size
+        b = by.get(("bare", size), {})
+        shares = [x["mpps"] / b[run]["mpps"] for run, x in sorted(rs.items())
+                  if run in b and b[run]["mpps"] > 0]
+        if mode != "bare" and shares:
+            s["share_of_bare"] = round(statistics.median(shares), 3)
+            s["share_of_bare_min"] = round(min(shares), 3)
+            s["share_of_bare_max"] = round(max(shares), 3)
+        if mode not in NOT_ROCEDP:
             fwd = [ctr_delta(x, "forwarded") for x in rs.values()]
             ecn = [None if ctr_delta(x, "ecn_src_map") is None else
                    ctr_delta(x, "ecn_src_map") + ctr_delta(x, "ecn_src_kfunc")
@@ -72,6 +83,7 @@ def tput_summary(runs):
             s["rocedp_forwarded"] = None if None in fwd else sum(fwd)
             s["ecn_decided"] = None if None in ecn else sum(ecn)
             s["ecn_marked"] = sum(ctr_delta(x, "ecn_marked") or 0 for x in rs.values())
+        if mode != "kernel":
             k = by.get(("kernel", size), {})
             ratios = [x["mpps"] / k[run]["mpps"] for run, x in sorted(rs.items())
                       if run in k and k[run]["mpps"] > 0]
@@ -183,8 +195,8 @@ def main():
         summ = tput_summary(runs)
         doc["throughput"] = {"summary": summ, "runs": runs}
         nruns = max(r["run"] for r in runs)
-        p("   %d runs; each run and size: kernel, rocedp native, rocedp native_fwd, rocedp tc "
-          "back to back; source and forwarder serialised on one CPU" % nruns)
+        p("   %d runs; each run and size: kernel, rocedp native, rocedp native_fwd, rocedp tc, "
+          "bare forwarder back to back; source and forwarder serialised on one CPU" % nruns)
         p("   rocedp native and tc: shipped default features (forward+remark+ecn, hash qp); "
           "native_fwd: features forward (hash qp), the job the kernel does")
         p("   Mpps = frames counted at the sinks / source run time; x kernel = median of the "
@@ -200,7 +212,7 @@ def main():
                 if not s:
                     continue
                 ecn = "-"
-                if mode != "kernel" and mode not in NO_ECN:
+                if mode not in NOT_ROCEDP and mode not in NO_ECN:
                     if s.get("ecn_decided") is None or not s.get("rocedp_forwarded"):
                         ecn = "?"
                     else:
@@ -212,11 +224,46 @@ def main():
                          "%.2f..%.2f" % (s["ratio_min"], s["ratio_max"])
                          if "ratio_min" in s else "-",
                          s["sent"] - s["received"], ecn))
-                if mode != "kernel" and (s.get("rocedp_forwarded") or 0) < s["received"]:
+                if mode not in NOT_ROCEDP and (s.get("rocedp_forwarded") or 0) < s["received"]:
                     p("   !! %s %s: rocedp forwarded %s of %d received frames (kernel did the rest)"
                       % (mode, size, s.get("rocedp_forwarded"), s["received"]))
-                if mode != "kernel" and mode not in NO_ECN and not s.get("ecn_decided"):
+                if mode not in NOT_ROCEDP and mode not in NO_ECN and not s.get("ecn_decided"):
                     p("   !! %s %s: no ECN decision counted: RED did not run" % (mode, size))
+        # ceiling: rocedp as a share of the bare forwarder on the same fabric
+        p("   ceiling: the bare forwarder (tools/bench/empty.bpf.c, ref_bare_fwd: fixed-offset "
+          "parse, LPM, hash, 4 members, MAC+TTL, devmap) attached natively on the same ports")
+        for size in ("64", "1024"):
+            bare = summ.get("bare", {}).get(size)
+            if not bare:
+                continue
+            shares = []
+            for mode in ("rocedp_native", "rocedp_native_fwd"):
+                n = summ.get(mode, {}).get(size, {})
+                if "share_of_bare" in n:
+                    shares.append("%s %.0f%% (%.0f..%.0f%%)" % (
+                        mode, 100 * n["share_of_bare"], 100 * n["share_of_bare_min"],
+                        100 * n["share_of_bare_max"]))
+                    if size == "64":
+                        targets.append(("%s >= 85%% of the bare forwarder's Mpps, 64 B" % mode,
+                                        "%.0f%%" % (100 * n["share_of_bare"]),
+                                        n["share_of_bare"] >= 0.85))
+            p("   %5s B: bare %.3f Mpps; %s" % (size, bare["mpps_median"], "; ".join(shares)))
+        # jumbo: 4096-byte RoCE payloads at MTU 9000, Gbit/s of whole frames
+        jumbo = sorted({sz for m in summ.values() for sz in m if int(sz) > 1500})
+        for size in jumbo:
+            p("   jumbo, MTU 9000, %s-byte frames (4096-byte RoCE payload), AF_PACKET source, "
+              "back to back per run:" % size)
+            for mode in ("kernel", "rocedp_native", "bare"):
+                n = summ.get(mode, {}).get(size)
+                if not n:
+                    continue
+                p("     %-17s %7.2f Gbit/s  %6.3f Mpps  lost %d%s%s" % (
+                    mode, n["gbps_median"], n["mpps_median"], n["sent"] - n["received"],
+                    "  x kernel %.2f" % n["ratio_to_kernel"] if "ratio_to_kernel" in n else "",
+                    "  %.0f%% of bare" % (100 * n["share_of_bare"]) if "share_of_bare" in n else ""))
+                if mode == "rocedp_native" and (n.get("rocedp_forwarded") or 0) < n["received"]:
+                    p("   !! jumbo: rocedp forwarded %s of %d received frames"
+                      % (n.get("rocedp_forwarded"), n["received"]))
         for mode, what in (("rocedp_native", "default features, ECN running"),
                            ("rocedp_native_fwd", "forward only, as the kernel")):
             n = summ.get(mode, {}).get("64", {})
