@@ -830,12 +830,6 @@ static void parse_cts_rules(struct pctx *c, const char *path,
 	n = json_object_array_length(v);
 	if (n > ROCEDP_MAX_CTS_RULES) {
 		perr(c, path, "%zu rules, at most %d", n, ROCEDP_MAX_CTS_RULES);
-	if ((x = child(v, "buffer_bytes", path, p)) &&
-	    !get_u32(c, p, x, 0, UINT32_MAX, &pt->pc.buffer_bytes) &&
-	    pt->pc.buffer_bytes && pt->pc.buffer_bytes < pt->pc.kmax_bytes)
-		perr(c, p,
-		     "%u is below kmax_bytes %u: the queue could never reach Kmax",
-		     pt->pc.buffer_bytes, pt->pc.kmax_bytes);
 		n = ROCEDP_MAX_CTS_RULES;
 	}
 	for (i = 0; i < n; i++) {
@@ -899,6 +893,12 @@ static void parse_port(struct pctx *c, const char *path, struct json_object *v,
 		pt->pc.flags |= ROCEDP_PORTF_HOLD_QUEUE;
 		pt->hold_bytes = n;
 	}
+	if ((x = child(v, "buffer_bytes", path, p)) &&
+	    !get_u32(c, p, x, 0, UINT32_MAX, &pt->pc.buffer_bytes) &&
+	    pt->pc.buffer_bytes && pt->pc.buffer_bytes < pt->pc.kmax_bytes)
+		perr(c, p,
+		     "%u is below kmax_bytes %u: the queue could never reach Kmax",
+		     pt->pc.buffer_bytes, pt->pc.kmax_bytes);
 	if (pt->pc.kmin_bytes > pt->pc.kmax_bytes) {
 		path_key(p, path, "kmin_bytes");
 		perr(c, p, "%u is above kmax_bytes %u", pt->pc.kmin_bytes,
@@ -2344,9 +2344,6 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 
 	add(root, "features",
 	    name_list(c->features, feature_names, ARRAY_LEN(feature_names)));
-		if (pt->pc.buffer_bytes)
-			add(q, "buffer_bytes",
-			    json_object_new_int64(pt->pc.buffer_bytes));
 	o = json_object_new_object();
 	if (c->hash_mode < ROCEDP_HASH_MODE_MAX)
 		add(o, "mode",
@@ -2409,6 +2406,9 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		if (pt->pc.flags & ROCEDP_PORTF_HOLD_QUEUE)
 			add(q, "hold_queue_bytes",
 			    json_object_new_int64(pt->hold_bytes));
+		if (pt->pc.buffer_bytes)
+			add(q, "buffer_bytes",
+			    json_object_new_int64(pt->pc.buffer_bytes));
 		add(p, name, q);
 	}
 	add(o, "ports", p);
@@ -2507,8 +2507,6 @@ static const char *ifname(__u32 ifindex, char *buf)
 }
 
 static void print_text(const struct rd_staged *s)
-		if (p->pc.buffer_bytes)
-			printf(" buffer %u", p->pc.buffer_bytes);
 {
 	const struct rocedp_config *c = &s->cfg;
 	char dev[IF_NAMESIZE];
@@ -2571,6 +2569,8 @@ static void print_text(const struct rd_staged *s)
 		if (p->pc.flags & ROCEDP_PORTF_HOLD_QUEUE)
 			printf(" hold_queue %llu",
 			       (unsigned long long)p->hold_bytes);
+		if (p->pc.buffer_bytes)
+			printf(" buffer %u", p->pc.buffer_bytes);
 		printf("\n");
 	}
 	printf("static groups: %u\n", s->n_groups);
