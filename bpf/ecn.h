@@ -78,12 +78,15 @@ static __always_inline __u64 rd_vq_drain_fp(const struct rocedp_port_cfg *pc,
 	return fp;
 }
 
-/* Queue estimate before this frame joins it; updates the virtual queue. */
+/*
+ * Queue estimate before this frame joins it; updates the virtual queue,
+ * which holds at most the port's buffer (see ROCEDP_VQ_CAP_KMAX).
+ */
 static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 					   struct rocedp_port_state *st,
 					   __u32 len, __u64 now)
 {
-	__u64 q = st->vq_bytes, drained, dt;
+	__u64 q = st->vq_bytes, drained, dt, cap;
 
 	if (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)
 		return q;
@@ -96,8 +99,13 @@ static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 			  ROCEDP_VQ_DRAIN_SHIFT;
 		q = drained >= q ? 0 : q - drained;
 	}
+	cap = pc->buffer_bytes ?: (__u64)pc->kmax_bytes * ROCEDP_VQ_CAP_KMAX;
+	if (cap < len) /* a frame always fits an empty queue */
+		cap = len;
+	if (q > cap) /* a lowered cap, or a restored queue */
+		q = cap;
 	st->vq_last_ns = now;
-	st->vq_bytes = q + len;
+	st->vq_bytes = q + len > cap ? cap : q + len;
 	return q;
 }
 

@@ -434,7 +434,7 @@ struct rocedp_port_cfg {
 	__u32 pmax_percent; /* 0..100 */
 	__u32 ecn_profile; /* module profile index */
 	__u32 flags;
-	__u32 pad;
+	__u32 buffer_bytes; /* virtual queue cap; 0 = ROCEDP_VQ_CAP_KMAX x kmax */
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
 
@@ -477,6 +477,13 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
  */
 #define ROCEDP_VQ_DRAIN_SHIFT 26
 #define ROCEDP_VQ_DRAIN_FP_MAX (1ull << 34) /* above the largest rate's */
+/*
+ * The virtual queue cannot outgrow the port's buffer: it is capped at
+ * rocedp_port_cfg.buffer_bytes, or without one at this many times the
+ * map's Kmax (at and above Kmax RED marks every frame anyway; the cap only
+ * keeps a burst from leaving a queue that takes seconds to drain).
+ */
+#define ROCEDP_VQ_CAP_KMAX 4
 /* An idle of this long (about 1.07 s) counts as this long. */
 #define ROCEDP_VQ_MAX_IDLE_NS (1ull << 30)
 

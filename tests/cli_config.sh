@@ -309,6 +309,8 @@ f=$(variant pmax 'd["ecn"]["ports"]["eth1"]["pmax_percent"] = 101')
 refuse "load: pmax 101" "ecn.ports.eth1.pmax_percent: 101 is out of range 0..100" rd config load "$f"
 f=$(variant gaps 'd["flowlet"]["gap_min_us"] = 3000')
 refuse "load: gap_min > gap_max" "flowlet.gap_min_us: 3000 is above gap_max_us 2047" rd config load "$f"
+f=$(variant buffer 'd["ecn"]["ports"]["eth1"]["buffer_bytes"] = 1000')
+refuse "load: buffer below kmax" "ecn.ports.eth1.buffer_bytes: 1000 is below kmax_bytes 409600" rd config load "$f"
 printf '{"qos": {"ack": }}' >"$TMP/syntax.json"
 refuse "load: JSON syntax error" "syntax.json:1:17: JSON syntax error" rd config load "$TMP/syntax.json"
 printf '{"qos": {}' >"$TMP/trunc.json"
@@ -409,7 +411,7 @@ assert slots[16]["qp_min"] == 0x100 and slots[18]["flags"] == 7, slots
 p = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_cfg")}
 assert p[$IF1]["kmin_bytes"] == 1000 and p[$IF1]["flags"] == 1, p
 assert p[$IF2] == {"rate_bps": 0, "kmin_bytes": 102400, "kmax_bytes": 409600,
-                   "pmax_percent": 20, "ecn_profile": 0, "flags": 0, "pad": 0}, p
+                   "pmax_percent": 20, "ecn_profile": 0, "flags": 0, "buffer_bytes": 0}, p
 s = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_state")}
 assert s[$IF1]["vq_bytes"] == 1500, s
 EOF

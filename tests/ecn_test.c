@@ -189,6 +189,56 @@ static int drained_ok(int64_t before, int64_t after, size_t len,
 	return after >= 0 && after >= want - tol && after <= want + tol;
 }
 
+/* Port PORT: 1 Mbit/s, Kmin/Kmax 1000/2000, the given buffer; queue 0. */
+static int set_buffer(struct rd_engine *e, uint32_t buffer_bytes)
+{
+	const struct rd_maps *m = rd_engine_maps(e);
+	struct rocedp_port_cfg pc = { .rate_bps = 1000000,
+				      .kmin_bytes = 1000,
+				      .kmax_bytes = 2000,
+				      .buffer_bytes = buffer_bytes };
+	struct rocedp_port_state st = {};
+	__u32 port = PORT;
+
+	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
+	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
+		return -errno;
+	return 0;
+}
+
+/*
+ * The virtual queue holds at most the port's buffer (buffer_bytes, else
+ * ROCEDP_VQ_CAP_KMAX x Kmax): 100 frames at one instant (no drain) fill
+ * it to the cap and no further, and it drains from there.
+ */
+static void test_cap(struct rd_engine *e)
+{
+	const uint64_t t0 = 5000000000ull;
+	uint8_t frame[256];
+	size_t len = build_frame(frame, 0, 0x02, 0x0a);
+	int64_t q = -1, before;
+	int i;
+
+	result(set_buffer(e, 0) == 0,
+	       "cap: port with Kmax 2000, no buffer size");
+	for (i = 0; i < 100; i++)
+		q = enqueue_at(e, t0, frame, len);
+	result(q == ROCEDP_VQ_CAP_KMAX * 2000,
+	       "cap: 100 x %zu bytes at once hold %lld (want %d x Kmax = %d)",
+	       len, (long long)q, ROCEDP_VQ_CAP_KMAX,
+	       ROCEDP_VQ_CAP_KMAX * 2000);
+	result(set_buffer(e, 3000) == 0, "cap: buffer_bytes 3000");
+	for (i = 0; i < 100; i++)
+		q = enqueue_at(e, t0, frame, len);
+	result(q == 3000, "cap: 100 x %zu bytes at once hold %lld (want 3000)",
+	       len, (long long)q);
+	before = q;
+	q = enqueue_at(e, t0 + 8000000, frame, len); /* 1000 bytes drained */
+	result(drained_ok(before, q, len, 1e6, 8e6),
+	       "cap: drains from the cap: %lld -> %lld after 8 ms at 1 Mbit/s",
+	       (long long)before, (long long)q);
+}
+
 /*
  * The virtual queue drains at the port rate (to within a byte per 134 ms
  * of idle), with no divide per frame: the rate's multiplier is cached in the port state and
@@ -400,6 +450,7 @@ int main(void)
 		       fam_name[v6], res.marked);
 	}
 	test_drain(e);
+	test_cap(e);
 	rd_engine_close(e);
 	printf("%d passed, %d failed\n", n_test - n_fail, n_fail);
 	return n_fail ? 1 : 0;

@@ -864,10 +864,10 @@ static __u32 dev_index(struct pctx *c, const char *path, const char *name)
 static void parse_port(struct pctx *c, const char *path, struct json_object *v,
 		       struct rd_cfg_port *pt)
 {
-	static const char *const keys[] = { "rate_mbps",  "kmin_bytes",
-					    "kmax_bytes", "pmax_percent",
-					    "profile",	  "hold_queue_bytes",
-					    NULL };
+	static const char *const keys[] = { "rate_mbps",    "kmin_bytes",
+					    "kmax_bytes",   "pmax_percent",
+					    "profile",	    "hold_queue_bytes",
+					    "buffer_bytes", NULL };
 	struct json_object *x;
 	char p[PATH_LEN];
 	long long n;
@@ -893,6 +893,12 @@ static void parse_port(struct pctx *c, const char *path, struct json_object *v,
 		pt->pc.flags |= ROCEDP_PORTF_HOLD_QUEUE;
 		pt->hold_bytes = n;
 	}
+	if ((x = child(v, "buffer_bytes", path, p)) &&
+	    !get_u32(c, p, x, 0, UINT32_MAX, &pt->pc.buffer_bytes) &&
+	    pt->pc.buffer_bytes && pt->pc.buffer_bytes < pt->pc.kmax_bytes)
+		perr(c, p,
+		     "%u is below kmax_bytes %u: the queue could never reach Kmax",
+		     pt->pc.buffer_bytes, pt->pc.kmax_bytes);
 	if (pt->pc.kmin_bytes > pt->pc.kmax_bytes) {
 		path_key(p, path, "kmin_bytes");
 		perr(c, p, "%u is above kmax_bytes %u", pt->pc.kmin_bytes,
@@ -2400,6 +2406,9 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		if (pt->pc.flags & ROCEDP_PORTF_HOLD_QUEUE)
 			add(q, "hold_queue_bytes",
 			    json_object_new_int64(pt->hold_bytes));
+		if (pt->pc.buffer_bytes)
+			add(q, "buffer_bytes",
+			    json_object_new_int64(pt->pc.buffer_bytes));
 		add(p, name, q);
 	}
 	add(o, "ports", p);
@@ -2560,6 +2569,8 @@ static void print_text(const struct rd_staged *s)
 		if (p->pc.flags & ROCEDP_PORTF_HOLD_QUEUE)
 			printf(" hold_queue %llu",
 			       (unsigned long long)p->hold_bytes);
+		if (p->pc.buffer_bytes)
+			printf(" buffer %u", p->pc.buffer_bytes);
 		printf("\n");
 	}
 	printf("static groups: %u\n", s->n_groups);
