@@ -34,6 +34,7 @@
 #include "attach.h"
 #include "engine.h"
 #include "config.h"
+#include "opcode.h"
 
 /* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
 #define RD_EXIT_TEST_CRASH 70
@@ -60,84 +61,12 @@ static const char *const choice_names[] = {
 	[ROCEDP_FLOWLET_HASH] = "hash",
 };
 
-/* IBTA vol 1 table 38: low five bits of the opcode, per transport */
-static const char *const op_names[0x18] = {
-	[0x00] = "send_first",
-	[0x01] = "send_middle",
-	[0x02] = "send_last",
-	[0x03] = "send_last_imm",
-	[0x04] = "send_only",
-	[0x05] = "send_only_imm",
-	[0x06] = "rdma_write_first",
-	[0x07] = "rdma_write_middle",
-	[0x08] = "rdma_write_last",
-	[0x09] = "rdma_write_last_imm",
-	[0x0a] = "rdma_write_only",
-	[0x0b] = "rdma_write_only_imm",
-	[0x0c] = "rdma_read_request",
-	[0x0d] = "rdma_read_response_first",
-	[0x0e] = "rdma_read_response_middle",
-	[0x0f] = "rdma_read_response_last",
-	[0x10] = "rdma_read_response_only",
-	[0x11] = "acknowledge",
-	[0x12] = "atomic_acknowledge",
-	[0x13] = "compare_swap",
-	[0x14] = "fetch_add",
-	[0x16] = "send_last_inv",
-	[0x17] = "send_only_inv",
-};
-
-/* Which low-bit opcodes each transport defines (RC, UC, RD, UD). */
-static bool op_valid(unsigned int op)
-{
-	unsigned int low = op & 0x1f;
-
-	switch (op >> 5) {
-	case 0: /* RC */
-		return low < 0x18 && op_names[low];
-	case 1: /* UC */
-		return low <= 0x0b;
-	case 3: /* UD */
-		return low == 0x04 || low == 0x05;
-	}
-	return false;
-}
-
-static int op_from_name(const char *s)
-{
-	static const struct {
-		const char *prefix;
-		unsigned int base;
-	} tr[] = { { "rc_", 0x00 }, { "uc_", 0x20 }, { "ud_", 0x60 } };
-	unsigned int base = 0, i;
-
-	if (!strcmp(s, "cnp"))
-		return ROCEDP_OP_CNP;
-	for (i = 0; i < ARRAY_LEN(tr); i++)
-		if (!strncmp(s, tr[i].prefix, 3)) {
-			base = tr[i].base;
-			s += 3;
-			break;
-		}
-	for (i = 0; i < ARRAY_LEN(op_names); i++)
-		if (op_names[i] && !strcmp(op_names[i], s) &&
-		    op_valid(base | i))
-			return base | i;
-	return -EINVAL;
-}
-
 static struct json_object *op_to_json(unsigned int op)
 {
 	char buf[48];
 
-	if (op == ROCEDP_OP_CNP)
-		return json_object_new_string("cnp");
-	if (!op_valid(op))
+	if (!rd_op_name(op, buf, sizeof(buf)))
 		return json_object_new_int(op);
-	if (op >> 5 == 0)
-		return json_object_new_string(op_names[op & 0x1f]);
-	snprintf(buf, sizeof(buf), "%s_%s", op >> 5 == 1 ? "uc" : "ud",
-		 op_names[op & 0x1f]);
 	return json_object_new_string(buf);
 }
 
@@ -592,6 +521,26 @@ static void parse_hash(struct pctx *c, const char *path, struct json_object *v,
 		cfg->hash_flags = sym ? ROCEDP_HASHF_SYMMETRIC : 0;
 }
 
+/*
+ * symmetric orders the endpoints, but with the QP in the hash (qp, qp-only,
+ * flowlet, spray's own draw) or flowlets choosing per direction, the two
+ * directions still differ: a request carries the responder's QP, its ACK
+ * the requester's, and which QPs pair is not on the wire. A promise that
+ * cannot hold is refused rather than kept silently broken.
+ */
+static void check_symmetric(struct pctx *c, const struct rocedp_config *cfg)
+{
+	if (!(cfg->hash_flags & ROCEDP_HASHF_SYMMETRIC))
+		return;
+	if (cfg->hash_mode != ROCEDP_HASH_5TUPLE)
+		perr(c, "hash.symmetric",
+		     "true cannot hold with hash mode %s: a request hashes the responder's QP, its ACK the requester's; symmetric needs mode 5tuple",
+		     rd_hash_mode_name(cfg->hash_mode));
+	else if (cfg->features & ROCEDP_F_FLOWLET)
+		perr(c, "hash.symmetric",
+		     "true cannot hold with the flowlet feature: each direction starts its own flowlets; drop one of the two");
+}
+
 static void parse_flowlet(struct pctx *c, const char *path,
 			  struct json_object *v, struct rocedp_config *cfg)
 {
@@ -784,16 +733,22 @@ static void parse_rule(struct pctx *c, const char *path, struct json_object *v,
 			op = json_object_array_get_idx(x, i);
 			path_idx(pi, p, i);
 			if (json_object_is_type(op, json_type_string)) {
-				o = op_from_name(json_object_get_string(op));
+				o = rd_op_from_name(json_object_get_string(op));
 				if (o < 0) {
 					perr(c, pi,
-					     "unknown opcode %s (IBTA names such as send_only, rdma_write_only, uc_send_only, ud_send_only, cnp, or 0..255)",
+					     "unknown opcode %s (IBTA names such as send_only, rdma_write_only, uc_send_only, ud_send_only, xrc_send_only, cnp, or 0..255)",
 					     jtext(op));
 					continue;
 				}
 			} else if (!get_int(c, pi, op, 0, 255, &n)) {
 				o = n;
 			} else {
+				continue;
+			}
+			if (!rd_op_cts_matchable(o)) {
+				perr(c, pi,
+				     "%s is no data opcode: CTS rules are checked on data opcodes only (ACKs, NAKs and CNPs have classes of their own), so it would never match",
+				     jtext(op));
 				continue;
 			}
 			r->opcode_bitmap[o / 64] |= 1ull << (o % 64);
@@ -1221,6 +1176,7 @@ int rd_config_parse(struct json_object *root, struct rd_staged *s)
 		parse_hash(&c, p, x, &s->cfg);
 	if ((x = child(root, "flowlet", "", p)))
 		parse_flowlet(&c, p, x, &s->cfg);
+	check_symmetric(&c, &s->cfg);
 	if ((x = child(root, "qos", "", p)))
 		parse_qos(&c, p, x, s->qos);
 	if ((x = child(root, "cts_rules", "", p)))

@@ -664,11 +664,11 @@ int main(int argc, char **argv)
 			break;
 		case O_MTU:
 			err = parse_uint("--mtu", optarg, 64, 65535, &o.mtu);
-			if (!err && o.mtu > 3400) {
-				/* XDP test runs take one buffer: ~3.5 KB frames */
+			if (!err && o.mtu > 9000) {
+				/* frames up to LB_MAX_FRAME */
 				rd_err("--mtu",
-				       "%u is above 3400: BPF_PROG_TEST_RUN takes frames up to about 3.5 KB",
-				       o.mtu);
+				       "%u is above 9000: frames are at most %d bytes",
+				       o.mtu, LB_MAX_FRAME);
 				err = -EINVAL;
 			}
 			break;

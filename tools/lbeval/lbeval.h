@@ -14,7 +14,9 @@
 #define LB_IFINDEX_BASE 100 /* modelled egress ports 100.. */
 #define LB_INGRESS_IFINDEX 1 /* lo: test runs need a real receiving device */
 #define LB_TOS 0x6a /* DSCP 26, ECT(0): a typical RoCE data class */
-#define LB_MAX_FRAME 3520 /* single-buffer BPF_PROG_TEST_RUN limit */
+/* a 9216-byte jumbo frame with two VLAN tags: rocedp_xdp is xdp.frags, so
+ * test runs take multi-buffer frames */
+#define LB_MAX_FRAME 9238
 #define LB_PS_PER_NS 1000ull
 #define LB_MAX_PCAPS 16
 
