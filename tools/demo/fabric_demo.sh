@@ -20,7 +20,8 @@
 # Environment: OUT (build dir), ROCEDP, ROCEGEN, LBEVAL, DEMO_PREFIX (lab
 # prefix, default "dm"), QPS, COUNT, MSG, RATE (Mbit/s per sender), LINK
 # (Mbit/s per shaped spine port, 0: no shaping), ECN_RATE (Mbit/s per uplink,
-# default LINK), TAU (flowlet load tau in us), CAPTURE=1 (capture what leaf1's
+# default LINK), TAU (flowlet load tau in us), MTU (every link, default
+# 9000), CAPTURE=1 (capture what leaf1's
 # hosts send and replay it through lbeval: docs/flowlet.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,10 +45,22 @@ ECN_RATE=${ECN_RATE:-$LINK}
 # (docs/flowlet.md, "The live fabric against the evaluator").
 TAU=${TAU:-2000}
 CAPTURE=${CAPTURE:-0}
+# jumbo frames, as RoCE fabrics run them: rocegen then sends 4096-byte
+# payloads (the largest IB MTU that fits)
+MTU=${MTU:-9000}
 KMIN=20000
 KMAX=100000
 SPORT=49152
-modes=(5tuple qp flowlet)
+read -ra modes <<<"${MODES:-5tuple qp flowlet}"
+# DCQCN's timers are made for 100 Gbit/s, where a QP sends a frame every
+# few hundred ns; here it sends one every few ms, and a 100 us recovery
+# timer undoes every cut before the QP's next frame.
+DCQCN_TIMER=${DCQCN_TIMER:-100}
+# Unacknowledged frames per QP (at least a message: the responder ACKs
+# whole messages). It bounds what the QPs that share a shaped port can
+# queue there, so the port's limit below is never reached, however late
+# DCQCN reacts.
+WINDOW=${WINDOW:-16}
 mkdir -p "$out"
 
 lab() { "$LAB" "$1" --prefix "$prefix" "${@:2}"; }
@@ -60,7 +73,7 @@ trap 'exit 130' INT TERM
 [ -d "/run/rocedp-lab/$prefix" ] && lab down >/dev/null 2>&1
 
 echo "== fabric: 2 leaves x $SPINES spines, 2 hosts per leaf (rocedp-lab, prefix $prefix) =="
-if ! lab up --leaves 2 --spines $SPINES --hosts 2 >"$out/lab.log" 2>&1; then
+if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mtu $MTU >"$out/lab.log" 2>&1; then
 	echo "fabric_demo: rocedp-lab up failed:" >&2
 	tail -n 5 "$out/lab.log" >&2
 	exit 1
@@ -80,14 +93,15 @@ done
 # XDP on the leaves redirects straight into the veth peers, past any qdisc
 # on the leaf side, so the links are shaped where the kernel forwards: each
 # spine's port towards each leaf. Leaf1's uplink s then feeds exactly one
-# shaped port (spine s towards leaf2), and so does leaf2's. The limit is
-# deep enough (0.5 s) that DCQCN, not loss, settles the rate.
+# shaped port (spine s towards leaf2), and so does leaf2's. The limit holds
+# every frame both host pairs of a leaf may have unacknowledged (plus a
+# quarter), so a port never drops: the window and DCQCN settle the rate.
 if [ "$LINK" != 0 ]; then
 	for s in $(seq $SPINES); do
 		for l in leaf1 leaf2; do
 			ip -n "$prefix-spine$s" link set $l txqueuelen 10000
 			tc -n "$prefix-spine$s" qdisc replace dev $l root tbf rate ${LINK}mbit \
-				burst 8k limit $((LINK * 1000000 / 8 / 2))
+				burst $((2 * MTU + 16384)) limit $((2 * QPS * WINDOW * (MTU + 100) * 5 / 4))
 		done
 	done
 fi
@@ -132,11 +146,12 @@ for mode in "${modes[@]}"; do
 		leaf $l "$ROCEDP" -j stats >"$out/fabric-$mode.$l.before.json"
 	done
 	spine_tx >"$out/fabric-$mode.spines.before"
+	rm -f "$out/fabric-$mode.lbeval.json"
 	if [ "$CAPTURE" = 1 ]; then capture_start $mode; fi
 	rc=0
 	"$ROCEGEN" run --pattern ring --hosts "@$out/fabric.hosts" --qps "$QPS" \
 		--msg "$MSG" --count "$COUNT" --rate "$RATE" --sport $SPORT \
-		--rto 1000000 -j >"$out/fabric-$mode.json" 2>"$out/fabric-$mode.err" || rc=$?
+		--rto 1000000 --dcqcn-timer "$DCQCN_TIMER" --window "$WINDOW" -j >"$out/fabric-$mode.json" 2>"$out/fabric-$mode.err" || rc=$?
 	[ $rc = 0 ] || echo "fabric_demo: $mode: rocegen run exited $rc (see $out/fabric-$mode.err)" >&2
 	for l in leaf1 leaf2; do
 		leaf $l "$ROCEDP" -j stats >"$out/fabric-$mode.$l.after.json"
@@ -145,11 +160,11 @@ for mode in "${modes[@]}"; do
 	if [ "$CAPTURE" = 1 ]; then capture_stop $mode; fi
 done
 
-/usr/bin/python3 - "$out" $SPINES $QPS "$MSG" $COUNT $RATE $ECN_RATE $LINK $TAU "${modes[@]}" <<'PY'
+/usr/bin/python3 - "$out" $SPINES $QPS "$MSG" $COUNT $RATE $ECN_RATE $LINK $TAU $MTU "${modes[@]}" <<'PY'
 import json, os, sys
-out, spines, qps, msg, count, rate, ecn_rate, link, tau = sys.argv[1:10]
+out, spines, qps, msg, count, rate, ecn_rate, link, tau, mtu = sys.argv[1:11]
 spines = int(spines)
-modes = sys.argv[10:]
+modes = sys.argv[11:]
 
 def ports(path):
     return {p["name"]: p for p in json.load(open(path))["ports"] if "name" in p}
@@ -171,7 +186,7 @@ def spine_delta(mode):
     return {k: (b[k][0] - a.get(k, (0, 0))[0], b[k][1] - a.get(k, (0, 0))[1]) for k in b}
 
 print(f"ring over 4 hosts (alternating leaves), {qps} QPs per connection, one UDP source port "
-      f"per host pair, {count} x {msg} per QP; senders at {rate} Mbit/s; "
+      f"per host pair, {count} x {msg} per QP, MTU {mtu}; senders at {rate} Mbit/s; "
       + (f"every fabric link shaped to {link} Mbit/s at the spines (tbf), " if link != "0" else "no shaping, ")
       + (f"ECN marks above {ecn_rate} Mbit/s per uplink" if ecn_rate != "0" else "no ECN marking"))
 cols = "".join(f"{'up' + str(s):>7}" for s in range(1, spines + 1))
@@ -217,8 +232,11 @@ for mode in modes:
         pass
 dat.close()
 if "5tuple" in times:
-    parts = [f"{m} {100 * (1 - times[m] / times['5tuple']):.0f}% faster ({times[m] / times['5tuple']:.2f}x the time)"
-             for m in modes if m != "5tuple" and m in times]
+    def vs(m):
+        r = times[m] / times["5tuple"]
+        return (f"{m} {100 * (1 - r):.0f}% faster" if r <= 1 else f"{m} {100 * (r - 1):.0f}% slower") \
+            + f" ({r:.2f}x the time)"
+    parts = [vs(m) for m in modes if m != "5tuple" and m in times]
     print("completion against 5tuple: " + ", ".join(parts)
           + " (Meta reports up to 40% for AllReduce with E-ECMP)")
 print("up1..4: share of leaf1's uplink tx bytes (rocedp stats); imbal: busiest / mean; time: the collective's")
