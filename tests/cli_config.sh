@@ -309,6 +309,20 @@ f=$(variant pmax 'd["ecn"]["ports"]["eth1"]["pmax_percent"] = 101')
 refuse "load: pmax 101" "ecn.ports.eth1.pmax_percent: 101 is out of range 0..100" rd config load "$f"
 f=$(variant gaps 'd["flowlet"]["gap_min_us"] = 3000')
 refuse "load: gap_min > gap_max" "flowlet.gap_min_us: 3000 is above gap_max_us 2047" rd config load "$f"
+# promises the dataplane cannot keep (issue 16): refused, not kept broken
+for m in qp qp-only flowlet spray; do
+	f=$(variant sym_$m "d['hash'] = {'mode': '$m', 'symmetric': True}")
+	refuse "load: symmetric with hash mode $m" "hash.symmetric: true cannot hold with hash mode $m" rd config load "$f"
+done
+f=$(variant sym_fl 'd["hash"] = {"mode": "5tuple", "symmetric": True}')
+refuse "load: symmetric with the flowlet feature" "hash.symmetric: true cannot hold with the flowlet feature" rd config load "$f"
+refuse "set: symmetric with mode qp" "hash.symmetric: true cannot hold with hash mode qp" rd config set hash.mode=qp hash.symmetric=true
+i=0
+for op in '"acknowledge"' '"atomic_acknowledge"' '"xrc_acknowledge"' '"cnp"' 129 17; do
+	i=$((i + 1))
+	f=$(variant cts_ack$i "d['cts_rules'][0]['opcodes'].append($op)")
+	refuse "load: CTS rule on $op" "cts_rules[0].opcodes[2]: $op is no data opcode: CTS rules are checked on data opcodes only" rd config load "$f"
+done
 f=$(variant buffer 'd["ecn"]["ports"]["eth1"]["buffer_bytes"] = 1000')
 refuse "load: buffer below kmax" "ecn.ports.eth1.buffer_bytes: 1000 is below kmax_bytes 409600" rd config load "$f"
 printf '{"qos": {"ack": }}' >"$TMP/syntax.json"
