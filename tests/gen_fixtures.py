@@ -1014,23 +1014,28 @@ def gen_jumbo():
     xdp.frags program accepts; tc test runs take one page at most."""
     F = "jumbo.fix"
     C = "jumbo.json"
-    for name, size, v6, desc in (
+    # The ports' RED (below) marks a frame that finds over 6000 bytes
+    # queued, so every frame here runs a second after the one before
+    # (1 Mbit/s drains 125 KB by then), whatever member it lands on.
+    sec = 1000000000
+    for i, (name, size, v6, desc) in enumerate((
             ("jumbo_4154_v4", 4154, False,
              "4096-byte RDMA WRITE payload (path MTU 4096)"),
             ("jumbo_9000_v4", 9000, False, "9000-byte frame"),
-            ("jumbo_9216_v6", 9216, True, "9216-byte SEND over IPv6")):
+            ("jumbo_9216_v6", 9216, True, "9216-byte SEND over IPv6"))):
         f = jumbo_roce(size, v6=v6, qp=0x900 + size % 97, ecn=2)
         forwarded(F, name, f, desc + ": forwarded whole, MACs and TTL "
-                  "rewritten", "data", config=C, extra={"hook": "xdp"})
+                  "rewritten", "data", config=C,
+                  extra={"hook": "xdp", "time_ns": (10 + i) * sec})
     f = jumbo_roce(9000, ecn=1)
     forwarded(F, "jumbo_tc_refused", f, "tc test runs take at most one "
               "page (the live tc hook takes any skb)", "data", config=C,
-              extra={"refused": "tc"})
+              extra={"refused": "tc", "time_ns": 20 * sec})
     # ECN counts the whole frame: Kmin/Kmax 5000/6000 bytes, a 1 Mbit/s
     # drain and the same clock, so the second 9000-byte frame finds 9000
     # bytes queued (CE); counting the linear part only (~3.5 KB) would not.
-    # Two seconds after the frames above, which have drained by then.
-    t = {"hook": "xdp", "time_ns": 3000000000}
+    # A second after the frames above, which have drained by then.
+    t = {"hook": "xdp", "time_ns": 21 * sec}
     f = jumbo_roce(9000, qp=0x4444, ecn=2)
     forwarded(F, "jumbo_ecn_first", f, "first 9000-byte frame on an empty "
               "virtual queue: ECT(0) kept", "data", config=C, extra=t)
