@@ -4,8 +4,9 @@
  * BPF_PROG_TEST_RUN): for groups of 2..64 equal members, 100k distinct RoCE
  * flows (random destination QPs, one host pair, one UDP source port) must
  * spread with a chi-square statistic below the p = 0.001 critical value;
- * weighted groups must follow their weights; and with 1 source port and 64
- * QPs, 5tuple puts everything on one member while qp / qp-only spread.
+ * weighted groups must follow their weights; with 1 source port and 64
+ * QPs, 5tuple puts everything on one member while qp / qp-only spread;
+ * and a member going down moves no other member's flows (resilient).
  *
  * The group, route and port maps are written directly (no config file), so
  * this test depends on the BPF program and rd_group_build() only.
@@ -70,7 +71,22 @@ static void build_frame(uint8_t *f, uint32_t qp, uint16_t sport, uint8_t src)
 struct env {
 	struct rd_engine *e;
 	const struct rd_maps *m;
+	const struct rocedp_group *g; /* as last written */
 };
+
+/*
+ * The share of flows member slot should get: its buckets of the table
+ * (bpf/member.h). The hash is tested against the table; the table's
+ * shares against the weights are unit_group's (within one bucket).
+ */
+static double table_share(const struct env *v, int slot)
+{
+	int b, n = 0;
+
+	for (b = 0; b < v->g->n_buckets; b++)
+		n += v->g->buckets[b] == slot;
+	return (double)n / v->g->n_buckets;
+}
 
 static int set_mode(struct env *v, unsigned int mode, uint32_t seed)
 {
@@ -88,7 +104,8 @@ static int set_mode(struct env *v, unsigned int mode, uint32_t seed)
 	return 0;
 }
 
-static int set_group(struct env *v, const unsigned int *weights, int n)
+static int set_group_state(struct env *v, const unsigned int *weights,
+			   const __u16 *flags, int n)
 {
 	static struct rocedp_group g;
 	__u32 id = GROUP_ID;
@@ -106,13 +123,21 @@ static int set_group(struct env *v, const unsigned int *weights, int n)
 		mb->dmac[4] = 0xbb;
 		mb->dmac[5] = i;
 		mb->weight = weights ? weights[i] : 1;
-		mb->flags = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED |
-			    ROCEDP_MEMBERF_STATIC;
+		mb->flags = flags ? flags[i] :
+				    ROCEDP_MEMBERF_UP |
+					    ROCEDP_MEMBERF_RESOLVED |
+					    ROCEDP_MEMBERF_STATIC;
 	}
 	rd_group_build(&g);
+	v->g = &g;
 	if (bpf_map_update_elem(v->m->fd[RD_MAP_GROUPS], &id, &g, 0))
 		return -errno;
 	return 0;
+}
+
+static int set_group(struct env *v, const unsigned int *weights, int n)
+{
+	return set_group_state(v, weights, NULL, n);
 }
 
 static int setup(struct env *v)
@@ -203,7 +228,6 @@ static void test_equal(struct env *v, int flows, unsigned int mode, int m_lo,
 		if (err)
 			break;
 		crit = chi2_crit(m - 1);
-		exp = (double)flows / m;
 		/*
 		 * 78 tests at p = 0.001 would fail a perfect hash now and
 		 * then; a bound exceeded is retried once on a fresh flow set
@@ -212,9 +236,11 @@ static void test_equal(struct env *v, int flows, unsigned int mode, int m_lo,
 		for (try = 0; try < 2; try++) {
 			lost = spread(v, flows, cnt, m, 0xc000, vary_l4);
 			chi2[try] = 0;
-			for (i = 0; i < m; i++)
+			for (i = 0; i < m; i++) {
+				exp = flows * table_share(v, i);
 				chi2[try] +=
 					(cnt[i] - exp) * (cnt[i] - exp) / exp;
+			}
 			if (lost || chi2[try] < crit)
 				break;
 		}
@@ -258,7 +284,7 @@ static void test_weighted(struct env *v, int flows, const unsigned int *w,
 	}
 	lost = spread(v, flows, cnt, n, 0xc000, false);
 	for (i = 0; i < n; i++) {
-		exp = flows * w[i] / total;
+		exp = flows * table_share(v, i);
 		chi2 += (cnt[i] - exp) * (cnt[i] - exp) / exp;
 		share = (double)cnt[i] / flows;
 		want = w[i] / total;
@@ -323,12 +349,74 @@ static void test_few_flows(struct env *v)
 			       "member (%u/%u/%u/%u)",
 			       n, cnt[0], cnt[1], cnt[2], cnt[3]);
 		else
-			result(!lost && lo * 100 >= 15 * n &&
-				       hi * 100 <= 35 * n,
-			       "%s, 1 sport, 64 QPs: every member 15..35%% "
+			/* 3 sigma of 64 flows at 1/4: 16 +- 10.4 */
+			result(!lost && lo * 100 >= 9 * n && hi * 100 <= 41 * n,
+			       "%s, 1 sport, 64 QPs: every member 9..41%% "
 			       "(%u/%u/%u/%u of %u)",
 			       rd_hash_mode_name(modes[mi]), cnt[0], cnt[1],
 			       cnt[2], cnt[3], n);
+	}
+}
+
+/*
+ * Resilient member choice through the program: 2000 flows over 8 members;
+ * one member goes down (link down, neighbour failed, weight 0): no flow of
+ * another member may move; it comes back: at most 1/8 + 2% of the flows
+ * move (its share), and every flow is where it was before.
+ */
+static void test_resilient(struct env *v)
+{
+	static const char *const how[] = { "link down", "neighbour failed",
+					   "weight 0" };
+	enum { FLOWS = 2000, N = 8 };
+	static int before[FLOWS], down[FLOWS];
+	unsigned int w[N];
+	__u16 fl[N];
+	int k, f, i, x = 3, moved_healthy, moved_up, lost, err;
+
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < N; i++) {
+			w[i] = 1;
+			fl[i] = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED;
+		}
+		err = set_mode(v, ROCEDP_HASH_QP, 0x5eed);
+		if (!err)
+			err = set_group_state(v, w, fl, N);
+		for (f = 0; f < FLOWS && !err; f++)
+			before[f] = send_one(v, 0x100 + f * 7919, 0xc000, 0);
+		if (k == 0)
+			fl[x] &= ~ROCEDP_MEMBERF_UP;
+		else if (k == 1)
+			fl[x] &= ~ROCEDP_MEMBERF_RESOLVED;
+		else
+			w[x] = 0;
+		if (!err)
+			err = set_group_state(v, w, fl, N);
+		moved_healthy = lost = 0;
+		for (f = 0; f < FLOWS && !err; f++) {
+			down[f] = send_one(v, 0x100 + f * 7919, 0xc000, 0);
+			lost += down[f] < 0 || before[f] < 0 || down[f] == x;
+			moved_healthy += before[f] != x && down[f] != before[f];
+		}
+		w[x] = 1;
+		fl[x] = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED;
+		if (!err)
+			err = set_group_state(v, w, fl, N);
+		moved_up = 0;
+		for (f = 0; f < FLOWS && !err; f++) {
+			i = send_one(v, 0x100 + f * 7919, 0xc000, 0);
+			moved_up += i != down[f];
+			lost += i != before[f];
+		}
+		result(!err && !lost && !moved_healthy,
+		       "resilient, %s of 1 of 8: %d of %d flows of the other "
+		       "members moved%s%s",
+		       how[k], moved_healthy, FLOWS, err ? ": " : "",
+		       err ? strerror(-err) : "");
+		result(!err && !lost && moved_up * 100 <= FLOWS * (100 / N + 2),
+		       "resilient, %s of 1 of 8, back: %d of %d flows moved "
+		       "(%.1f%%, at most 1/8 + 2%%), all to where they were",
+		       how[k], moved_up, FLOWS, 100.0 * moved_up / FLOWS);
 	}
 }
 
@@ -367,6 +455,7 @@ int main(int argc, char **argv)
 	test_weighted(&v, flows, w1234, 4, "1:2:3:4");
 	test_weighted(&v, flows, w1_8, 8, "1:1:2:2:4:4:8:8");
 	test_few_flows(&v);
+	test_resilient(&v);
 	rd_engine_close(v.e);
 	printf("1..%d\n# %d passed, %d failed\n", n_test, n_test - n_fail,
 	       n_fail);
