@@ -10,13 +10,18 @@
 #include "parse.h"
 #include "maps.h"
 
-/* RC/UC/UD requests and RC read responses: the payload-carrying opcodes */
+/*
+ * RC/UC/UD/XRC requests and RC/XRC read responses: the payload-carrying
+ * opcodes, the only ones CTS rules are checked on (userspace refuses rules
+ * naming others: rd_op_cts_matchable() must agree with this).
+ */
 static __always_inline int rd_opcode_is_data(__u8 op)
 {
 	__u8 fn = op & 0x1f;
 
 	switch (op >> 5) {
 	case 0: /* RC */
+	case 5: /* XRC: RC's function codes (IBTA vol 1 table 38) */
 		return fn <= 0x10 || fn == 0x13 || fn == 0x14 || fn == 0x16 ||
 		       fn == 0x17;
 	case 1: /* UC: sends and RDMA writes */
@@ -122,6 +127,8 @@ static __always_inline __u8 rd_classify_roce(struct rd_flow *fl,
 		return ROCEDP_CLASS_CNP;
 	case ROCEDP_OP_RC_ACK:
 	case ROCEDP_OP_RC_ATOMIC_ACK:
+	case ROCEDP_OP_XRC_ACK:
+	case ROCEDP_OP_XRC_ATOMIC_ACK:
 		if (fl->aeth_kind == ROCEDP_AETH_ACK)
 			return ROCEDP_CLASS_ACK;
 		if (fl->aeth_kind == ROCEDP_AETH_NAK ||

@@ -35,6 +35,7 @@ struct rd_result {
 	__u32 verdict; /* enum rocedp_verdict */
 	__u32 egress_ifindex;
 	__u8 pcp_push; /* tc: new PCP for the metadata tag, 0xff none */
+	__u8 strip_tag; /* remove the outer tag (a priority tag) */
 };
 
 /*
@@ -147,7 +148,7 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	    (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP))
 		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
 	if (cfg->features & ROCEDP_F_FORWARD) {
-		pass = rd_fwd_precheck(fl);
+		pass = rd_fwd_precheck(fl, pl->in_ifindex);
 		if (!pass)
 			pass = express ? rd_fwd_route_body(fl, pl, cfg) :
 					 rd_fwd_route(fl, pl);
@@ -158,6 +159,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 		if (!pass) {
 			pl->verdict = ROCEDP_VERDICT_REDIRECT;
 			pl->rewrite_l2 = 1;
+			/* the precheck let only a priority tag through */
+			pl->strip_tag = fl->vlan_tags != 0;
 		}
 	}
 	/*
@@ -258,7 +261,8 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	res->verdict = pl.verdict;
 	res->egress_ifindex = pl.egress_ifindex;
 	/* a tag in skb metadata is re-pushed by the tc hook */
-	res->pcp_push = p.fl.vlan_in_meta ? pl.pcp : 0xff;
+	res->pcp_push = p.fl.vlan_in_meta && !pl.strip_tag ? pl.pcp : 0xff;
+	res->strip_tag = pl.strip_tag;
 }
 
 /* Egress: ECN marking only; never changes the verdict. */
@@ -277,6 +281,7 @@ static __always_inline void rd_egress(void *data, void *data_end,
 	res->verdict = ROCEDP_VERDICT_PASS;
 	res->egress_ifindex = in->ifindex;
 	res->pcp_push = 0xff;
+	res->strip_tag = 0;
 }
 
 #endif

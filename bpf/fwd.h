@@ -19,19 +19,87 @@
  */
 const volatile bool cfg_offline = false;
 
-/* 0, or why this frame is the kernel's to route. Scalars only. */
-static __always_inline int rd_fwd_precheck(const struct rd_flow *fl)
+/*
+ * Martians: addresses Linux never routes, checked in its order. IPv4 as
+ * ip_route_input_slow (net/ipv4/route.c): a multicast or limited
+ * broadcast source, a 0/8 source, a 0/8 destination, a loopback
+ * destination, a loopback source (loopback with route_localnet off, the
+ * default; with it on, the kernel decides, which passing lets it do).
+ * IPv6 as ip6_rcv_core (net/ipv6/ip6_input.c: ::1 either way, a multicast
+ * source) and ip6_forward (net/ipv6/ip6_output.c, "security critical":
+ * an unspecified, multicast, loopback or link-local source is never
+ * forwarded), plus RFC 4291 2.5.2's unspecified destination. Multicast
+ * destinations and link-local ones are passed before this (mcast, nd).
+ */
+static __always_inline int rd_martian(const struct rd_flow *fl)
+{
+	__u32 s0 = bpf_ntohl(fl->src[0]), d0 = bpf_ntohl(fl->dst[0]);
+	int s_low0, d_low0;
+
+	if (fl->family == 4) {
+		if ((s0 >> 28) == 0xe || s0 == 0xffffffff || !(s0 >> 24))
+			return ROCEDP_PASS_MARTIAN_SRC;
+		if (!(d0 >> 24) || (d0 >> 24) == 127)
+			return ROCEDP_PASS_MARTIAN_DST;
+		if ((s0 >> 24) == 127)
+			return ROCEDP_PASS_MARTIAN_SRC;
+		return 0;
+	}
+	/* :: and ::1 share the first 96 bits of zeros */
+	s_low0 = !(fl->src[0] | fl->src[1] | fl->src[2]);
+	d_low0 = !(fl->dst[0] | fl->dst[1] | fl->dst[2]);
+	if (s_low0 && bpf_ntohl(fl->src[3]) <= 1)
+		return ROCEDP_PASS_MARTIAN_SRC;
+	if (d_low0 && bpf_ntohl(fl->dst[3]) <= 1)
+		return ROCEDP_PASS_MARTIAN_DST;
+	if ((s0 >> 24) == 0xff || (s0 >> 22) == (0xfe80 >> 6))
+		return ROCEDP_PASS_MARTIAN_SRC;
+	return 0;
+}
+
+/*
+ * Is a unicast frame for another host? Only when the ingress port's MAC is
+ * known (rd_port_l2, written by attach); offline replay has none.
+ */
+static __always_inline int rd_other_host(const struct rd_flow *fl,
+					 __u32 in_ifindex)
+{
+	const struct rocedp_port_l2 *l2;
+	__u8 diff = 0;
+	int i;
+
+	l2 = bpf_map_lookup_elem(&rd_port_l2, &in_ifindex);
+	if (!l2 || !(l2->flags & ROCEDP_PORTL2F_MAC))
+		return 0;
+#pragma unroll
+	for (i = 0; i < ETH_ALEN; i++)
+		diff |= fl->dmac[i] ^ l2->mac[i];
+	return diff != 0;
+}
+
+/*
+ * 0, or why this frame is the kernel's to route: from the flow's scalars
+ * and the ingress port. One tag of VID 0 (a priority tag) is no VLAN:
+ * Linux strips it on receive and routes the frame untagged (net/core/dev.c,
+ * __netif_receive_skb_core), so rocedp routes it too and sends it untagged
+ * (rd_plan.strip_tag).
+ */
+static __always_inline int rd_fwd_precheck(const struct rd_flow *fl,
+					   __u32 in_ifindex)
 {
 	__u32 d0 = bpf_ntohl(fl->dst[0]);
+	int martian;
 
 	if (fl->malformed)
 		return ROCEDP_PASS_MALFORMED;
 	if (!fl->family)
 		return ROCEDP_PASS_NON_IP;
-	if (fl->vlan_tags)
+	if (fl->vlan_tags > 1 || (fl->vlan_tags && (fl->outer_tci & 0xfff)))
 		return ROCEDP_PASS_VLAN;
 	if (fl->dmac_group)
 		return ROCEDP_PASS_MCAST;
+	if (rd_other_host(fl, in_ifindex))
+		return ROCEDP_PASS_OTHER_HOST;
 	if (fl->is_fragment)
 		return ROCEDP_PASS_FRAGMENT;
 	if (fl->has_options)
@@ -50,6 +118,9 @@ static __always_inline int rd_fwd_precheck(const struct rd_flow *fl)
 		    fl->icmp6_type <= 137)
 			return ROCEDP_PASS_ND;
 	}
+	martian = rd_martian(fl);
+	if (martian)
+		return martian;
 	if (fl->ttl <= 1)
 		return ROCEDP_PASS_TTL;
 	return 0;
@@ -193,6 +264,24 @@ static __always_inline void rd_write_fwd(void *data, void *data_end,
 			return;
 		ip6->hop_limit--;
 	}
+}
+
+/*
+ * XDP: send a forwarded priority-tagged frame untagged. Its MACs are
+ * already rewritten (rd_write_fwd): they move over the tag, back to front,
+ * and the head moves past the 4 bytes left in front.
+ */
+static __always_inline int rd_xdp_strip_tag(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	__u32 *w = data;
+
+	if (data + ETH_HLEN + 4 > (void *)(long)ctx->data_end)
+		return -1;
+	w[3] = w[2];
+	w[2] = w[1];
+	w[1] = w[0];
+	return bpf_xdp_adjust_head(ctx, 4);
 }
 
 static __always_inline void rd_member_count(const struct rd_plan *f, __u32 len)

@@ -108,6 +108,13 @@ struct {
 } rd_port_stats SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_port_l2);
+} rd_port_l2 SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, ROCEDP_MAX_FLOWLETS);
 	__type(key, struct rocedp_flow_key);
@@ -127,13 +134,6 @@ struct {
 	__type(key, struct rocedp_rtt_pair_key);
 	__type(value, struct rocedp_rtt_pair);
 } rd_rtt_pairs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, ROCEDP_FLOWLET_SHADOW);
-	__type(key, __u32);
-	__type(value, struct rocedp_flowlet_shadow);
-} rd_fl_shadow SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

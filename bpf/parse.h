@@ -70,7 +70,7 @@ struct rd_flow {
 	__u32 dst[4];
 	__u32 dest_qp;
 	__u32 psn;
-	__u32 bth_payload; /* bytes after BTH, before ICRC */
+	__u32 bth_payload; /* bytes after BTH (and XRCETH), before ICRC */
 	__u32 hash; /* out: the flow hash used for member choice */
 	__u32 frame_len; /* the whole frame */
 	__u16 sport;
@@ -94,7 +94,7 @@ struct rd_flow {
 	__u8 has_options; /* IPv4 options or IPv6 hop-by-hop */
 	__u8 dmac_group; /* destination MAC is multicast/broadcast */
 	__u8 icmp6_type;
-	__u8 pad[2];
+	__u8 dmac[ETH_ALEN]; /* for the ingress port's MAC check */
 };
 
 /* The flow plus where the rewritable headers are. */
@@ -173,6 +173,7 @@ static __always_inline int rd_parse_eth(struct rd_cursor *c, struct rd_pkt *p)
 		return ROCEDP_MAL_TRUNC_ETH;
 	proto = bpf_ntohs(eth->h_proto);
 	p->fl.dmac_group = eth->h_dest[0] & 1;
+	__builtin_memcpy(p->fl.dmac, eth->h_dest, ETH_ALEN);
 #pragma unroll
 	for (i = 0; i < ROCEDP_MAX_VLAN_TAGS; i++) {
 		if (!rd_is_vlan(proto))
@@ -266,8 +267,11 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 		if (!RD_CURSOR_TAKE(c, struct rd_ipv6_opt_hdr, oh))
 			return ROCEDP_MAL_TRUNC_EXT;
 		if (nh == IPPROTO_FRAGMENT) {
-			/* Offset or more-fragments set: not a whole datagram */
-			p->fl.is_fragment = 1;
+			/* Offset or more-fragments set: not a whole datagram.
+			 * Both clear is an atomic fragment, which RFC 6946
+			 * says to process as the whole datagram it is. */
+			p->fl.is_fragment =
+				(bpf_ntohs(*(__be16 *)oh->data) & 0xfff9) != 0;
 			len = 8;
 		} else {
 			len = (oh->hdrlen + 1) * 8;
@@ -286,6 +290,20 @@ static __always_inline int rd_parse_ip6(struct rd_cursor *c, struct rd_pkt *p,
 	p->fl.l4_proto = nh;
 	*l4_len = plen;
 	return 0;
+}
+
+/*
+ * XRC requests carry an XRCETH (XRC SRQ number) after the BTH, responses
+ * do not (IBTA vol 1 9.2, table 38): sends, writes, read requests,
+ * atomics and the sends with invalidate, as on RC.
+ */
+static __always_inline int rd_op_has_xrceth(__u8 op)
+{
+	__u8 fn = op & 0x1f;
+
+	return (op & 0xe0) == ROCEDP_OP_XRC_BASE &&
+	       (fn <= 0x0c || fn == 0x13 || fn == 0x14 || fn == 0x16 ||
+		fn == 0x17);
 }
 
 /* BTH and what follows it; only reached for UDP port 4791. */
@@ -309,6 +327,8 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 	switch (bth->opcode) {
 	case ROCEDP_OP_RC_ACK:
 	case ROCEDP_OP_RC_ATOMIC_ACK:
+	case ROCEDP_OP_XRC_ACK:
+	case ROCEDP_OP_XRC_ATOMIC_ACK:
 		if (rest < ROCEDP_AETH_LEN)
 			return ROCEDP_MAL_TRUNC_AETH;
 		aeth = c->pos;
@@ -334,6 +354,12 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 		if (rest < ROCEDP_CNP_PAYLOAD_LEN)
 			return ROCEDP_MAL_TRUNC_CNP;
 		break;
+	}
+	/* CTS rules measure what follows the XRCETH, as on RC */
+	if (rd_op_has_xrceth(bth->opcode)) {
+		if (rest < ROCEDP_XRCETH_LEN)
+			return ROCEDP_MAL_TRUNC_XRCETH;
+		p->fl.bth_payload = rest - ROCEDP_XRCETH_LEN;
 	}
 	/* The ICRC must be inside the frame too. */
 	if (c->off + rest + ROCEDP_ICRC_LEN > c->wire_len)
@@ -417,8 +443,9 @@ out:
 
 /*
  * UDP 4791 filling the datagram (ulen = the IP payload length), a BTH of
- * version 0 whose opcode carries no AETH or CNP payload, the ICRC inside:
- * the RoCE part of the express shape, after either IP header.
+ * version 0 whose opcode carries no AETH or CNP payload and is no XRC
+ * opcode (their XRCETH is the general parser's), the ICRC inside: the
+ * RoCE part of the express shape, after either IP header.
  */
 static __always_inline int rd_express_roce(struct udphdr *udp,
 					   struct rd_bth *bth, __u32 ulen,
@@ -427,7 +454,7 @@ static __always_inline int rd_express_roce(struct udphdr *udp,
 	if (udp->dest != bpf_htons(ROCEDP_ROCEV2_PORT) ||
 	    bpf_ntohs(udp->len) != ulen ||
 	    ulen < sizeof(*udp) + ROCEDP_BTH_LEN + ROCEDP_ICRC_LEN ||
-	    (bth->flags & 0x0f))
+	    (bth->flags & 0x0f) || (bth->opcode & 0xe0) == ROCEDP_OP_XRC_BASE)
 		return 0;
 	switch (bth->opcode) {
 	case ROCEDP_OP_RC_ACK:
@@ -491,6 +518,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 	}
 	p->fl.frame_len = wire_len;
 	p->fl.dmac_group = eth->h_dest[0] & 1;
+	__builtin_memcpy(p->fl.dmac, eth->h_dest, ETH_ALEN);
 	p->l3_proto = bpf_ntohs(eth->h_proto);
 	p->l3_off = ETH_HLEN;
 	return 1;

@@ -24,7 +24,8 @@ struct rd_plan {
 	__u8 rewrite_l2; /* forwarded: MACs and TTL / hop limit */
 	__u8 ingress; /* 1: ingress pipeline (rx, fwd counters) */
 	__u8 ecn_at_ingress; /* XDP hook: RED for redirected frames here */
-	__u8 pad[3];
+	__u8 strip_tag; /* forwarded with a priority tag: send it untagged */
+	__u8 pad[2];
 };
 
 #endif

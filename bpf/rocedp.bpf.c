@@ -29,6 +29,8 @@ int rocedp_xdp(struct xdp_md *ctx)
 		   &res);
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
 		return XDP_PASS;
+	if (res.strip_tag && rd_xdp_strip_tag(ctx)) /* cannot fail: rewritten */
+		return XDP_ABORTED;
 	if (cfg_offline) /* test runs stop at the verdict */
 		return bpf_redirect(res.egress_ifindex, 0);
 	return bpf_redirect_map(&rd_tx_ports, res.egress_ifindex, XDP_PASS);
@@ -67,9 +69,12 @@ static __always_inline int rd_tc_ingress(struct __sk_buff *skb)
 		if (!bpf_skb_vlan_pop(skb))
 			bpf_skb_vlan_push(skb, tpid, tci);
 	}
-	if (res.verdict == ROCEDP_VERDICT_REDIRECT)
-		return bpf_redirect(res.egress_ifindex, 0);
-	return TC_ACT_OK;
+	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
+		return TC_ACT_OK;
+	/* a priority tag, in metadata or (test runs) in the frame, goes */
+	if (res.strip_tag && bpf_skb_vlan_pop(skb))
+		return TC_ACT_SHOT; /* cannot fail; the frame is rewritten */
+	return bpf_redirect(res.egress_ifindex, 0);
 }
 
 SEC("tc")

@@ -34,6 +34,11 @@
 #define ROCEDP_OP_RC_READ_RESP_MIDDLE 0x0e
 #define ROCEDP_OP_RC_READ_RESP_LAST 0x0f
 #define ROCEDP_OP_RC_READ_RESP_ONLY 0x10
+/* XRC (IBTA vol 1 table 38): 0xA0 + the RC function code */
+#define ROCEDP_OP_XRC_BASE 0xa0
+#define ROCEDP_OP_XRC_ACK 0xb1
+#define ROCEDP_OP_XRC_ATOMIC_ACK 0xb2
+#define ROCEDP_XRCETH_LEN 4 /* after the BTH of every XRC request */
 
 /* ---------------------------------------------------------------- limits */
 
@@ -116,6 +121,7 @@ enum rocedp_malformed {
 	ROCEDP_MAL_TRUNC_CNP,
 	ROCEDP_MAL_BAD_BTH_VERSION, /* TVer != 0 */
 	ROCEDP_MAL_NOT_LINEAR, /* a header lies past the linear part */
+	ROCEDP_MAL_TRUNC_XRCETH, /* XRC request shorter than its XRCETH */
 	ROCEDP_MAL_MAX,
 };
 
@@ -136,6 +142,9 @@ enum rocedp_pass_reason {
 	ROCEDP_PASS_NO_MEMBER, /* group empty / all members down */
 	ROCEDP_PASS_NO_GROUP,
 	ROCEDP_PASS_REDIRECT_FAILED,
+	ROCEDP_PASS_MARTIAN_SRC, /* source Linux never routes (127/8, ::1, ...) */
+	ROCEDP_PASS_MARTIAN_DST, /* destination Linux never routes */
+	ROCEDP_PASS_OTHER_HOST, /* unicast MAC not the ingress port's */
 	ROCEDP_PASS_MAX,
 };
 
@@ -236,8 +245,6 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_RTT_EXPIRED, /* ACK of a request older than ROCEDP_RTT_MAX_AGE_NS */
 	ROCEDP_CTR_RTT_PEND_FULL, /* > ROCEDP_RTT_SLOTS QPs pending one PSN */
 	ROCEDP_CTR_RTT_PAIR_LEARNED, /* requester QP <-> responder QP learned */
-	ROCEDP_CTR_FLOWLET_CLAIM_LOST, /* another CPU started the flowlet first */
-	ROCEDP_CTR_FLOWLET_EVICT_KEPT, /* evicted flow back: its member kept */
 	ROCEDP_CTR_MAX,
 };
 
@@ -489,6 +496,21 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
 /* An idle of this long (about 1.07 s) counts as this long. */
 #define ROCEDP_VQ_MAX_IDLE_NS (1ull << 30)
 
+/*
+ * rocedp_port_l2: ARRAY[ROCEDP_PORT_SLOTS], ingress ifindex -> the port's
+ * own MAC, written by attach (one writer). A unicast frame to another MAC
+ * is another host's (a promiscuous or bridged port sees them): the kernel
+ * gets it, as its IP layer drops PACKET_OTHERHOST. No MAC set (offline
+ * replay, a port not attached): no check.
+ */
+#define ROCEDP_PORTL2F_MAC (1u << 0) /* mac is the port's */
+
+struct rocedp_port_l2 {
+	__u8 mac[6];
+	__u16 flags; /* ROCEDP_PORTL2F_* */
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_l2) == 8, "port l2");
+
 /* rocedp_port_stats: PERCPU_ARRAY[ROCEDP_PORT_SLOTS], ifindex -> counters */
 struct rocedp_port_stats {
 	__u64 rx_pkts;
@@ -522,33 +544,11 @@ struct rocedp_flowlet {
 	__u64 pkts;
 	__u64 moves; /* flowlets that changed member */
 	__u32 group_id;
-	__u16 slot; /* current member slot (copy of claim's, for userspace) */
+	__u16 slot; /* current member slot */
 	__u16 pad;
 	__u64 first_ns;
-	/*
-	 * Flowlet start (ns mod 2^48) << 16 | slot: a new flowlet is claimed
-	 * by compare-and-swap on this word, so CPUs that both saw the gap
-	 * expire agree on one member (the loser takes the winner's).
-	 */
-	__u64 claim;
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet) == 56, "flowlet");
-
-/*
- * rocedp_flowlet_shadow: ARRAY[ROCEDP_FLOWLET_SHADOW], by flow hash: the
- * member a flow's last flowlet took. The LRU can evict a live flow's
- * entry; if the flow returns while its record is still here, it keeps
- * that member instead of moving inside its gap (ROCEDP_CTR_FLOWLET_EVICT_KEPT).
- * 8 bytes, written as one word; 4 records per table entry, so a record
- * outlives the table's churn (docs/flowlet.md gives the odds).
- */
-struct rocedp_flowlet_shadow {
-	__u32 hash; /* the flow hash: the tag; 0 = empty */
-	__u16 group; /* group id, low 16 bits */
-	__u16 slot;
-};
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet_shadow) == 8, "shadow");
-#define ROCEDP_FLOWLET_SHADOW (4 * ROCEDP_MAX_FLOWLETS) /* power of two */
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet) == 48, "flowlet");
 
 /*
  * rocedp_rtt_pending: LRU_HASH (requester, responder, PSN) -> one slot per

@@ -449,9 +449,9 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 }
 
 static const char *const meta_keys[] = {
-	"name",		 "desc", "hook",     "config",	     "time_ns",
-	"ifindex",	 "in",	 "truncate", "malformed_at", "refused",
-	"refused_below", NULL,
+	"name",		 "desc",     "hook",	 "config",	 "time_ns",
+	"ifindex",	 "in",	     "truncate", "malformed_at", "refused",
+	"refused_below", "port_mac", NULL,
 };
 
 static const char *const check_keys[] = {
@@ -551,6 +551,31 @@ static struct rd_engine *fixture_engine(const struct fixture *f,
 	return e;
 }
 
+/* The ingress port's own MAC (rd_port_l2): port_mac, else none. */
+static int set_port_mac(struct rd_engine *e, const struct fixture *f,
+			unsigned long ifindex)
+{
+	const char *s = fx_get(f, "port_mac");
+	struct rocedp_port_l2 l2 = {};
+	__u32 key = ifindex;
+	int n = 0;
+
+	if (ifindex >= ROCEDP_PORT_SLOTS)
+		return s ? -EINVAL : 0;
+	if (s) {
+		if (sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx%n", &l2.mac[0],
+			   &l2.mac[1], &l2.mac[2], &l2.mac[3], &l2.mac[4],
+			   &l2.mac[5], &n) != 6 ||
+		    s[n])
+			return -EINVAL;
+		l2.flags = ROCEDP_PORTL2F_MAC;
+	}
+	return bpf_map_update_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_L2], &key,
+				   &l2, 0) ?
+		       -errno :
+		       0;
+}
+
 static int prepare_run(struct rd_engine *e, const struct fixture *f,
 		       struct rd_run *r)
 {
@@ -567,7 +592,7 @@ static int prepare_run(struct rd_engine *e, const struct fixture *f,
 	if (s && !parse_num(s, &v))
 		return -EINVAL;
 	r->ingress_ifindex = v;
-	return 0;
+	return set_port_mac(e, f, v);
 }
 
 /* One run per cut length; one combined assertion per cut and hook. */

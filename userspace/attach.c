@@ -29,6 +29,7 @@
 #include <xdp/libxdp.h>
 #include "engine.h"
 #include "attach.h"
+#include "portl2.h"
 #include "rocedp.skel.h"
 
 #define TC_HANDLE 0x52d /* "rd": our filter handle and priority */
@@ -692,6 +693,14 @@ int cmd_attach(int argc, char **argv)
 			new.ifindex = ifindex;
 			new.mode = mode;
 			a = &new;
+		}
+		/* its own MAC first: unicast frames for other hosts are the
+		 * kernel's from the first frame on (beyond the slots: no check) */
+		err = rd_port_l2_set(maps.fd[RD_MAP_PORT_L2], ifindex);
+		if (err && err != -E2BIG) {
+			rd_err("attach", "%s: rd_port_l2: %s", argv[i],
+			       strerror(-err));
+			goto out;
 		}
 		err = mode == RD_MODE_TC ? attach_tc(skel, a) :
 					   attach_xdp(skel, a);

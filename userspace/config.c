@@ -35,6 +35,7 @@
 #include "engine.h"
 #include "config.h"
 #include "opcode.h"
+#include "portl2.h"
 
 /* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
 #define RD_EXIT_TEST_CRASH 70
@@ -386,25 +387,6 @@ static int parse_mac(const char *s, __u8 *mac)
 	for (i = 0; i < 6; i++)
 		mac[i] = b[i];
 	return 0;
-}
-
-static int dev_mac(__u32 ifindex, __u8 *mac)
-{
-	struct ifreq ifr;
-	int fd, err = 0;
-
-	memset(&ifr, 0, sizeof(ifr));
-	if (!if_indextoname(ifindex, ifr.ifr_name))
-		return -errno;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr))
-		err = -errno;
-	else
-		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-	close(fd);
-	return err;
 }
 
 static bool parse_uint_str(const char *s, unsigned long long max,
@@ -966,7 +948,7 @@ static void parse_member(struct pctx *c, const char *path,
 			     jtext(x));
 	} else if (mb->ifindex) {
 		/* default: the egress device's own address */
-		err = dev_mac(mb->ifindex, mb->smac);
+		err = rd_dev_mac(mb->ifindex, mb->smac);
 		if (err)
 			perr(c, path,
 			     "no smac given and the device's MAC is unknown: %s",

@@ -35,6 +35,7 @@ static const char *const mal_names[ROCEDP_MAL_MAX] = {
 	[ROCEDP_MAL_TRUNC_CNP] = "trunc_cnp",
 	[ROCEDP_MAL_BAD_BTH_VERSION] = "bad_bth_version",
 	[ROCEDP_MAL_NOT_LINEAR] = "not_linear",
+	[ROCEDP_MAL_TRUNC_XRCETH] = "trunc_xrceth",
 };
 
 static const char *const pass_names[ROCEDP_PASS_MAX] = {
@@ -53,6 +54,9 @@ static const char *const pass_names[ROCEDP_PASS_MAX] = {
 	[ROCEDP_PASS_NO_MEMBER] = "no_member",
 	[ROCEDP_PASS_NO_GROUP] = "no_group",
 	[ROCEDP_PASS_REDIRECT_FAILED] = "redirect_failed",
+	[ROCEDP_PASS_MARTIAN_SRC] = "martian_src",
+	[ROCEDP_PASS_MARTIAN_DST] = "martian_dst",
+	[ROCEDP_PASS_OTHER_HOST] = "other_host",
 };
 
 static const char *const verdict_names[ROCEDP_VERDICT_MAX] = {

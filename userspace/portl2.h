@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The ports' own MACs for the dataplane (rd_port_l2); attach writes them. */
+#ifndef ROCEDP_PORTL2_H
+#define ROCEDP_PORTL2_H
+
+#include <linux/types.h>
+
+/* The MAC of an Ethernet device; -errno, -EAFNOSUPPORT if not Ethernet. */
+int rd_dev_mac(__u32 ifindex, __u8 *mac);
+/*
+ * Record ifindex's own MAC in rd_port_l2 (fd), so unicast frames for other
+ * hosts go to the kernel; a device without an Ethernet MAC gets no check.
+ */
+int rd_port_l2_set(int fd, __u32 ifindex);
+
+#endif
