@@ -12,7 +12,11 @@
 #     from h1-1 to h2-1 all arrive in order with a valid ICRC (intact), and
 #     every message is ACKed.
 #  3. The leaves counted them whole: leaf1's host port received at least the
-#     sender's frames, at >= 4096 bytes a frame, and forwarded them.
+#     sender's frames, at >= 4096 bytes a frame, and forwarded them; none
+#     was `not_linear`. On the tc path these skbs are non-linear (rocegen
+#     sends through AF_PACKET, which leaves only the Ethernet header in the
+#     linear part): without rocedp's bpf_skb_pull_data all 512 came out
+#     not_linear and went to the kernel instead.
 #  4. A device without native XDP at MTU 9000 gets one line naming it and
 #     the way out (--mode generic or tc).
 #
@@ -120,10 +124,14 @@ S = sent.get("total", sent)
 pk = port("b", "host1").get("rx_pkts", 0) - port("a", "host1").get("rx_pkts", 0)
 by = port("b", "host1").get("rx_bytes", 0) - port("a", "host1").get("rx_bytes", 0)
 fwd = ctr("b", "forwarded_bytes") - ctr("a", "forwarded_bytes")
+def mal(n):
+    return json.load(open(f"{tmp}/{mode}.{n}.json"))["malformed"].get("not_linear", 0)
+nl = mal("b") - mal("a")
 bad = []
 if pk < S["frames"]: bad.append(f"host1 rx {pk} frames, sender sent {S['frames']}")
 if by < 4096 * S["frames"]: bad.append(f"host1 rx {by} bytes for {S['frames']} frames")
 if fwd < 4096 * S["frames"]: bad.append(f"forwarded {fwd} bytes")
+if nl: bad.append(f"{nl} frames with headers outside the linear part")
 print("; ".join(bad) if bad else f"host1 rx {pk} frames / {by} bytes ({by // max(pk, 1)} a frame), forwarded {fwd} bytes")
 sys.exit(1 if bad else 0)
 EOF
