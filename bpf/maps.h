@@ -137,6 +137,13 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_FLOWLET_SHADOW);
+	__type(key, __u32);
+	__type(value, struct rocedp_flowlet_shadow);
+} rd_fl_shadow SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);

@@ -245,6 +245,8 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_RTT_EXPIRED, /* ACK of a request older than ROCEDP_RTT_MAX_AGE_NS */
 	ROCEDP_CTR_RTT_PEND_FULL, /* > ROCEDP_RTT_SLOTS QPs pending one PSN */
 	ROCEDP_CTR_RTT_PAIR_LEARNED, /* requester QP <-> responder QP learned */
+	ROCEDP_CTR_FLOWLET_CLAIM_LOST, /* another CPU started the flowlet first */
+	ROCEDP_CTR_FLOWLET_EVICT_KEPT, /* evicted flow back: its member kept */
 	ROCEDP_CTR_MAX,
 };
 
@@ -544,11 +546,33 @@ struct rocedp_flowlet {
 	__u64 pkts;
 	__u64 moves; /* flowlets that changed member */
 	__u32 group_id;
-	__u16 slot; /* current member slot */
+	__u16 slot; /* current member slot (copy of claim's, for userspace) */
 	__u16 pad;
 	__u64 first_ns;
+	/*
+	 * Flowlet start (ns mod 2^48) << 16 | slot: a new flowlet is claimed
+	 * by compare-and-swap on this word, so CPUs that both saw the gap
+	 * expire agree on one member (the loser takes the winner's).
+	 */
+	__u64 claim;
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet) == 48, "flowlet");
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet) == 56, "flowlet");
+
+/*
+ * rocedp_flowlet_shadow: ARRAY[ROCEDP_FLOWLET_SHADOW], by flow hash: the
+ * member a flow's last flowlet took. The LRU can evict a live flow's
+ * entry; if the flow returns while its record is still here, it keeps
+ * that member instead of moving inside its gap (ROCEDP_CTR_FLOWLET_EVICT_KEPT).
+ * 8 bytes, written as one word; 4 records per table entry, so a record
+ * outlives the table's churn (docs/flowlet.md gives the odds).
+ */
+struct rocedp_flowlet_shadow {
+	__u32 hash; /* the flow hash: the tag; 0 = empty */
+	__u16 group; /* group id, low 16 bits */
+	__u16 slot;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet_shadow) == 8, "shadow");
+#define ROCEDP_FLOWLET_SHADOW (4 * ROCEDP_MAX_FLOWLETS) /* power of two */
 
 /*
  * rocedp_rtt_pending: LRU_HASH (requester, responder, PSN) -> one slot per

@@ -43,6 +43,7 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_FLOWLETS] = skel->maps.rd_flowlets,
 		[RD_MAP_RTT_PEND] = skel->maps.rd_rtt_pend,
 		[RD_MAP_RTT_PAIRS] = skel->maps.rd_rtt_pairs,
+		[RD_MAP_FL_SHADOW] = skel->maps.rd_fl_shadow,
 		[RD_MAP_CLOCK] = skel->maps.rd_clock,
 		[RD_MAP_TRACE] = skel->maps.rd_trace,
 	};

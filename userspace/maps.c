@@ -28,6 +28,7 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_FLOWLETS] = "rd_flowlets",
 	[RD_MAP_RTT_PEND] = "rd_rtt_pend",
 	[RD_MAP_RTT_PAIRS] = "rd_rtt_pairs",
+	[RD_MAP_FL_SHADOW] = "rd_fl_shadow",
 	[RD_MAP_CLOCK] = "rd_clock",
 	[RD_MAP_TRACE] = "rd_trace",
 };
@@ -71,6 +72,9 @@ static const struct {
 			      .value = sizeof(struct rocedp_rtt_pending) },
 	[RD_MAP_RTT_PAIRS] = { .key = sizeof(struct rocedp_rtt_pair_key),
 			       .value = sizeof(struct rocedp_rtt_pair) },
+	[RD_MAP_FL_SHADOW] = { .key = 4,
+			       .value = sizeof(struct rocedp_flowlet_shadow),
+			       .entries = ROCEDP_FLOWLET_SHADOW },
 	[RD_MAP_CLOCK] = { .key = 4, .value = sizeof(__u64) },
 	[RD_MAP_TRACE] = { .key = 4, .value = sizeof(struct rocedp_trace) },
 };

@@ -51,6 +51,10 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	[ROCEDP_CTR_RTT_PEND_FULL - ROCEDP_CTR_MISC_BASE] = "rtt_pending_full",
 	[ROCEDP_CTR_RTT_PAIR_LEARNED - ROCEDP_CTR_MISC_BASE] =
 		"rtt_qp_pairs_learned",
+	[ROCEDP_CTR_FLOWLET_CLAIM_LOST - ROCEDP_CTR_MISC_BASE] =
+		"flowlet_claim_lost",
+	[ROCEDP_CTR_FLOWLET_EVICT_KEPT - ROCEDP_CTR_MISC_BASE] =
+		"flowlet_evicted_kept",
 };
 
 const char *rd_counter_misc_name(unsigned int idx)
