@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
+#include "buckets.h"
 #include "rocedp.h"
 #include "sync.h"
 #include "tap.h"
@@ -72,23 +73,7 @@ static int bucket_count(const struct rocedp_group *g, int slot)
 /* Every usable member within one bucket of its exact share, others none. */
 static bool shares_ok(const struct rocedp_group *g)
 {
-	double ideal;
-	int i, c;
-
-	for (i = 0; i < g->n_members; i++) {
-		const struct rocedp_member *m = &g->members[i];
-		bool use = (m->flags & UPRES) == UPRES && m->weight;
-
-		c = bucket_count(g, i);
-		ideal = use ? (double)g->n_buckets * m->weight /
-					g->total_weight :
-			      0;
-		if (c < ideal - 1 + 1e-9 || c > ideal + 1 - 1e-9)
-			if (!(c == 0 && ideal == 0))
-				return false;
-	}
-	return bucket_count(g, ROCEDP_BUCKET_NONE) ==
-	       (g->n_active ? 0 : g->n_buckets);
+	return !rd_buckets_check(g);
 }
 
 /* Buckets that changed member, not counting those of member `slot`. */

@@ -12,6 +12,7 @@
  * No history is read: the result depends on the inputs only, which is what
  * makes replay and a second switch agree with the live one.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,42 @@ void rd_buckets_overlay(struct rocedp_group *g)
 		w[i] = usable(&g->members[i]) ? g->members[i].weight : 0;
 	overlay(base, g->buckets, nb, n, w, true);
 	memset(g->buckets + nb, ROCEDP_BUCKET_NONE, sizeof(g->buckets) - nb);
+}
+
+int rd_buckets_check(const struct rocedp_group *g)
+{
+	unsigned int cnt[ROCEDP_MAX_MEMBERS] = { 0 }, i, b, none = 0;
+	uint64_t total = 0;
+	double ideal;
+
+	if (!g->n_buckets || g->n_buckets > ROCEDP_MAX_BUCKETS ||
+	    g->n_members > ROCEDP_MAX_MEMBERS)
+		return -EINVAL;
+	for (i = 0; i < g->n_members; i++)
+		if (usable(&g->members[i]))
+			total += g->members[i].weight;
+	for (b = 0; b < g->n_buckets; b++) {
+		if (g->buckets[b] == ROCEDP_BUCKET_NONE)
+			none++;
+		else if (g->buckets[b] >= g->n_members ||
+			 !usable(&g->members[g->buckets[b]]))
+			return -EINVAL;
+		else
+			cnt[g->buckets[b]]++;
+	}
+	if (none != (total ? 0 : g->n_buckets))
+		return -EINVAL;
+	if (g->bucket_src == ROCEDP_BUCKETS_KERNEL)
+		return 0; /* the kernel's shares, unbalanced for a while */
+	for (i = 0; i < g->n_members && total; i++) {
+		ideal = usable(&g->members[i]) ?
+				(double)g->n_buckets * g->members[i].weight /
+					total :
+				0;
+		if (cnt[i] + 1 <= ideal || cnt[i] >= ideal + 1)
+			return -ERANGE;
+	}
+	return 0;
 }
 
 /* The active list and the bucket table: every writer of rd_groups. */

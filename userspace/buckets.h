@@ -29,6 +29,13 @@ void rd_buckets_build(struct rocedp_group *g);
  */
 void rd_buckets_overlay(struct rocedp_group *g);
 
+/*
+ * The invariants of a built table: every bucket names a usable member
+ * (none only when there is none), and an own table's shares are within
+ * one bucket of the weights. 0, -EINVAL or -ERANGE (shares).
+ */
+int rd_buckets_check(const struct rocedp_group *g);
+
 /* The rendezvous score of (bucket, slot): splitmix64, a bijection. */
 uint64_t rd_bucket_score(unsigned int bucket, unsigned int slot);
 

@@ -17,7 +17,9 @@
  *     more than 64 hops);
  *  2. every other route's group exists and its members are the route's
  *     next hops, repeats merged (weights summed, at most 65535, 0 read as
- *     1), their state as the current links and neighbours say;
+ *     1), their state as the current links and neighbours say, and their
+ *     bucket table names only usable members, within one bucket of the
+ *     weights (rd_buckets_check);
  *  3. no group is left that no route uses, and the config's static route
  *     and group are untouched;
  * after a commit of member state only: every route's group exists; after a
@@ -35,6 +37,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
+#include "buckets.h"
 #include "engine.h"
 #include "fuzz_common.h"
 #include "sync.h"
@@ -252,6 +255,10 @@ static void check_route(uint8_t family, uint8_t plen, const void *addr,
 	if (rd_fib_group_value(fib, v->group_id, fill, NULL, &want) ||
 	    memcmp(&want, &g, sizeof(g)))
 		fz_fail("%s: group %u is not what links and neighbours say",
+			pfx_text[k], v->group_id);
+	if (rd_buckets_check(&g))
+		fz_fail("%s: group %u: a bucket names a member that is down, "
+			"or shares are off the weights by a bucket or more",
 			pfx_text[k], v->group_id);
 }
 
