@@ -148,8 +148,8 @@ refusal() {
 	t_bpf_ns $n || { t_fail "bpffs for $n"; return; }
 	ip -n $n link add A_jbr type bridge && ip -n $n link set A_jbr mtu $MTU up
 	out=$(t_in_bpf $n "$ROCEDP" attach A_jbr --mode native 2>&1)
-	[ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"A_jbr: native mode:"*"--mode generic or --mode tc"* ]]
-	t_check $? "native attach to a device without XDP: one line naming it and the options" "$out"
+	[ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"A_jbr: native mode:"*"MTU $MTU"*"--mode generic or --mode tc"* ]]
+	t_check $? "native attach to a device without XDP: one line naming it, its MTU and the options" "$out"
 	t_in_bpf $n "$ROCEDP" detach --all >/dev/null 2>&1
 }
 

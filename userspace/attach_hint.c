@@ -38,8 +38,8 @@ void rd_attach_refused(const char *name, enum rd_attach_mode mode, int err)
 		rd_err("attach", "%s: tc mode: %s", name, strerror(-err));
 	} else if (mode == RD_MODE_NATIVE && err == -EOPNOTSUPP) {
 		rd_err("attach",
-		       "%s: native mode: %s (the driver has no XDP): use --mode generic or --mode tc",
-		       name, strerror(-err));
+		       "%s: native mode: %s: the driver has no native XDP (MTU %d): use --mode generic or --mode tc",
+		       name, strerror(-err), mtu);
 	} else if (mode == RD_MODE_NATIVE &&
 		   (err == -ERANGE || (err == -EINVAL && mtu > 1500))) {
 		/* ERANGE: veth and others; EINVAL: mlx5, i40e, ixgbe */
