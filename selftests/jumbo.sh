@@ -17,8 +17,12 @@
 #     sends through AF_PACKET, which leaves only the Ethernet header in the
 #     linear part): without rocedp's bpf_skb_pull_data all 512 came out
 #     not_linear and went to the kernel instead.
-#  4. A device without native XDP at MTU 9000 gets one line naming it and
-#     the way out (--mode generic or tc).
+#  4. A device without native XDP at MTU 9000 gets one line naming it, its
+#     MTU and the way out (--mode generic or tc).
+#  5. (native run) The frames captured at h2-1 replay offline through the
+#     XDP program whole (`rocedp replay`: 512 data frames, none malformed);
+#     with --hook tc, which test runs cannot take over a page, replay says
+#     so in one line.
 #
 # Usage: selftests/jumbo.sh [native|tc|generic ...]   (root; default: native tc)
 set -u
@@ -31,7 +35,7 @@ QPS=4
 COUNT=8
 MSG=64K
 
-t_require ethtool nsenter unshare
+t_require ethtool nsenter unshare dumpcap
 
 stats() { lab_exec leaf1 "$ROCEDP" -j stats >"$T_TMP/$1.json" 2>"$T_TMP/$1.err"; }
 
@@ -73,6 +77,7 @@ for d in json.load(sys.stdin):
 
 	# 2. 4096-byte payloads from h1-1 to h2-1
 	stats "$mode.a"
+	[ "$mode" = native ] && cap_start
 	if ! t_serve srv "$mode" "$(ns h2-1)" eth0; then
 		t_fail "$mode: rocegen responder on h2-1" "$(cat "$T_TMP/$mode.serve.err")"
 		return
@@ -84,6 +89,7 @@ for d in json.load(sys.stdin):
 	sleep 0.3
 	kill -INT "$srv" 2>/dev/null
 	wait "$srv" 2>/dev/null
+	[ "$mode" = native ] && t_cap_stop "$CAP"
 	stats "$mode.b"
 	t_check $rc "$mode: rocegen send over the fabric exits 0" \
 		"rc $rc: $(tail -c 300 "$T_TMP/$mode.send.err")"
@@ -137,7 +143,37 @@ sys.exit(1 if bad else 0)
 EOF
 	)
 	t_check $? "$mode: leaf1 counted the frames whole and forwarded them ($out)" "$out"
+	[ "$mode" = native ] && replay_check
 	"$LAB" down --prefix "$T_LAB_PREFIX" >/dev/null 2>&1
+}
+
+# whole frames (t_cap_start's snap length is 128) of the RoCE traffic at
+# h2-1, as classic pcap (what rocedp replay reads); dumpcap comes with
+# tshark, which install-deps.sh installs
+cap_start() {
+	ip netns exec "$(ns h2-1)" dumpcap -i eth0 -P -s 0 -B 64 \
+		-w "$T_TMP/jumbo.pcap" -f "udp port 4791" 2>"$T_TMP/jumbo.pcap.err" &
+	CAP=$!
+	t_pids+=("$CAP")
+	for _ in $(seq 100); do
+		grep -q "Capturing on" "$T_TMP/jumbo.pcap.err" 2>/dev/null && return 0
+		sleep 0.05
+	done
+}
+
+# 5. the capture through `rocedp replay`: XDP takes the jumbo frames whole,
+# tc test runs refuse them and replay says why
+replay_check() {
+	local out rc
+	"$ROCEDP" -j replay --in "$T_TMP/jumbo.pcap" >"$T_TMP/replay.json" 2>"$T_TMP/replay.err"
+	out=$(t_pyj "$T_TMP/replay.json" \
+		'j["classes"]["data"] >= 512 and j["classes"]["malformed"] == 0 and (j["frames"], j["classes"]["data"])')
+	t_check $? "replay --hook xdp of the capture at h2-1: every data frame parsed whole, none malformed (frames, data: $out)" \
+		"$out $(cat "$T_TMP/replay.err")"
+	out=$("$ROCEDP" replay --in "$T_TMP/jumbo.pcap" --hook tc 2>&1 >/dev/null)
+	rc=$?
+	[ $rc != 0 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"bytes: tc test runs take one page at most"*"--hook xdp"* ]]
+	t_check $? "replay --hook tc of jumbo frames: one line saying why and what to use" "rc $rc: $out"
 }
 
 # 4. a device without native XDP, at MTU 9000: one line with the way out

@@ -246,6 +246,14 @@ int cmd_replay(int argc, char **argv)
 		r.out_size = sizeof(out);
 		r.ingress_ifindex = o.ifindex;
 		err = rd_engine_run(e, o.hook, &r);
+		if (err == -EINVAL && o.hook == RD_HOOK_TC &&
+		    rec.caplen > 2048) {
+			/* BPF_PROG_TEST_RUN builds an skb of one page at most */
+			rd_err("replay",
+			       "frame %lu: %u bytes: tc test runs take one page at most; replay jumbo frames with --hook xdp",
+			       tot.frames, rec.caplen);
+			goto out;
+		}
 		if (err) {
 			rd_err("replay", "frame %lu: test run failed: %s",
 			       tot.frames, strerror(-err));
