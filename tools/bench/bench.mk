@@ -27,8 +27,14 @@ $(BENCH): tools/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
 	$(CC) $(CFLAGS) -I$(BENCH_OUT) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
+# healthy flows moved by a member going down and back (section resil)
+$(BENCH_OUT)/resil: tools/bench/resil.c $(BENCH_LIB_OBJS) $(USER_HDRS) \
+		bpf/rocedp_abi.h | $(BENCH_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) -o $@ $(LDLIBS)
+FORMAT_EXTRA += tools/bench/resil.c
+
 # the evaluator belongs to tools/lbeval; built here when it exists
-bench-progs: $(ROCEDP) $(BENCH) \
+bench-progs: $(ROCEDP) $(BENCH) $(BENCH_OUT)/resil \
 	$(if $(wildcard tools/lbeval/lbeval.mk),$(OUT)/lbeval)
 
 # BENCH_JSON=1 (or BENCH_ARGS=-j) also prints the JSON document.

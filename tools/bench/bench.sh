@@ -5,7 +5,7 @@
 # $OUT/bench, then tools/bench/report.py merges them into bench.json and
 # prints the table. Every figure is measured in this run.
 #
-#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem lbeval
+#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
 # BENCH_TPUT_RUNS (6), BENCH_CPU (1: the CPU the traffic source is pinned to),
@@ -27,11 +27,11 @@ SECTIONS=()
 for a in "$@"; do
 	case $a in
 	-j) JSON=1 ;;
-	cost | tput | sync | mem | lbeval) SECTIONS+=("$a") ;;
+	cost | tput | sync | mem | resil | lbeval) SECTIONS+=("$a") ;;
 	*) echo "bench: unknown argument '$a'" >&2; exit 2 ;;
 	esac
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem lbeval)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bench: needs root (BPF_PROG_TEST_RUN, namespaces)" >&2
@@ -390,6 +390,14 @@ sec_mem() {
 	"$RDB" mem >"$B/mem.json"
 }
 
+# ------------------------------------------------------------------ resil
+# healthy flows moved when one member of 8 goes down and comes back,
+# through the program, with the old hash-threshold choice beside it
+sec_resil() {
+	log "resilient member choice (100k flows, 8 members)"
+	"$B/resil" 100000 >"$B/resil.json"
+}
+
 # ------------------------------------------------------------------ lbeval
 sec_lbeval() {
 	local tool=
@@ -417,7 +425,7 @@ sec_lbeval() {
 
 T0=$(date +%s)
 FAIL=0
-for s in cost tput sync mem lbeval; do # nothing stale reaches the report
+for s in cost tput sync mem resil lbeval; do # nothing stale reaches the report
 	rm -f "$B/$s.json" "$B/$s.jsonl"
 done
 for s in "${SECTIONS[@]}"; do

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Merge the section files of `make bench` into bench.json and print the table.
 
-Reads DIR/{cost,mem,sync,lbeval}.json and DIR/tput.jsonl as written in this
+Reads DIR/{cost,mem,sync,resil,lbeval}.json and DIR/tput.jsonl as written in this
 run by tools/bench/bench.sh; a section whose file is missing is reported as
 missing, never filled in.
 """
@@ -348,6 +348,28 @@ def main():
         r = mem["routes4_100k"]
         p("   rd_routes4 (LPM, no prealloc): %d B memlock empty, %d B with %d routes"
           % (r["memlock_empty_bytes"], r["memlock_bytes"], r["routes"]))
+    else:
+        p("   MISSING (section failed or not run)")
+
+    # ------------------------------------------------------------ resil
+    rs = load(os.path.join(d, "resil.json"))
+    doc["resilient"] = rs
+    p("")
+    p("== member going down and back (%s flows over %s members, %s buckets)"
+      % ((rs or {}).get("flows"), (rs or {}).get("members"), (rs or {}).get("buckets")))
+    if rs:
+        healthy = rs["flows"] * (rs["members"] - 1) / rs["members"]
+        p("   %-17s %24s %24s %20s" % ("", "healthy moved on down", "moved on up (goal 14.5%)",
+                                       "hash-threshold down/up"))
+        for k in ("link_down", "neighbour_failed", "weight_0"):
+            r = rs[k]
+            p("   %-17s %15d (%5.2f%%) %15d (%5.2f%%) %10.1f%% / %.1f%%"
+              % (k, r["down_healthy_moved"], 100.0 * r["down_healthy_moved"] / healthy,
+                 r["up_moved"], 100.0 * r["up_moved"] / rs["flows"],
+                 100.0 * r["threshold_down_healthy_moved"] / healthy,
+                 100.0 * r["threshold_up_healthy_moved"] / healthy))
+        p("   (healthy: flows not on the member taken out; hash-threshold: the choice this replaced, "
+          "on the same hashes)")
     else:
         p("   MISSING (section failed or not run)")
 

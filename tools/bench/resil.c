@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `make bench` section resil (docs/bench.md): healthy flows moved when one
+ * member of 8 goes down and comes back. The bucket table's figure is
+ * measured through the real XDP program (BPF_PROG_TEST_RUN, group set up
+ * by a config document as `rocedp replay` does); beside it, the
+ * hash-threshold choice this replaced, modelled exactly on the same flow
+ * hashes (the program's trace): x = (hash * total) >> 32, the first
+ * active member whose cumulative weight exceeds x.
+ *
+ * Usage: resil [FLOWS]   (root). One JSON object on stdout.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <bpf/bpf.h>
+#include "buckets.h"
+#include "engine.h"
+
+#define N 8
+#define DOWN 3 /* the member taken out */
+#define MAX_FLOWS 1000000
+
+static const char cfg[] =
+	"{\"features\": [\"forward\"], \"hash\": {\"mode\": \"qp\"},"
+	" \"groups\": [{\"id\": 1, \"members\": ["
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:01\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:02\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:03\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:04\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:05\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:06\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:07\"},"
+	"{\"ifindex\": 1, \"smac\": \"02:aa:00:00:00:01\", \"dmac\": \"02:00:00:00:00:08\"}]}],"
+	" \"routes\": [{\"prefix\": \"10.1.0.0/16\", \"group\": 1}]}";
+
+/* RoCEv2 SEND only to 10.1.0.2, destination QP qp: one flow per QP. */
+struct frame {
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct udphdr udp;
+	__u8 bth[12];
+	__u8 icrc[4];
+} __attribute__((packed));
+
+static void mkframe(struct frame *f, __u32 qp)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->eth.h_dest, "\x02\xaa\x00\x00\x00\x01", ETH_ALEN);
+	memcpy(f->eth.h_source, "\x02\xcc\x00\x00\x00\x01", ETH_ALEN);
+	f->eth.h_proto = htons(ETH_P_IP);
+	f->ip.version = 4;
+	f->ip.ihl = 5;
+	f->ip.tot_len = htons(sizeof(*f) - sizeof(f->eth));
+	f->ip.ttl = 64;
+	f->ip.protocol = IPPROTO_UDP;
+	f->ip.saddr = htonl(0x0a000001);
+	f->ip.daddr = htonl(0x0a010002);
+	f->udp.source = htons(0xc000);
+	f->udp.dest = htons(ROCEDP_ROCEV2_PORT);
+	f->udp.len = htons(sizeof(*f) - sizeof(f->eth) - sizeof(f->ip));
+	f->bth[0] = 0x04; /* RC SEND only */
+	f->bth[2] = f->bth[3] = 0xff; /* P_Key */
+	f->bth[5] = qp >> 16;
+	f->bth[6] = qp >> 8;
+	f->bth[7] = qp;
+}
+
+/* The picker the bucket table replaced, as it was in bpf/member.h. */
+static int pick_threshold(const struct rocedp_group *g, __u32 hash)
+{
+	__u32 total = 0, cum = 0, x;
+	int i;
+
+	for (i = 0; i < g->n_active; i++)
+		total += g->members[g->active[i]].weight;
+	x = ((__u64)hash * total) >> 32;
+	for (i = 0; i < g->n_active; i++) {
+		cum += g->members[g->active[i]].weight;
+		if (cum > x)
+			return g->active[i];
+	}
+	return -1;
+}
+
+struct pass {
+	int *slot; /* the program's choice per flow */
+	int *old; /* the hash-threshold choice per flow */
+};
+
+static int run(struct rd_engine *e, int flows, const struct rocedp_group *g,
+	       struct pass *p)
+{
+	__u32 id = 1;
+	struct frame f;
+	__u8 out[sizeof(f) + 64];
+	struct rd_run r;
+	int i;
+
+	if (bpf_map_update_elem(rd_engine_maps(e)->fd[RD_MAP_GROUPS], &id, g,
+				0))
+		return -errno;
+	for (i = 0; i < flows; i++) {
+		mkframe(&f, 0x100 + i * 7919u % 0xffff00);
+		memset(&r, 0, sizeof(r));
+		r.in = &f;
+		r.in_len = sizeof(f);
+		r.out = out;
+		r.out_size = sizeof(out);
+		if (rd_engine_run(e, RD_HOOK_XDP, &r))
+			return -EIO;
+		if (r.verdict != ROCEDP_VERDICT_REDIRECT)
+			return -EPROTO;
+		p->slot[i] = r.trace.member;
+		p->old[i] = pick_threshold(g, r.trace.hash);
+	}
+	return 0;
+}
+
+/* Flows moved between two passes; healthy: not on the member taken out. */
+static void moved(const int *a, const int *b, int flows, int *all, int *healthy)
+{
+	int i;
+
+	*all = *healthy = 0;
+	for (i = 0; i < flows; i++) {
+		*all += a[i] != b[i];
+		*healthy += a[i] != b[i] && a[i] != DOWN && b[i] != DOWN;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const how[] = { "link_down", "neighbour_failed",
+					   "weight_0" };
+	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	static struct rocedp_group base, g;
+	struct pass up, dn, back;
+	int flows = argc > 1 ? atoi(argv[1]) : 100000, k, err, a, h;
+	struct rd_engine *e;
+	__u32 id = 1;
+
+	if (flows < 100 || flows > MAX_FLOWS) {
+		fprintf(stderr, "usage: resil [FLOWS 100..%d]\n", MAX_FLOWS);
+		return 2;
+	}
+	err = rd_engine_open(&e, &o);
+	if (!err)
+		err = rd_config_apply_text("resil", cfg, sizeof(cfg) - 1,
+					   rd_engine_maps(e));
+	if (!err && bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_GROUPS],
+					&id, &base))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "resil: engine and config: %s\n",
+			strerror(-err));
+		return 1;
+	}
+	up.slot = calloc(flows, sizeof(int));
+	up.old = calloc(flows, sizeof(int));
+	dn.slot = calloc(flows, sizeof(int));
+	dn.old = calloc(flows, sizeof(int));
+	back.slot = calloc(flows, sizeof(int));
+	back.old = calloc(flows, sizeof(int));
+	if (!up.slot || !up.old || !dn.slot || !dn.old || !back.slot ||
+	    !back.old)
+		return 1;
+	printf("{\"flows\": %d, \"members\": %d, \"buckets\": %u", flows, N,
+	       base.n_buckets);
+	for (k = 0; k < 3 && !err; k++) {
+		err = run(e, flows, &base, &up);
+		g = base;
+		if (k == 0)
+			g.members[DOWN].flags &= ~ROCEDP_MEMBERF_UP;
+		else if (k == 1)
+			g.members[DOWN].flags &= ~ROCEDP_MEMBERF_RESOLVED;
+		else
+			g.members[DOWN].weight = 0;
+		rd_group_build(&g);
+		if (!err)
+			err = run(e, flows, &g, &dn);
+		if (!err)
+			err = run(e, flows, &base, &back);
+		if (err)
+			break;
+		printf(", \"%s\": {", how[k]);
+		moved(up.slot, dn.slot, flows, &a, &h);
+		printf("\"down_moved\": %d, \"down_healthy_moved\": %d", a, h);
+		moved(dn.slot, back.slot, flows, &a, &h);
+		printf(", \"up_moved\": %d, \"up_healthy_moved\": %d", a, h);
+		moved(up.slot, back.slot, flows, &a, &h);
+		printf(", \"not_restored\": %d", a);
+		moved(up.old, dn.old, flows, &a, &h);
+		printf(", \"threshold_down_moved\": %d, "
+		       "\"threshold_down_healthy_moved\": %d",
+		       a, h);
+		moved(dn.old, back.old, flows, &a, &h);
+		printf(", \"threshold_up_moved\": %d, "
+		       "\"threshold_up_healthy_moved\": %d}",
+		       a, h);
+	}
+	printf("}\n");
+	rd_engine_close(e);
+	if (err)
+		fprintf(stderr, "resil: %s\n", strerror(-err));
+	return err ? 1 : 0;
+}
