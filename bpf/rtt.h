@@ -44,6 +44,17 @@ static __always_inline int rd_rtt_live(const struct rocedp_rtt_slot *s,
 	       now - s->sent_ns <= ROCEDP_RTT_MAX_AGE_NS;
 }
 
+static __always_inline void rd_rtt_pair_key(struct rocedp_rtt_pair_key *pk,
+					    const struct rocedp_rtt_key *k,
+					    __u32 qp, __u8 dir)
+{
+	__builtin_memcpy(pk->requester, k->requester, 16);
+	__builtin_memcpy(pk->responder, k->responder, 16);
+	pk->qp = qp;
+	pk->family = k->family;
+	pk->dir = dir;
+}
+
 /* The pairing of qp (dir 0: requester QP, 1: responder QP), or NULL. */
 static __always_inline struct rocedp_rtt_pair *
 rd_rtt_pair_get(const struct rocedp_rtt_key *k, __u32 qp, __u8 dir, __u64 now)
@@ -51,11 +62,7 @@ rd_rtt_pair_get(const struct rocedp_rtt_key *k, __u32 qp, __u8 dir, __u64 now)
 	struct rocedp_rtt_pair_key pk = {};
 	struct rocedp_rtt_pair *v;
 
-	__builtin_memcpy(pk.requester, k->requester, 16);
-	__builtin_memcpy(pk.responder, k->responder, 16);
-	pk.qp = qp;
-	pk.family = k->family;
-	pk.dir = dir;
+	rd_rtt_pair_key(&pk, k, qp, dir);
 	v = bpf_map_lookup_elem(&rd_rtt_pairs, &pk);
 	if (v && now - v->seen_ns > ROCEDP_RTT_PAIR_TTL_NS)
 		return NULL;
@@ -70,19 +77,13 @@ static __always_inline void rd_rtt_pair_set(const struct rocedp_rtt_key *k,
 	struct rocedp_rtt_pair v = { .seen_ns = now, .qp = peer };
 	struct rocedp_rtt_pair *old;
 
-	__builtin_memcpy(pk.requester, k->requester, 16);
-	__builtin_memcpy(pk.responder, k->responder, 16);
-	pk.qp = qp;
-	pk.family = k->family;
-	pk.dir = dir;
+	rd_rtt_pair_key(&pk, k, qp, dir);
 	/* qp's former peer no longer points back at it: RC pairs are 1:1 */
 	old = bpf_map_lookup_elem(&rd_rtt_pairs, &pk);
 	if (old && old->qp != peer) {
-		pk.qp = old->qp;
-		pk.dir = !dir;
+		rd_rtt_pair_key(&pk, k, old->qp, !dir);
 		bpf_map_delete_elem(&rd_rtt_pairs, &pk);
-		pk.qp = qp;
-		pk.dir = dir;
+		rd_rtt_pair_key(&pk, k, qp, dir);
 	}
 	bpf_map_update_elem(&rd_rtt_pairs, &pk, &v, BPF_ANY);
 }
