@@ -10,28 +10,6 @@
 #include "parse.h"
 #include "maps.h"
 
-/*
- * RC/UC/UD/XRC requests and RC/XRC read responses: the payload-carrying
- * opcodes, the only ones CTS rules are checked on (userspace refuses rules
- * naming others: rd_op_cts_matchable() must agree with this).
- */
-static __always_inline int rd_opcode_is_data(__u8 op)
-{
-	__u8 fn = op & 0x1f;
-
-	switch (op >> 5) {
-	case 0: /* RC */
-	case 5: /* XRC: RC's function codes (IBTA vol 1 table 38) */
-		return fn <= 0x10 || fn == 0x13 || fn == 0x14 || fn == 0x16 ||
-		       fn == 0x17;
-	case 1: /* UC: sends and RDMA writes */
-		return fn <= 0x0b;
-	case 3: /* UD: send only (with immediate) */
-		return fn == 0x04 || fn == 0x05;
-	}
-	return 0;
-}
-
 static __always_inline int rd_word_match(__u32 a, __u32 pfx, __u32 plen,
 					 __u32 word)
 {
@@ -136,7 +114,7 @@ static __always_inline __u8 rd_classify_roce(struct rd_flow *fl,
 			return ROCEDP_CLASS_NAK;
 		return ROCEDP_CLASS_ROCE_OTHER;
 	}
-	if (!rd_opcode_is_data(fl->opcode))
+	if (!rocedp_opcode_is_data(fl->opcode))
 		return ROCEDP_CLASS_ROCE_OTHER;
 	/* no rules, the usual case: skip the call */
 	if (!ROCEDP_CTS_LIVE_N(cfg->cts_live))

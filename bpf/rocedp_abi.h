@@ -40,6 +40,29 @@
 #define ROCEDP_OP_XRC_ATOMIC_ACK 0xb2
 #define ROCEDP_XRCETH_LEN 4 /* after the BTH of every XRC request */
 
+/*
+ * The payload-carrying opcodes: RC/XRC requests and read responses, UC
+ * sends and RDMA writes, UD sends. Class data (or cts), and the only ones
+ * CTS rules are checked on: the classifier and the config check share
+ * this one definition.
+ */
+static inline int rocedp_opcode_is_data(__u8 op)
+{
+	__u8 fn = op & 0x1f;
+
+	switch (op >> 5) {
+	case 0: /* RC */
+	case 5: /* XRC: RC's function codes */
+		return fn <= 0x10 || fn == 0x13 || fn == 0x14 || fn == 0x16 ||
+		       fn == 0x17;
+	case 1: /* UC: sends and RDMA writes */
+		return fn <= 0x0b;
+	case 3: /* UD: send only (with immediate) */
+		return fn == 0x04 || fn == 0x05;
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------- limits */
 
 #ifndef ROCEDP_MAX_VLAN_TAGS

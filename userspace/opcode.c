@@ -95,17 +95,5 @@ const char *rd_op_name(unsigned int op, char *buf, size_t len)
 
 bool rd_op_cts_matchable(unsigned int op)
 {
-	unsigned int fn = op & 0x1f;
-
-	switch (op >> 5) {
-	case 0: /* RC */
-	case 5: /* XRC */
-		return fn <= 0x10 || fn == 0x13 || fn == 0x14 || fn == 0x16 ||
-		       fn == 0x17;
-	case 1: /* UC: sends and RDMA writes */
-		return fn <= 0x0b;
-	case 3: /* UD: send only (with immediate) */
-		return fn == 0x04 || fn == 0x05;
-	}
-	return false;
+	return op <= 0xff && rocedp_opcode_is_data(op);
 }

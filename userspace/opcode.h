@@ -12,7 +12,7 @@ int rd_op_from_name(const char *s);
 const char *rd_op_name(unsigned int op, char *buf, size_t len);
 /*
  * Can a CTS rule match op? The classifier checks rules on data opcodes
- * only (rd_opcode_is_data() in bpf/classify.h); every other opcode has a
+ * only (rocedp_opcode_is_data() in bpf/rocedp_abi.h); every other opcode has a
  * class of its own (ack, nak, cnp) or none.
  */
 bool rd_op_cts_matchable(unsigned int op);
