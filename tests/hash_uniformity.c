@@ -29,17 +29,6 @@
 #define EGRESS_IFINDEX 1 /* lo: exists in every namespace */
 #define FRAME_LEN 62 /* Eth + IPv4 + UDP + BTH + 4 payload + ICRC */
 
-/* xorshift64*: a fixed seed keeps every run identical */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rng32(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (rng_state * 0x2545f4914f6cdd1dull) >> 32;
-}
-
 /* A RoCEv2 SEND only from 10.0.src.1:sport to 10.1.0.2:4791, given QP. */
 static void build_frame(uint8_t *f, uint32_t qp, uint16_t sport, uint8_t src)
 {
@@ -198,7 +187,7 @@ static double chi2_crit(int k)
 static int spread(struct env *v, int n, unsigned int *cnt, int members,
 		  uint16_t sport, bool vary_l4)
 {
-	uint32_t off = rng32() & 0xffffff;
+	uint32_t off = tap_rand() & 0xffffff;
 	int i, slot, lost = 0;
 
 	memset(cnt, 0, sizeof(*cnt) * ROCEDP_MAX_MEMBERS);

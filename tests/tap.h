@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int n_test, n_fail;
@@ -31,6 +32,17 @@ result(bool ok, const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	return ok;
+}
+
+/* xorshift64*: a fixed seed keeps every run of a test identical */
+static uint64_t tap_rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t __attribute__((unused)) tap_rand(void)
+{
+	tap_rng ^= tap_rng >> 12;
+	tap_rng ^= tap_rng << 25;
+	tap_rng ^= tap_rng >> 27;
+	return (tap_rng * 0x2545f4914f6cdd1dull) >> 32;
 }
 
 #endif

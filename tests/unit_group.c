@@ -168,17 +168,6 @@ static void test_build(void)
 	       counts[0] / 256, counts[1] / 256, counts[2] / 256);
 }
 
-/* xorshift64*: a fixed seed keeps every run identical */
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (rng * 0x2545f4914f6cdd1dull) >> 32;
-}
-
 /* Shares within one bucket and a pure function, over random groups. */
 static void test_buckets_shares(void)
 {
@@ -188,13 +177,15 @@ static void test_buckets_shares(void)
 
 	for (t = 0; t < 600; t++) {
 		memset(&g, 0, sizeof(g));
-		g.n_members = 1 + rnd() % ROCEDP_MAX_MEMBERS;
+		g.n_members = 1 + tap_rand() % ROCEDP_MAX_MEMBERS;
 		g.n_buckets = sizes[t % 6];
 		for (i = 0; i < g.n_members; i++) {
-			g.members[i].weight = rnd() % 4 ? 1 + rnd() % 8 : 0;
-			g.members[i].flags = rnd() % 5 ? UPRES :
-					     rnd() % 2 ? ROCEDP_MEMBERF_UP :
-							 0;
+			g.members[i].weight =
+				tap_rand() % 4 ? 1 + tap_rand() % 8 : 0;
+			g.members[i].flags =
+				tap_rand() % 5 ? UPRES :
+				tap_rand() % 2 ? ROCEDP_MEMBERF_UP :
+						 0;
 		}
 		rd_group_build(&g);
 		bad += !shares_ok(&g);
