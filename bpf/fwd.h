@@ -37,7 +37,11 @@ static __always_inline int rd_martian(const struct rd_flow *fl)
 	int s_low0, d_low0;
 
 	if (fl->family == 4) {
-		if ((s0 >> 28) == 0xe || s0 == 0xffffffff || !(s0 >> 24))
+		if ((s0 >> 28) == 0xe || s0 == 0xffffffff)
+			return ROCEDP_PASS_MARTIAN_SRC;
+		if (!s0 && !d0) /* broadcast input to Linux, like 255.255.255.255 */
+			return ROCEDP_PASS_MCAST;
+		if (!(s0 >> 24))
 			return ROCEDP_PASS_MARTIAN_SRC;
 		if (!(d0 >> 24) || (d0 >> 24) == 127)
 			return ROCEDP_PASS_MARTIAN_DST;

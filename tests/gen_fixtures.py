@@ -1125,6 +1125,11 @@ def gen_corners():
                 UDP(sport=68, dport=67) / Raw(bytes(8))),
             "0.0.0.0 -> 255.255.255.255: broadcast input, not a martian",
             "ip", passr="mcast", config="fwd.json")
+    classed(F, "martian_zero_to_zero_is_bcast",
+            raw(l2() / ip_layer(src="0.0.0.0", dst="0.0.0.0") /
+                UDP(sport=68, dport=67) / Raw(bytes(8))),
+            "0.0.0.0 -> 0.0.0.0: broadcast input to Linux too", "ip",
+            passr="mcast", config="fwd.json")
     forwarded(F, "martian_control_class_e_src", roce(0x04, src="240.0.0.1",
                                                      payload=bytes(8)),
               "240.0.0.1 is no martian to Linux: forwarded", "data")
