@@ -2515,8 +2515,9 @@ static void print_text(const struct rd_staged *s)
 	for (i = 0; i < s->n_groups; i++) {
 		const struct rocedp_group *g = &s->groups[i].g;
 
-		printf("  group %u: %u members, %u active, rtt %uus\n",
-		       s->groups[i].id, g->n_members, g->n_active, g->rtt_us);
+		printf("  group %u: %u members, %u active, %u buckets, rtt %uus\n",
+		       s->groups[i].id, g->n_members, g->n_active, g->n_buckets,
+		       g->rtt_us);
 		for (j = 0; j < g->n_members && j < ROCEDP_MAX_MEMBERS; j++) {
 			const struct rocedp_member *mb = &g->members[j];
 			const __u8 *a = mb->smac, *b = mb->dmac;
