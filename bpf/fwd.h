@@ -39,7 +39,8 @@ static __always_inline int rd_martian(const struct rd_flow *fl)
 	if (fl->family == 4) {
 		if ((s0 >> 28) == 0xe || s0 == 0xffffffff)
 			return ROCEDP_PASS_MARTIAN_SRC;
-		if (!s0 && !d0) /* broadcast input to Linux, like 255.255.255.255 */
+		/* broadcast input to Linux, like 255.255.255.255 */
+		if (!s0 && !d0)
 			return ROCEDP_PASS_MCAST;
 		if (!(s0 >> 24))
 			return ROCEDP_PASS_MARTIAN_SRC;
