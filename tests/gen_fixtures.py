@@ -358,6 +358,9 @@ FWD_MEMBERS = [(2 + i, "02:aa:00:00:00:%02x" % (i + 1),
                 "02:bb:00:00:00:%02x" % (i + 1)) for i in range(4)]
 WCMP_MEMBERS = [(2, "02:aa:00:00:01:01", "02:bb:00:00:01:01", 1),
                 (3, "02:aa:00:00:01:02", "02:bb:00:00:01:02", 3)]
+# group 4: a 7-bucket table (groups[].buckets), weights 1:2:0:3
+B7_MEMBERS = [(2 + i, "02:aa:00:00:03:%02x" % (i + 1),
+               "02:bb:00:00:03:%02x" % (i + 1)) for i in range(4)]
 REMARK_ONLY_QOS = {"ack": 40, "nak": 46, "cnp": 48, "data": 10, "cts": 46,
                    "ip": 0}
 REMARK_ONLY_PCP = {"cnp": 6, "nak": 5}
@@ -811,17 +814,17 @@ def gen_cts():
             cts_rule="none")
 
 
-def fwd_out(frame, members, weights, mode, seed, dscp=None):
+def fwd_out(frame, members, weights, mode, seed, dscp=None, nb=128):
     h = flow_hash(frame, mode, seed)
-    slot = pick_member(h, weights)
+    slot = pick_member(h, weights, nb)
     ifx, smac, dmac = members[slot][:3]
     return slot, ifx, expect(frame, dscp=dscp, fwd=(smac, dmac))
 
 
 def forwarded(F, name, frame, desc, cls, config="fwd.json", dscp=None,
               mode="qp", members=FWD_MEMBERS, weights=(1, 1, 1, 1),
-              seed=FWD_SEED, extra=None, want_slot=None):
-    slot, ifx, out = fwd_out(frame, members, weights, mode, seed, dscp)
+              seed=FWD_SEED, extra=None, want_slot=None, nb=128):
+    slot, ifx, out = fwd_out(frame, members, weights, mode, seed, dscp, nb)
     if want_slot is not None:
         assert slot == want_slot, (name, slot)
     p = Ether(frame)
@@ -885,6 +888,12 @@ def gen_fwd():
                                                 dst="10.2.0.%d" % (i + 1)),
                   "ACK into the 1:3 weighted group", "ack", dscp=46,
                   members=WCMP_MEMBERS, weights=(1, 3))
+    # group 4: 7 buckets (1, 2, 0, 4 of them), member 2 has weight 0
+    for i in range(8):
+        forwarded(F, "fwd_buckets7_ack_%d" % i,
+                  ack(0x00, qp=0x600 + i, dst="10.4.0.%d" % (i + 1)),
+                  "ACK into a 7-bucket group, weights 1:2:0:3", "ack",
+                  dscp=46, members=B7_MEMBERS, weights=(1, 2, 0, 3), nb=7)
     # hash modes: 5tuple ignores the QP, qp-only ignores the source port
     for cfg, mode in (("fwd_5tuple.json", "5tuple"),
                       ("fwd_qponly.json", "qp-only")):
