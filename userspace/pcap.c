@@ -100,15 +100,20 @@ int rd_pcap_open_write(struct rd_pcap *p, const char *path)
 		.snaplen = RD_PCAP_MAX_FRAME,
 		.linktype = LINKTYPE_ETHERNET,
 	};
+	int err;
 
 	memset(p, 0, sizeof(*p));
 	p->path = path;
 	p->nsec = 1;
-	p->f = fopen(path, "wb");
-	if (!p->f)
-		return -errno;
-	if (fwrite(&h, sizeof(h), 1, p->f) != 1)
+	err = rd_safefile_open(&p->out, path, 0644);
+	if (err)
+		return err;
+	p->f = p->out.f;
+	p->writing = 1;
+	if (fwrite(&h, sizeof(h), 1, p->f) != 1) {
+		rd_pcap_discard(p);
 		return -EIO;
+	}
 	return 0;
 }
 
@@ -132,8 +137,21 @@ int rd_pcap_close(struct rd_pcap *p)
 {
 	int err = 0;
 
-	if (p->f && fclose(p->f))
+	if (p->writing && p->f)
+		err = rd_safefile_commit(&p->out);
+	else if (p->f && fclose(p->f))
 		err = -errno;
 	p->f = NULL;
+	p->writing = 0;
 	return err;
+}
+
+void rd_pcap_discard(struct rd_pcap *p)
+{
+	if (p->writing)
+		rd_safefile_abort(&p->out);
+	else if (p->f)
+		fclose(p->f);
+	p->f = NULL;
+	p->writing = 0;
 }

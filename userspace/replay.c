@@ -9,8 +9,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "engine.h"
 #include "pcap.h"
+#include "safefile.h"
 
 struct replay_opts {
 	const char *in;
@@ -163,6 +165,46 @@ static void print_summary(FILE *f, const struct replay_totals *t)
 	fprintf(f, "remarked %lu, ce-marked %lu\n", t->remarked, t->ce_marked);
 }
 
+/*
+ * An output that is an input would be emptied before it is read (a 282 kB
+ * capture once became 3 kB). Compared by device and inode, so another name,
+ * a symlink or a hard link for the same file is caught too; only regular
+ * files count (--out /dev/null --verdicts /dev/null is fine).
+ */
+static int same_file(const char *what, const char *out, const char *iwhat,
+		     const char *in)
+{
+	struct stat a, b;
+
+	if (!out || !in || !strcmp(out, "-") || !strcmp(in, "-") ||
+	    stat(out, &a) || stat(in, &b) || !S_ISREG(a.st_mode) ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return 0;
+	rd_err("replay",
+	       "%s %s is the same file as %s %s: refusing to overwrite it",
+	       what, out, iwhat, in);
+	return 1;
+}
+
+static int outputs_distinct(const struct replay_opts *o)
+{
+	struct stat st;
+
+	if (same_file("--out", o->out, "--in", o->in) ||
+	    same_file("--verdicts", o->verdicts, "--in", o->in) ||
+	    same_file("--out", o->out, "--config", o->config) ||
+	    same_file("--verdicts", o->verdicts, "--config", o->config) ||
+	    same_file("--verdicts", o->verdicts, "--out", o->out))
+		return 0;
+	/* one new file named twice: one output would silently win */
+	if (o->out && o->verdicts && !strcmp(o->out, o->verdicts) &&
+	    stat(o->out, &st) && errno == ENOENT) {
+		rd_err("replay", "--out and --verdicts are both %s", o->out);
+		return 0;
+	}
+	return 1;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static struct rd_pcap_rec rec;
@@ -171,12 +213,15 @@ int cmd_replay(int argc, char **argv)
 	struct replay_totals tot = {};
 	struct rd_pcap in, pout = {};
 	struct rd_engine *e = NULL;
+	struct rd_safefile vsf = { .dir_fd = -1 };
 	struct replay_opts o;
 	struct rd_run r, eg;
 	FILE *vf = NULL;
 	int err, ret = 1;
 
 	if (parse_args(argc, argv, &o))
+		return 2;
+	if (!outputs_distinct(&o))
 		return 2;
 	err = rd_pcap_open_read(&in, o.in);
 	if (err) {
@@ -206,12 +251,16 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.verdicts) {
-		vf = strcmp(o.verdicts, "-") ? fopen(o.verdicts, "w") : stdout;
-		if (!vf) {
-			rd_err("replay", "%s: %s", o.verdicts, strerror(errno));
+	if (o.verdicts && !strcmp(o.verdicts, "-")) {
+		vf = stdout;
+	} else if (o.verdicts) {
+		/* like --out: a temp file renamed over it at the end */
+		err = rd_safefile_open(&vsf, o.verdicts, 0644);
+		if (err) {
+			rd_err("replay", "%s: %s", o.verdicts, strerror(-err));
 			goto out;
 		}
+		vf = vsf.f;
 	}
 	for (;;) {
 		err = rd_pcap_read(&in, &rec);
@@ -303,12 +352,28 @@ write:
 		print_summary(vf == stdout ? stderr : stdout, &tot);
 	ret = 0;
 out:
-	if (vf && vf != stdout)
-		fclose(vf);
-	if (pout.f && rd_pcap_close(&pout)) {
-		rd_err("replay", "%s: write failed", o.out);
-		ret = 1;
+	/* the outputs replace their files only after a whole replay; after a
+	 * failure no partial file is left and the old ones are untouched */
+	if (vf && vf != stdout && ret == 0) {
+		err = rd_safefile_commit(&vsf);
+		if (err) {
+			rd_err("replay", "%s: write failed: %s", o.verdicts,
+			       strerror(-err));
+			ret = 1;
+		}
 	}
+	if (vf && vf != stdout && ret)
+		rd_safefile_abort(&vsf);
+	if (pout.f && ret == 0) {
+		err = rd_pcap_close(&pout);
+		if (err) {
+			rd_err("replay", "%s: write failed: %s", o.out,
+			       strerror(-err));
+			ret = 1;
+		}
+	}
+	if (pout.f)
+		rd_pcap_discard(&pout);
 	rd_pcap_close(&in);
 	rd_engine_close(e);
 	return ret;

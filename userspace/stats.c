@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include "engine.h"
 #include "attach.h"
+#include "safefile.h"
 #include "stats.h"
 
 static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
@@ -410,27 +411,26 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 			s->groups[i].id, s->groups[i].imbalance);
 }
 
+/*
+ * The collector's directory may belong to another user (prometheus): a
+ * fresh temp file created with O_EXCL|O_NOFOLLOW each time, then rename,
+ * so nothing planted there is ever followed (safefile.h), and the
+ * collector never reads a half-written file.
+ */
 static int write_textfile(const char *dir, const struct rd_stats_snapshot *s)
 {
-	char tmp[4096], path[4096];
-	FILE *f;
+	struct rd_safefile sf;
+	char path[4096];
+	int err;
 
-	snprintf(path, sizeof(path), "%s/rocedp.prom", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.rocedp.prom.%d", dir, getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	print_prometheus(f, s);
-	if (fclose(f)) {
-		unlink(tmp);
-		return -EIO;
-	}
-	/* rename: the collector never reads a half-written file */
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return -errno;
-	}
-	return 0;
+	if (snprintf(path, sizeof(path), "%s/rocedp.prom", dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	err = rd_safefile_open(&sf, path, 0644);
+	if (err)
+		return err;
+	print_prometheus(sf.f, s);
+	return rd_safefile_commit(&sf);
 }
 
 int cmd_stats(int argc, char **argv)
