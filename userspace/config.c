@@ -34,6 +34,7 @@
 #include "attach.h"
 #include "engine.h"
 #include "config.h"
+#include "jsonstrict.h"
 #include "opcode.h"
 #include "portl2.h"
 
@@ -164,8 +165,8 @@ struct pctx {
 	int errors;
 };
 
-static void __attribute__((format(printf, 3, 4)))
-perr(struct pctx *c, const char *path, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+perr_print(const char *path, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -175,8 +176,18 @@ perr(struct pctx *c, const char *path, const char *fmt, ...)
 	va_end(ap);
 	/* rd_err keeps it one line, whatever the key holds */
 	rd_err("config", "%s: %s", *path ? path : "(top level)", msg);
-	c->errors++;
 }
+
+/*
+ * Every error is counted, the first RD_JSON_MAX_ERRORS printed: a 10 MB
+ * file of errors once printed 5M lines. A macro, so that the arguments
+ * (jtext() renders a value) are not even computed past the cap.
+ */
+#define perr(c, path, ...)                               \
+	do {                                             \
+		if (++(c)->errors <= RD_JSON_MAX_ERRORS) \
+			perr_print((path), __VA_ARGS__); \
+	} while (0)
 
 /* JSON paths for error lines; an absurdly deep one is cut with "..." */
 static void path_key(char *out, const char *parent, const char *key)
@@ -1169,6 +1180,7 @@ int rd_config_parse(struct json_object *root, struct rd_staged *s)
 		parse_groups(&c, p, x, s, named);
 	if ((x = child(root, "routes", "", p)))
 		parse_routes(&c, p, x, s, named);
+	rd_json_more_errors("config", c.errors);
 	if (c.errors) {
 		rd_staged_free(s);
 		return -EINVAL;
@@ -1265,6 +1277,9 @@ int rd_config_parse_text(const char *path, const char *buf, size_t len,
 			       "%s:%u:%u: unexpected text after the JSON document",
 			       path, line, col);
 			err = -EINVAL;
+		} else {
+			/* duplicate keys and NULs, which the tree hides */
+			err = rd_json_strict(path, buf, len);
 		}
 	} else if (jerr == json_tokener_continue ||
 		   jerr == json_tokener_success) {
@@ -2587,6 +2602,13 @@ static int cli_value(const char *key, const char *val, struct json_object **out)
 		*out = NULL;
 	}
 	json_tokener_free(tok);
+	/* a NUL or a key twice in a JSON value, as in a file */
+	if (ok && rd_json_strict(key, buf, len + 1)) {
+		json_object_put(*out);
+		*out = NULL;
+		free(buf);
+		return -EINVAL;
+	}
 	free(buf);
 	if (is_null)
 		return 1; /* null: remove the key, back to its default */
