@@ -23,6 +23,7 @@
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/version.h>
 
@@ -128,6 +129,35 @@ static const struct btf_kfunc_id_set rocedp_ecn_kfunc_set = {
 
 enum rocedp_ecn_field { FIELD_KMIN, FIELD_KMAX, FIELD_PMAX };
 
+/*
+ * Exactly @n decimal u32 values separated by blanks, for every knob: each
+ * through kstrtou32, so 4294967296 is -ERANGE and "12abc" -EINVAL (sscanf's
+ * "%u" once made 4294967296 a silent 0). Decimal only, as the knobs show
+ * their values, so "010" is ten.
+ */
+static int rocedp_ecn_parse(const char *buf, size_t len, u32 *v, unsigned int n)
+{
+	char tmp[64], *p, *tok;
+	unsigned int i = 0;
+	int err;
+
+	if (len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, len);
+	tmp[len] = 0;
+	p = strim(tmp);
+	while ((tok = strsep(&p, " \t"))) {
+		if (!*tok)
+			continue; /* more than one blank */
+		if (i == n)
+			return -EINVAL;
+		err = kstrtou32(tok, 10, &v[i++]);
+		if (err)
+			return err;
+	}
+	return i == n ? 0 : -EINVAL;
+}
+
 static u32 profile_index(struct kobject *kobj)
 {
 	return container_of(kobj, struct rocedp_ecn_profile, kobj)->index;
@@ -150,7 +180,7 @@ static ssize_t field_store(struct kobject *kobj, const char *buf, size_t len,
 	u32 v;
 	int err;
 
-	err = kstrtou32(buf, 0, &v);
+	err = rocedp_ecn_parse(buf, len, &v, 1);
 	if (err)
 		return err;
 
@@ -204,11 +234,16 @@ static ssize_t thresholds_store(struct kobject *kobj,
 				size_t len)
 {
 	struct rocedp_ecn_triple t;
-	char tail;
-	int n;
+	u32 v[3];
+	int err;
 
-	n = sscanf(buf, "%u %u %u %c", &t.kmin, &t.kmax, &t.pmax, &tail);
-	if (n != 3 || !rocedp_ecn_valid(&t))
+	err = rocedp_ecn_parse(buf, len, v, 3);
+	if (err)
+		return err;
+	t.kmin = v[0];
+	t.kmax = v[1];
+	t.pmax = v[2];
+	if (!rocedp_ecn_valid(&t))
 		return -EINVAL;
 
 	mutex_lock(&rocedp_ecn_lock);

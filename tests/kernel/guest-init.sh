@@ -169,6 +169,20 @@ refused atomic-too-big thresholds "1000 $((MAXB + 1)) 50"
 refused atomic-two-fields thresholds "1000 2000"
 refused atomic-four-fields thresholds "1000 2000 30 4"
 refused atomic-garbage thresholds "a b c"
+# one strict parser for every knob: sscanf("%u") once made these a silent 0
+refused atomic-kmin-overflow thresholds "4294967296 8000 50"
+refused atomic-kmax-overflow thresholds "0 4294967296 50"
+refused atomic-pmax-overflow thresholds "1000 2000 4294967306"
+refused atomic-trailing-junk thresholds "1000 2000 30x"
+refused kmin-trailing-junk kmin_bytes "4000abc"
+# blanks between and around are fine; numbers are decimal on every knob
+put 3 thresholds "  1000   2000	30 "
+put 3 pmax_percent "010"
+if [ "$(knob 3 thresholds)" = "1000 2000 10" ]; then
+	pass "knobs-blanks-decimal"
+else
+	fail "knobs-blanks-decimal: got '$(knob 3 thresholds)'"
+fi
 
 # --- the kfunc from tc and XDP programs -----------------------------------------
 expect probe-module-load "kfunc_probe: loaded, kfunc on" $PROBE load
