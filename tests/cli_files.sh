@@ -312,5 +312,41 @@ else
 	nok "replay --out /dev/null --verdicts /dev/null" "$(cat "$TMP/r.out"; ls -la /dev/null)"
 fi
 
+# ------------------------------------------------------------ tools
+
+# rocegen serve --ready FILE: an empty marker, never through a symlink
+if [ -x "$OUT/rocegen" ]; then
+	d=$(mktemp -d "$TMP/ready.XXXXXX")
+	chown nobody "$d"
+	victims
+	as_nobody ln -s "$TMP/victim1" "$d/ready"
+	timeout 2 "$OUT/rocegen" serve --dev lo --ready "$d/ready" --idle 1 \
+		>/dev/null 2>&1
+	if victims_intact; then
+		ok "rocegen serve --ready at a symlink planted by nobody: its target untouched"
+	else
+		nok "rocegen serve --ready at a planted symlink: its target was truncated"
+	fi
+fi
+
+# lbeval --png FILE: gnuplot writes into a temp file we created
+if [ -x "$OUT/lbeval" ] && command -v gnuplot >/dev/null; then
+	d=$(mktemp -d "$TMP/png.XXXXXX")
+	chown nobody "$d"
+	victims
+	as_nobody ln -s "$TMP/victim1" "$d/lb.png"
+	"$OUT/lbeval" --hosts 4 --pairs 4 --iters 2 --png "$d/lb.png" \
+		>/dev/null 2>"$TMP/lb.err"
+	rc=$?
+	if ! victims_intact; then
+		nok "lbeval --png at a symlink planted by nobody: its target was overwritten"
+	elif [ $rc != 0 ] || [ -L "$d/lb.png" ] ||
+		! file "$d/lb.png" | grep -q 'PNG image'; then
+		nok "lbeval --png at a symlink planted by nobody" "exit $rc; $(ls -la "$d"; tail -3 "$TMP/lb.err")"
+	else
+		ok "lbeval --png at a symlink planted by nobody: the link replaced by the chart, its target untouched"
+	fi
+fi
+
 echo "1..$N"
 [ "$FAILED" = 0 ]

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lbeval's report: the table, the JSON and the PNG (see lbeval.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "lbeval.h"
 #include "rocedp.h"
+#include "safefile.h"
 
 double flowlet_gap_us(const struct lb_opts *o)
 {
@@ -114,7 +116,9 @@ void print_json(const struct lb_trace *t, const struct lb_opts *o,
 int write_png(const struct lb_trace *t, const struct lb_opts *o,
 	      const struct lb_result *res, int n)
 {
+	/* mkstemps: O_EXCL under a random name, so /tmp is safe for it */
 	char data[] = "/tmp/lbeval-XXXXXX.dat";
+	struct rd_safefile png;
 	FILE *f, *gp;
 	int fd, i, err = 0;
 
@@ -131,14 +135,26 @@ int write_png(const struct lb_trace *t, const struct lb_opts *o,
 		fprintf(f, "\"%s\" %.4f %.4f\n", mode_names[res[i].mode],
 			res[i].imbalance, res[i].phase_imbalance);
 	fclose(f);
+	/*
+	 * gnuplot writes the PNG into a temp file we created beside it
+	 * (safefile.h), reached through its inherited descriptor, never by
+	 * a name in a directory someone else may write
+	 */
+	err = rd_safefile_open(&png, o->png, 0644);
+	if (err) {
+		rd_err("--png", "%s: %s", o->png, strerror(-err));
+		goto out;
+	}
+	fcntl(fileno(png.f), F_SETFD, 0);
 	gp = popen("gnuplot", "w");
 	if (!gp) {
 		err = -errno;
 		rd_err("--png", "cannot run gnuplot: %s", strerror(-err));
+		rd_safefile_abort(&png);
 		goto out;
 	}
 	fprintf(gp, "set terminal pngcairo size 900,540 font 'sans,10'\n");
-	fprintf(gp, "set output '%s'\n", o->png);
+	fprintf(gp, "set output '/dev/fd/%d'\n", fileno(png.f));
 	fprintf(gp,
 		"set title 'Load imbalance (busiest member / mean): %s, %u pairs x %u QPs, %u members'\n",
 		pattern_names[o->pattern], t->n_pairs, o->qps, o->members);
@@ -157,7 +173,12 @@ int write_png(const struct lb_trace *t, const struct lb_opts *o,
 		data);
 	if (pclose(gp)) {
 		rd_err("--png", "gnuplot failed writing %s", o->png);
+		rd_safefile_abort(&png);
 		err = -EIO;
+	} else {
+		err = rd_safefile_commit(&png);
+		if (err)
+			rd_err("--png", "%s: %s", o->png, strerror(-err));
 	}
 out:
 	unlink(data);

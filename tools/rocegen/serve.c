@@ -399,8 +399,11 @@ static void rg_serve_report(struct rg_responder *r, FILE *out)
 static void rg_signal_ready(const struct rg_serve_opts *o)
 {
 	if (o->ready_file) {
+		/* an empty marker: never truncate what is there, never
+		 * follow a symlink someone planted at the name */
 		int fd = open(o->ready_file,
-			      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			      O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			      0644);
 
 		if (fd >= 0)
 			close(fd);
