@@ -148,7 +148,7 @@ done
 t_check $? "/usr/sbin/rocedp is 0755 root"
 # the BPF object is a BPF ELF with the four entry programs
 readelf -h /usr/lib/rocedp/rocedp.bpf.o 2>/dev/null | grep -q "Linux BPF" &&
-	[ "$(readelf -S /usr/lib/rocedp/rocedp.bpf.o | grep -cE ' (xdp|tc) ')" -ge 2 ]
+	[ "$(readelf -S /usr/lib/rocedp/rocedp.bpf.o | grep -cE ' (xdp|xdp\.frags|tc) ')" -ge 2 ]
 t_check $? "rocedp.bpf.o is a BPF object with xdp and tc sections"
 man -l /usr/share/man/man8/rocedp.8 2>/dev/null | grep -q "rocedp"
 MANWIDTH=80 man --warnings -l /usr/share/man/man8/rocedp.8 >/dev/null 2>"$T_TMP/man.err"

@@ -171,7 +171,7 @@ DATA_RC = set(range(0x00, 0x11)) | {0x13, 0x14, 0x16, 0x17}
 
 def is_data(op):
     t, fn = op >> 5, op & 0x1f
-    if t == 0:
+    if t in (0, 5):  # XRC uses RC's function codes
         return fn in DATA_RC
     if t == 1:
         return fn <= 0x0b
@@ -180,7 +180,13 @@ def is_data(op):
     return False
 
 
-OPNAMES = {"send_only": 0x04, "rdma_write_only": 0x0a}
+OPNAMES = {"send_only": 0x04, "rdma_write_only": 0x0a, "xrc_send_only": 0xa4}
+
+
+def has_xrceth(op):
+    """XRC requests carry a 4-byte XRCETH after the BTH (IBTA table 38)."""
+    fn = op & 0x1f
+    return op >> 5 == 5 and (fn <= 0x0c or fn in (0x13, 0x14, 0x16, 0x17))
 
 
 def load_cts_rules():
@@ -212,13 +218,13 @@ def expected_class(p, rules):
     op = b.opcode
     if op == 0x81:
         return "cnp"
-    if op in (0x11, 0x12):
+    if op in (0x11, 0x12, 0xb1, 0xb2):  # RC and XRC (atomic) acknowledge
         syn = raw(b.payload)[0]
         kind = (syn >> 5) & 3
         return {0: "ack", 1: "nak", 3: "nak"}.get(kind, "roce_other")
     if not is_data(op):
         return "roce_other"
-    payload = p[UDP].len - 8 - 12 - 4
+    payload = p[UDP].len - 8 - 12 - 4 - (4 if has_xrceth(op) else 0)
     ip = p[IP] if p.haslayer(IP) else p[IPv6]
     src, dst = ipaddress.ip_address(ip.src), ipaddress.ip_address(ip.dst)
     for ops, lo, hi, mx, sn, dn in rules:
