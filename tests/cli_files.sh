@@ -26,13 +26,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-build}
 case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
 ROCEDP=${ROCEDP:-$OUT/rocedp}
-CLANG=${CLANG:-clang}
 PY=/usr/bin/python3
 PIN=/sys/fs/bpf/rdfilet$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdfilet.XXXXXX)
-N=0
-FAILED=0
 
 cleanup() {
 	rm -rf "$PIN" "$TMP"
@@ -40,18 +37,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-ok() {
-	N=$((N + 1))
-	echo "ok $N - $1"
-}
-
-nok() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/#   /'
-	return 0
-}
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 
 # the attacker: an unprivileged user with no groups
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
@@ -68,23 +55,7 @@ chmod 755 "$TMP" # nobody must reach the test directories inside
 
 # ------------------------------------------------------------ setup
 
-mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-mkdir -p "$PIN/maps"
-cat >"$TMP/maps.bpf.c" <<'EOF'
-#include <linux/bpf.h>
-#include <bpf/bpf_helpers.h>
-#include "maps.h"
-SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
-char LICENSE[] SEC("license") = "GPL";
-EOF
-MULTIARCH=$(cc -print-multiarch 2>/dev/null)
-if ! $CLANG -g -O2 -target bpf -I "$ROOT/bpf" -I "/usr/include/$MULTIARCH" \
-	-c "$TMP/maps.bpf.c" -o "$TMP/maps.bpf.o" >"$TMP/load.out" 2>&1 ||
-	! bpftool prog loadall "$TMP/maps.bpf.o" "$PIN/maps/progs" \
-		pinmaps "$PIN/maps" >>"$TMP/load.out" 2>&1; then
-	nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
-	exit 1
-fi
+pin_maps "$PIN/maps" || exit 1
 ok "setup: maps pinned in $ROCEDP_PIN_DIR"
 
 # root's files the attacker aims at

@@ -18,30 +18,17 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-build}
 case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
 ROCEDP=${ROCEDP:-$OUT/rocedp}
-CLANG=${CLANG:-clang}
 PY=/usr/bin/python3
 PIN=/sys/fs/bpf/rdjsont$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdjsont.XXXXXX)
-N=0
-FAILED=0
 
 cleanup() { rm -rf "$PIN" "$TMP"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-ok() {
-	N=$((N + 1))
-	echo "ok $N - $1"
-}
-
-nok() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/#   /'
-	return 0
-}
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 
 if [ ! -x "$ROCEDP" ]; then
 	echo "not ok 1 - missing $ROCEDP (run make)"
@@ -145,22 +132,7 @@ fi
 if [ "$(id -u)" != 0 ]; then
 	echo "# not root: config set tests skipped"
 else
-	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-	mkdir -p "$PIN/maps"
-	cat >"$TMP/maps.bpf.c" <<'EOF'
-#include <linux/bpf.h>
-#include <bpf/bpf_helpers.h>
-#include "maps.h"
-SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
-char LICENSE[] SEC("license") = "GPL";
-EOF
-	MULTIARCH=$(cc -print-multiarch 2>/dev/null)
-	if ! $CLANG -g -O2 -target bpf -I "$ROOT/bpf" -I "/usr/include/$MULTIARCH" \
-		-c "$TMP/maps.bpf.c" -o "$TMP/maps.bpf.o" >"$TMP/load.out" 2>&1 ||
-		! bpftool prog loadall "$TMP/maps.bpf.o" "$PIN/maps/progs" \
-			pinmaps "$PIN/maps" >>"$TMP/load.out" 2>&1; then
-		nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
-	else
+	if pin_maps "$PIN/maps"; then
 		echo '{}' >"$TMP/empty.json"
 		"$ROCEDP" config load "$TMP/empty.json" >/dev/null 2>&1
 		"$ROCEDP" -j config show >"$TMP/before" 2>&1

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by tests/cli_files.sh and tests/cli_json.sh (not a suite: the
+# runner takes tests/*.sh only). Needs ROOT and TMP set.
+
+N=0
+FAILED=0
+
+ok() {
+	N=$((N + 1))
+	echo "ok $N - $1"
+}
+
+nok() {
+	N=$((N + 1))
+	FAILED=$((FAILED + 1))
+	echo "not ok $N - $1"
+	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/#   /'
+	return 0
+}
+
+# pin_maps DIR: the dataplane's own map definitions (bpf/maps.h, with BTF)
+# pinned into DIR by `bpftool prog loadall ... pinmaps`, in an object whose
+# program is trivial, so the tests do not depend on the real programs.
+# Prints a failed check and returns 1 when it cannot.
+pin_maps() {
+	local dir=$1 multiarch
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	mkdir -p "$dir"
+	cat >"$TMP/maps.bpf.c" <<'EOC'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "maps.h"
+SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
+char LICENSE[] SEC("license") = "GPL";
+EOC
+	multiarch=$(cc -print-multiarch 2>/dev/null)
+	if ! ${CLANG:-clang} -g -O2 -target bpf -I "$ROOT/bpf" \
+		-I "/usr/include/$multiarch" -c "$TMP/maps.bpf.c" \
+		-o "$TMP/maps.bpf.o" >"$TMP/load.out" 2>&1 ||
+		! bpftool prog loadall "$TMP/maps.bpf.o" "$dir/progs" \
+			pinmaps "$dir" >>"$TMP/load.out" 2>&1; then
+		nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
+		return 1
+	fi
+}
