@@ -67,19 +67,49 @@ int rd_nl_fd(const struct rd_nl *nl)
 	return nl->sk ? mnl_socket_get_fd(nl->sk) : -1;
 }
 
-struct dump_ctx {
-	mnl_cb_t cb;
-	void *data;
-	bool interrupted;
-};
-
-static int dump_cb(const struct nlmsghdr *nlh, void *data)
+/*
+ * One reply datagram of a dump, walked here and not by mnl_cb_run: libmnl
+ * stops at the first message flagged NLM_F_DUMP_INTR (errno EINTR) and
+ * leaves the rest of the dump queued, where the next request on the socket
+ * met it (EPROTO on its sequence number, then EBUSY from the kernel). So
+ * every dump is read to its end, and messages of an older request are
+ * skipped. Returns 1 at the end of the dump, 0 when more follows, or the
+ * kernel's -errno.
+ */
+static int dump_chunk(const void *buf, size_t len, uint32_t seq, mnl_cb_t cb,
+		      void *data, bool *interrupted)
 {
-	struct dump_ctx *ctx = data;
+	const struct nlmsghdr *nlh = buf;
+	const struct nlmsgerr *e;
+	int left = len, err;
 
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		ctx->interrupted = true;
-	return ctx->cb(nlh, ctx->data);
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		if (nlh->nlmsg_seq != seq)
+			continue;
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			*interrupted = true;
+		switch (nlh->nlmsg_type) {
+		case NLMSG_DONE:
+			/* a dump that failed half-way says so in its DONE */
+			if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int)) {
+				memcpy(&err, mnl_nlmsg_get_payload(nlh),
+				       sizeof(err));
+				if (err < 0)
+					return err;
+			}
+			return 1;
+		case NLMSG_ERROR:
+			if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+				return -EBADMSG;
+			e = mnl_nlmsg_get_payload(nlh);
+			return e->error < 0 ? e->error : 1;
+		case NLMSG_NOOP:
+		case NLMSG_OVERRUN:
+			continue;
+		}
+		cb(nlh, data); /* a callback's error only drops its message */
+	}
+	return 0;
 }
 
 static size_t dump_hdr_len(uint16_t type)
@@ -100,13 +130,13 @@ static size_t dump_hdr_len(uint16_t type)
 int rd_nl_dump(struct rd_nl *nl, uint16_t type, uint8_t family, mnl_cb_t cb,
 	       void *data)
 {
-	struct dump_ctx ctx = { .cb = cb, .data = data };
+	bool interrupted = false;
 	struct nlmsghdr *nlh;
 	uint32_t seq;
 	size_t hlen;
 	void *hdr;
 	ssize_t n;
-	int ret;
+	int ret = 0;
 
 	nlh = mnl_nlmsg_put_header(nl->buf);
 	nlh->nlmsg_type = type;
@@ -119,20 +149,18 @@ int rd_nl_dump(struct rd_nl *nl, uint16_t type, uint8_t family, mnl_cb_t cb,
 
 	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
-	for (;;) {
+	do {
 		n = mnl_socket_recvfrom(nl->sk, nl->buf, nl->buflen);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		ret = mnl_cb_run(nl->buf, n, seq, nl->portid, dump_cb, &ctx);
+		ret = dump_chunk(nl->buf, n, seq, cb, data, &interrupted);
 		if (ret < 0)
-			return errno ? -errno : -EIO;
-		if (ret == MNL_CB_STOP)
-			break;
-	}
-	return ctx.interrupted ? -EAGAIN : 0;
+			return ret;
+	} while (ret != 1);
+	return interrupted ? -EAGAIN : 0;
 }
 
 int rd_nl_drain(struct rd_nl *nl, mnl_cb_t cb, void *data, int max_dgrams)
