@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sync daemon's lock and retry pacing (syncguard.h). The daemon's
+ * SIGTERM/SIGINT handlers are installed without SA_RESTART so that a stop
+ * request wakes a blocked flock() at once; the loop here turns that EINTR
+ * into "wait on" or "stop, write nothing".
+ */
+#include <errno.h>
+#include <sys/file.h>
+
+#include "syncguard.h"
+
+int rd_lock_wait(int fd, volatile sig_atomic_t *stop)
+{
+	if (fd < 0)
+		return -EBADF;
+	for (;;) {
+		if (stop && *stop)
+			return -ECANCELED;
+		if (!flock(fd, LOCK_EX))
+			return 0;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+void rd_lock_release(int fd)
+{
+	if (fd >= 0)
+		flock(fd, LOCK_UN);
+}
+
+uint64_t rd_backoff_ns(unsigned int failures)
+{
+	uint64_t ns = RD_BACKOFF_MIN_NS;
+
+	while (failures-- > 1 && ns < RD_BACKOFF_MAX_NS)
+		ns *= 2;
+	return ns < RD_BACKOFF_MAX_NS ? ns : RD_BACKOFF_MAX_NS;
+}
