@@ -192,14 +192,14 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 					      const struct rocedp_config *cfg,
 					      const int with_flowlets)
 {
+	__u32 mode, group_id, egress, seq;
 	struct rocedp_member *m;
 	struct rocedp_group *g;
-	__u32 mode, group_id, egress;
 	int slot;
 
 	/* keys on the stack: 6.1 refuses a key in a global's argument memory */
 	group_id = f->group_id;
-	g = bpf_map_lookup_elem(&rd_groups, &group_id);
+	g = rd_group_bank(group_id, &seq);
 	if (!g)
 		return ROCEDP_PASS_NO_GROUP;
 	if (!g->n_active)
@@ -223,6 +223,8 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	f->egress_ifindex = egress;
 	__builtin_memcpy(f->smac, m->smac, ETH_ALEN);
 	__builtin_memcpy(f->dmac, m->dmac, ETH_ALEN);
+	if (!rd_group_same(group_id, seq))
+		return ROCEDP_PASS_GROUP_BUSY;
 	if (!cfg_offline && !bpf_map_lookup_elem(&rd_tx_ports, &egress))
 		return ROCEDP_PASS_REDIRECT_FAILED;
 	return 0;

@@ -72,6 +72,22 @@ struct {
 	__type(value, struct rocedp_group);
 } rd_groups SEC(".maps");
 
+/* What the dataplane reads of a group: two banks and a live word per id
+ * (rocedp_abi.h, rocedp_groups; docs/maps.md, Whole-value rewrites). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_GROUP_BANKS);
+	__type(key, __u32);
+	__type(value, struct rocedp_group);
+} rd_group_banks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_MAX_GROUPS);
+	__type(key, __u32);
+	__type(value, __u32);
+} rd_group_live SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
 	__uint(max_entries, ROCEDP_MAX_PORTS);

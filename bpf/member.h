@@ -5,6 +5,44 @@
 
 #include "load.h"
 
+/*
+ * The live bank of group id (NULL: none), *seq the word it was chosen by.
+ * Whatever is read from it counts only if rd_group_same holds after: the
+ * writer may rewrite this bank once it has flipped away from it.
+ */
+static __always_inline struct rocedp_group *rd_group_bank(__u32 id,
+							   __u32 *seq)
+{
+	__u32 key = id, *live, v;
+
+	live = bpf_map_lookup_elem(&rd_group_live, &key);
+	if (!live)
+		return NULL;
+	v = *(const volatile __u32 *)live;
+	*seq = v;
+	if (!(v & ROCEDP_GROUP_LIVE_PRESENT) || id >= ROCEDP_MAX_GROUPS)
+		return NULL;
+	key = ROCEDP_GROUP_LIVE_BANK(v) * ROCEDP_MAX_GROUPS + id;
+	return bpf_map_lookup_elem(&rd_group_banks, &key);
+}
+
+/*
+ * Did the word stay put while the bank was read? The compiler barrier
+ * keeps every read of the bank before this one; the CPU keeps loads in
+ * order on x86 (TSO), where the word, stored after the bank is complete,
+ * changes before a writer may touch the bank a reader took. The word is
+ * looked up again (an inlined array index) rather than kept: the express
+ * path has no stack to spare for the pointer.
+ */
+static __always_inline int rd_group_same(__u32 id, __u32 seq)
+{
+	__u32 key = id, *live;
+
+	asm volatile("" ::: "memory");
+	live = bpf_map_lookup_elem(&rd_group_live, &key);
+	return live && *(const volatile __u32 *)live == seq;
+}
+
 static __always_inline int rd_member_usable(const struct rocedp_member *m)
 {
 	const __u16 need = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED;

@@ -168,6 +168,8 @@ enum rocedp_pass_reason {
 	ROCEDP_PASS_MARTIAN_SRC, /* source Linux never routes (127/8, ::1, ...) */
 	ROCEDP_PASS_MARTIAN_DST, /* destination Linux never routes */
 	ROCEDP_PASS_OTHER_HOST, /* unicast MAC not the ingress port's */
+	ROCEDP_PASS_GROUP_BUSY, /* group rewritten while read: not trusted */
+	ROCEDP_PASS_ROUTE_PENDING, /* a more-specific route is not installed */
 	ROCEDP_PASS_MAX,
 };
 
@@ -380,6 +382,12 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route6_key) == 20, "route6 key");
 
 #define ROCEDP_ROUTEF_LOCAL (1u << 0) /* deliver to the kernel */
 #define ROCEDP_ROUTEF_STATIC (1u << 1) /* from the config file */
+/*
+ * A more-specific route under this one could not be written (ENOSPC,
+ * ENOMEM): the dataplane passes what it matches to the kernel, which
+ * knows the route, until the writer lands it (docs/maps.md, Full tries).
+ */
+#define ROCEDP_ROUTEF_KERNEL (1u << 2)
 
 struct rocedp_route {
 	__u32 group_id; /* key into rocedp_groups */
@@ -388,10 +396,24 @@ struct rocedp_route {
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
 
 /*
- * rocedp_groups: HASH u32 group id (< ROCEDP_MAX_GROUPS) -> group. A HASH
- * map so that a whole group is replaced atomically: readers see the old or
- * the new group, never a mix.
- *
+ * rocedp_groups: HASH u32 group id (< ROCEDP_MAX_GROUPS) -> group, the
+ * control plane's record (stats, config show, sync, bpftool read it). The
+ * dataplane never reads it: a HASH update recycles the old element at once
+ * while an XDP run may still read it. It reads rocedp_group_banks instead:
+ * ARRAY[2 * ROCEDP_MAX_GROUPS], bank b of group id at b * MAX_GROUPS + id,
+ * and rocedp_group_live: ARRAY[ROCEDP_MAX_GROUPS] of one __u32 word per
+ * group, ROCEDP_GROUP_LIVE: present bit and a sequence whose low bit is the
+ * live bank. The one writer (userspace/groupw.c) writes the bank that is
+ * not live, then stores the next word; a reader takes the word, reads that
+ * bank, copies out what it needs and re-reads the word: changed, it passes
+ * the frame (ROCEDP_PASS_GROUP_BUSY) instead of trusting what it read.
+ */
+#define ROCEDP_GROUP_LIVE_PRESENT (1u << 31)
+#define ROCEDP_GROUP_LIVE_SEQ(v) ((v) & ~ROCEDP_GROUP_LIVE_PRESENT)
+#define ROCEDP_GROUP_LIVE_BANK(v) ((v)&1u)
+#define ROCEDP_GROUP_BANKS (2 * ROCEDP_MAX_GROUPS)
+
+/*
  * members[] are stable slots (per-member counters are keyed by slot);
  * active[0..n_active) lists the slots eligible now (the least-loaded scan
  * walks it). The member of a hash is one array index: bucket

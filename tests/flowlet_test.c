@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "flowlet_harness.h"
+#include "groupw.h"
 
 #define TAU_US 100
 
@@ -260,7 +261,7 @@ static void test_member_gone(struct rd_engine *e)
 	}
 	g.members[m0].flags &= ~ROCEDP_MEMBERF_UP;
 	rd_group_build(&g);
-	bpf_map_update_elem(fd, &id, &g, BPF_ANY);
+	rd_groupw_put_maps(rd_engine_maps(e), id, &g);
 	m = send_at(e, t + 1 * US, &x, NULL);
 	result(m >= 0 && m != m0 &&
 		       ctr(e, ROCEDP_CTR_FLOWLET_MEMBER_GONE) == gone0 + 1 &&
@@ -269,7 +270,7 @@ static void test_member_gone(struct rd_engine *e)
 	       m0, m);
 	g.members[m0].flags |= ROCEDP_MEMBERF_UP;
 	rd_group_build(&g);
-	bpf_map_update_elem(fd, &id, &g, BPF_ANY);
+	rd_groupw_put_maps(rd_engine_maps(e), id, &g);
 }
 
 /* 5-tuple keyed entries and the table: inserts vs live entries. */

@@ -23,6 +23,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "groupw.h"
 #include "tap.h"
 
 #define GROUP_ID 1
@@ -119,9 +120,7 @@ static int set_group_state(struct env *v, const unsigned int *weights,
 	}
 	rd_group_build(&g);
 	v->g = &g;
-	if (bpf_map_update_elem(v->m->fd[RD_MAP_GROUPS], &id, &g, 0))
-		return -errno;
-	return 0;
+	return rd_groupw_put_maps(v->m, id, &g);
 }
 
 static int set_group(struct env *v, const unsigned int *weights, int n)

@@ -33,6 +33,7 @@
 #include "rocedp.h"
 #include "attach.h"
 #include "engine.h"
+#include "groupw.h"
 #include "config.h"
 #include "jsonstrict.h"
 #include "opcode.h"
@@ -1669,7 +1670,20 @@ struct txn {
 	int devmap_fd;
 	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
 	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
+	struct rd_groupw gw; /* groups go through groupw.c */
 };
+
+/* One map write (val) or delete (!val): -errno, absent deletes are 0. */
+static int txn_write(const struct txn *t, int fd, const void *key,
+		     const void *val, __u64 flags)
+{
+	if (fd == t->gw.hash && fd >= 0)
+		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
+			     rd_groupw_del(&t->gw, *(const __u32 *)key);
+	if (val)
+		return bpf_map_update_elem(fd, key, val, flags) ? -errno : 0;
+	return bpf_map_delete_elem(fd, key) && errno != ENOENT ? -errno : 0;
+}
 
 static void txn_init(struct txn *t, const struct rd_maps *m)
 {
@@ -1684,6 +1698,7 @@ static void txn_init(struct txn *t, const struct rd_maps *m)
 	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
 	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
 	t->fib_fd[2] = m->fd[RD_MAP_ROUTES6];
+	rd_groupw_from_maps(&t->gw, m);
 }
 
 static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
@@ -1762,9 +1777,8 @@ static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
 	}
 	if (++t->writes == t->fault_at)
 		err = -ENOMEM;
-	else if (val ? bpf_map_update_elem(fd, key, val, flags) :
-		       bpf_map_delete_elem(fd, key))
-		err = -errno;
+	else
+		err = txn_write(t, fd, key, val, flags);
 	if (err) {
 		free(u->old);
 		rd_err("config", "%s: %s", what, strerror(-err));
@@ -1790,8 +1804,7 @@ static int txn_rollback(struct txn *t)
 	while (t->n) {
 		u = &t->u[--t->n];
 		if (!u->had) {
-			if (bpf_map_delete_elem(u->fd, u->key) &&
-			    errno != ENOENT)
+			if (txn_write(t, u->fd, u->key, NULL, 0))
 				failed++;
 		} else if (u->devmap) {
 			struct bpf_devmap_val *dv = u->old;
@@ -1804,8 +1817,7 @@ static int txn_rollback(struct txn *t)
 				failed++;
 			if (pfd >= 0)
 				close(pfd);
-		} else if (bpf_map_update_elem(u->fd, u->key, u->old,
-					       BPF_ANY)) {
+		} else if (txn_write(t, u->fd, u->key, u->old, BPF_ANY)) {
 			failed++;
 		}
 		free(u->old);

@@ -46,6 +46,8 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_FL_SHADOW] = skel->maps.rd_fl_shadow,
 		[RD_MAP_CLOCK] = skel->maps.rd_clock,
 		[RD_MAP_TRACE] = skel->maps.rd_trace,
+		[RD_MAP_GROUP_BANKS] = skel->maps.rd_group_banks,
+		[RD_MAP_GROUP_LIVE] = skel->maps.rd_group_live,
 	};
 	int i;
 

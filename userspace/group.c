@@ -20,6 +20,7 @@
 
 #include "rocedp.h"
 #include "sync.h"
+#include "groupw.h"
 
 /* ------------------------------------------------------------ hash table */
 
@@ -135,6 +136,7 @@ struct fgroup {
 
 struct rd_fib {
 	struct rd_fib_maps maps;
+	struct rd_groupw gw; /* every group write goes through groupw.c */
 	struct ht prefixes;
 	struct ht groups; /* by hop set */
 	struct fgroup *gid[ROCEDP_MAX_GROUPS];
@@ -163,7 +165,8 @@ struct rd_fib *rd_fib_new(void)
 		free(f);
 		return NULL;
 	}
-	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1 };
+	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1, -1, -1 };
+	f->gw = (struct rd_groupw){ -1, -1, -1 };
 	f->next_id = ROCEDP_MAX_GROUPS - 1;
 	return f;
 }
@@ -196,6 +199,8 @@ void rd_fib_free(struct rd_fib *f)
 void rd_fib_set_maps(struct rd_fib *f, const struct rd_fib_maps *maps)
 {
 	f->maps = *maps;
+	f->gw = (struct rd_groupw){ maps->groups, maps->group_banks,
+				    maps->group_live };
 	f->n_ports = 0; /* re-check every devmap value in the new maps */
 }
 
@@ -724,6 +729,9 @@ static int load_groups(struct rd_fib *f)
 
 	if (f->maps.groups < 0)
 		return 0;
+	i = rd_groupw_adopt(&f->gw);
+	if (i < 0)
+		return i;
 	while (!bpf_map_get_next_key(f->maps.groups, prev, &next)) {
 		key = next;
 		prev = &key;
@@ -869,9 +877,8 @@ static void commit_group(struct rd_fib *f, struct fgroup *g,
 	group_value(g, fill, ctx, v);
 	if (f->inst[key] && !memcmp(f->inst[key], v, sizeof(*v)))
 		return;
-	if (f->maps.groups >= 0 &&
-	    bpf_map_update_elem(f->maps.groups, &key, v, BPF_ANY)) {
-		err = -errno;
+	err = rd_groupw_put(&f->gw, key, v);
+	if (err) {
 		snprintf(what, sizeof(what), "rd_groups id %u", key);
 		fib_log_error(f, what, err);
 		c->errors++;
@@ -949,16 +956,16 @@ static void commit_group_deletes(struct rd_fib *f, struct rd_fib_counts *c)
 {
 	char what[48];
 	__u32 id;
+	int err;
 
 	for (id = 1; id < ROCEDP_MAX_GROUPS; id++) {
 		if (!f->inst[id] || f->gid[id] || f->gstatic[id] ||
 		    f->inst_refs[id])
 			continue;
-		if (f->maps.groups >= 0 &&
-		    bpf_map_delete_elem(f->maps.groups, &id) &&
-		    errno != ENOENT) {
+		err = rd_groupw_del(&f->gw, id);
+		if (err) {
 			snprintf(what, sizeof(what), "rd_groups id %u", id);
-			fib_log_error(f, what, -errno);
+			fib_log_error(f, what, err);
 			c->errors++;
 			continue;
 		}

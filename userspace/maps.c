@@ -31,6 +31,8 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_FL_SHADOW] = "rd_fl_shadow",
 	[RD_MAP_CLOCK] = "rd_clock",
 	[RD_MAP_TRACE] = "rd_trace",
+	[RD_MAP_GROUP_BANKS] = "rd_group_banks",
+	[RD_MAP_GROUP_LIVE] = "rd_group_live",
 };
 
 /*
@@ -77,6 +79,12 @@ static const struct {
 			       .entries = ROCEDP_FLOWLET_SHADOW },
 	[RD_MAP_CLOCK] = { .key = 4, .value = sizeof(__u64) },
 	[RD_MAP_TRACE] = { .key = 4, .value = sizeof(struct rocedp_trace) },
+	[RD_MAP_GROUP_BANKS] = { .key = 4,
+				 .value = sizeof(struct rocedp_group),
+				 .entries = ROCEDP_GROUP_BANKS },
+	[RD_MAP_GROUP_LIVE] = { .key = 4,
+				.value = sizeof(__u32),
+				.entries = ROCEDP_MAX_GROUPS },
 };
 
 void rd_maps_init(struct rd_maps *m)

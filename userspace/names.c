@@ -57,6 +57,8 @@ static const char *const pass_names[ROCEDP_PASS_MAX] = {
 	[ROCEDP_PASS_MARTIAN_SRC] = "martian_src",
 	[ROCEDP_PASS_MARTIAN_DST] = "martian_dst",
 	[ROCEDP_PASS_OTHER_HOST] = "other_host",
+	[ROCEDP_PASS_GROUP_BUSY] = "group_busy",
+	[ROCEDP_PASS_ROUTE_PENDING] = "route_pending",
 };
 
 static const char *const verdict_names[ROCEDP_VERDICT_MAX] = {

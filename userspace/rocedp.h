@@ -33,6 +33,8 @@ enum rd_map_id {
 	RD_MAP_FL_SHADOW,
 	RD_MAP_CLOCK,
 	RD_MAP_TRACE,
+	RD_MAP_GROUP_BANKS, /* what the dataplane reads of groups */
+	RD_MAP_GROUP_LIVE,
 	RD_MAP_MAX,
 };
 

@@ -39,7 +39,6 @@
 #include "rocedp.h"
 #include "nl.h"
 #include "sync.h"
-#include "syncguard.h"
 #include "attach.h"
 
 #define LINK_BUCKETS 256
@@ -50,7 +49,6 @@
 #define PROBE_INTERVAL_NS (1000 * 1000 * 1000ull)
 #define MAX_DGRAMS_PER_BATCH 1024
 #define EVENT_RCVBUF (32 << 20)
-#define DEFERRED_MAX (16 << 20) /* bytes of events held during one dump */
 
 struct slink {
 	struct slink *next;
@@ -93,7 +91,6 @@ struct snh {
 	struct snh_member *grp;
 	uint16_t res_nb; /* resilient: bucket count, res_nh[b] the nh id */
 	bool res_dirty; /* a bucket changed: routes re-applied at commit */
-	bool hit; /* nh_changed: is or holds the nexthop that changed */
 	uint32_t *res_nh;
 };
 
@@ -131,11 +128,8 @@ struct rd_sync {
 	struct snh *nhs[NH_BUCKETS];
 	struct sroute **routes; /* ROUTE_BUCKETS */
 	bool in_dump;
-	bool defer_all; /* between dump tries: links and neighbours too */
-	size_t nh_vars; /* route variants naming a nexthop object */
 	bool service_ok; /* links and neighbours are loaded: serve events */
 	bool overrun_in_resync;
-	unsigned int resync_failures; /* in a row: paces the next try */
 	unsigned int svc_count;
 	char *deferred; /* route/nexthop events that arrived during a dump */
 	size_t n_deferred, cap_deferred;
@@ -487,7 +481,7 @@ static void nh_del(struct rd_sync *s, uint32_t id)
 
 static void route_apply(struct rd_sync *s, struct sroute *r);
 static void route_free_if_empty(struct rd_sync *s, struct sroute *r);
-static void var_free(struct rd_sync *s, struct svar *v);
+static void var_free(struct svar *v);
 
 /*
  * Re-evaluate every route that uses nexthop id, directly or in a group.
@@ -496,32 +490,31 @@ static void var_free(struct rd_sync *s, struct svar *v);
  */
 static void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 {
-	unsigned int b, k;
+	uint32_t ids[64];
+	unsigned int n = 0, i, b, k;
 	struct sroute *r, *rnext;
 	struct svar *v, **pp;
-	struct snh *h, *vh;
+	struct snh *h;
 	bool hit;
 
-	s->dirty = true;
-	if (!s->nh_vars)
-		return; /* no route to re-evaluate: skip the walks */
-	/* a flag on the records, not a list: any number of groups */
+	ids[n++] = id;
 	for (b = 0; b < NH_BUCKETS; b++)
-		for (h = s->nhs[b]; h; h = h->next) {
-			h->hit = h->id == id;
-			for (k = 0; h->is_group && k < h->n_grp && !h->hit; k++)
-				h->hit = h->grp[k].id == id;
-		}
+		for (h = s->nhs[b]; h; h = h->next)
+			for (k = 0; h->is_group && k < h->n_grp; k++)
+				if (h->grp[k].id == id && n < 64) {
+					ids[n++] = h->id;
+					break;
+				}
 	for (b = 0; b < ROUTE_BUCKETS; b++)
 		for (r = s->routes[b]; r; r = rnext) {
 			rnext = r->next;
 			hit = false;
 			for (pp = &r->vars; (v = *pp);) {
-				vh = v->nh_id ? nh_find(s, v->nh_id) : NULL;
-				hit |= v->nh_id == id || (vh && vh->hit);
+				for (i = 0; i < n && !hit; i++)
+					hit = v->nh_id == ids[i];
 				if (deleted && v->nh_id == id) {
 					*pp = v->next;
-					var_free(s, v);
+					var_free(v);
 					continue;
 				}
 				pp = &v->next;
@@ -531,6 +524,7 @@ static void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 				route_free_if_empty(s, r);
 			}
 		}
+	s->dirty = true;
 }
 
 /*
@@ -698,9 +692,8 @@ static struct sroute *route_find(struct rd_sync *s, uint8_t family,
 	return r;
 }
 
-static void var_free(struct rd_sync *s, struct svar *v)
+static void var_free(struct svar *v)
 {
-	s->nh_vars -= !!v->nh_id;
 	free(v->hops);
 	free(v);
 }
@@ -992,7 +985,7 @@ static void on_route(struct rd_sync *s, struct rd_nl *nl,
 				schedule_resync(
 					s, 0); /* the hidden one is live now */
 			*pp = v->next;
-			var_free(s, v);
+			var_free(v);
 		}
 		route_apply(s, r);
 		route_free_if_empty(s, r);
@@ -1045,7 +1038,6 @@ static void on_route(struct rd_sync *s, struct rd_nl *nl,
 		v->n_hops = n;
 	}
 	v->type = rtm->rtm_type;
-	s->nh_vars += !!nh_id - !!v->nh_id;
 	v->nh_id = nh_id;
 	if (!s->in_dump)
 		route_apply(s, r);
@@ -1197,46 +1189,35 @@ static uint32_t config_fib_gen(struct rd_sync *s)
 }
 
 /*
- * Around every map write: see dir_fd. No write without the lock: a signal
- * while waiting retries the wait, a stop request gives up (-ECANCELED),
- * and so does any other failure (logged once); the caller keeps its
- * changes for a later commit. Under the lock, a config load/set that
- * wrote routes or groups since the maps were last read (fib_gen) makes us
- * read them again, so its static entries are known before we write.
- * Returns 1 then: the caller's commit must be a full one; else 0.
+ * Around every map write: see dir_fd. A failed flock only loses the guard.
+ * Under the lock, a config load/set that wrote routes or groups since the
+ * maps were last read (fib_gen) makes us read them again, so its static
+ * entries are known before we write. Returns true then: the caller's
+ * commit must be a full one.
  */
-static int writers_lock(struct rd_sync *s, bool lock)
+static bool writers_lock(struct rd_sync *s, bool lock)
 {
-	static bool warned;
 	uint32_t gen;
 	int err;
 
-	if (!lock) {
-		rd_lock_release(s->dir_fd);
-		return 0;
-	}
-	err = rd_lock_wait(s->dir_fd, s->opts.stop);
-	if (err) {
-		if (err != -ECANCELED && !warned)
-			rd_err("sync", "locking %s: %s; maps not written",
-			       s->opts.pin_dir, strerror(-err));
-		warned = err != -ECANCELED;
-		return err;
-	}
+	if (s->dir_fd >= 0)
+		flock(s->dir_fd, lock ? LOCK_EX : LOCK_UN);
+	if (!lock)
+		return false;
 	gen = config_fib_gen(s);
 	if (gen == s->fib_gen)
-		return 0;
+		return false;
 	err = rd_fib_load_installed(s->fib);
 	if (err) {
 		rd_err("sync", "reading the maps after a config change: %s",
 		       strerror(-err));
-		return 0;
+		return false;
 	}
 	s->fib_gen = gen;
 	s->full_next = true;
 	rd_fib_touch_ifindex(s->fib, 0);
 	note_event(s, "config changed routes or groups (fib_gen %u)", gen);
-	return 1;
+	return true;
 }
 
 /* Before a commit: fetch tables of changed groups, re-apply their routes. */
@@ -1265,8 +1246,7 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 	struct rd_fib_counts before = s->st.writes;
 	uint64_t writes, ns;
 
-	if (s->resync_failures || writers_lock(s, true) < 0)
-		return; /* nothing written: dirty stays for the next try */
+	writers_lock(s, true);
 	if (groups_only) {
 		/* after a re-read, the next route commit is full (full_next) */
 		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
@@ -1333,7 +1313,7 @@ static int serve_or_defer(const struct nlmsghdr *nlh, void *data)
 	size_t len = NLMSG_ALIGN(nlh->nlmsg_len);
 	char *d;
 
-	switch (s->defer_all ? 0 : nlh->nlmsg_type) {
+	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
 	case RTM_NEWNEIGH:
@@ -1348,21 +1328,11 @@ static int serve_or_defer(const struct nlmsghdr *nlh, void *data)
 		s->in_dump = true;
 		return MNL_CB_OK;
 	}
-	if (s->overrun_in_resync)
-		return MNL_CB_OK; /* already lost: the next resync covers it */
-	if (s->n_deferred + len > DEFERRED_MAX) {
-		/* a flood outran the dump: replaying it would cost more */
-		s->st.deferred_drops++;
-		s->n_deferred = 0;
-		s->overrun_in_resync = true;
-		return MNL_CB_OK;
-	}
 	if (s->n_deferred + len > s->cap_deferred) {
 		size_t cap = (s->cap_deferred + len) * 2;
 
 		d = realloc(s->deferred, cap);
 		if (!d) {
-			s->n_deferred = 0;
 			s->overrun_in_resync = true; /* lost: resync again */
 			return MNL_CB_OK;
 		}
@@ -1445,7 +1415,7 @@ static void clear_kernel_view(struct rd_sync *s)
 			rn = r->next;
 			for (v = r->vars; v; v = vn) {
 				vn = v->next;
-				var_free(s, v);
+				var_free(v);
 			}
 			free(r);
 		}
@@ -1491,48 +1461,6 @@ static int dump_all(struct rd_sync *s)
 }
 
 /*
- * Between two tries of a dump: wait, but keep every event in order for
- * after the dump that succeeds (the kernel sends some before the change is
- * visible to a dump). Link and neighbour events wait too: the view of them
- * may be half read.
- */
-static int backoff(struct rd_sync *s, uint64_t ns)
-{
-	struct msg_ctx ctx = { s, &s->mon };
-	struct pollfd pfd = { .fd = rd_nl_fd(&s->mon), .events = POLLIN };
-	uint64_t end = now_ns() + ns, now;
-
-	while ((now = now_ns()) < end) {
-		if (s->opts.stop && *s->opts.stop)
-			return -ECANCELED;
-		if (poll(&pfd, 1, (end - now) / 1000000 + 1) <= 0)
-			continue;
-		s->in_dump = s->defer_all = true;
-		if (rd_nl_drain(&s->mon, serve_or_defer, &ctx,
-				MAX_DGRAMS_PER_BATCH) == -ENOBUFS) {
-			s->st.overruns++;
-			s->overrun_in_resync = true;
-		}
-		s->in_dump = s->defer_all = false;
-	}
-	return s->opts.stop && *s->opts.stop ? -ECANCELED : 0;
-}
-
-/*
- * Never exit for a failed resync: try again later, paced. Until one
- * succeeds the kernel view may be half read, so nothing is committed.
- */
-static int resync_failed(struct rd_sync *s, int err)
-{
-	if (err == -ECANCELED)
-		return err;
-	if (!s->resync_failures++)
-		rd_err("sync", "full resync: %s; retrying", strerror(-err));
-	s->resync_at = now_ns() + rd_backoff_ns(s->resync_failures);
-	return err;
-}
-
-/*
  * reload: read the maps back into the mirror first (start, SIGHUP). A
  * resync for a link change or an overrun trusts the mirror: this process is
  * the only writer of its entries, and reading 100k routes back costs more
@@ -1554,31 +1482,20 @@ static int resync(struct rd_sync *s, bool reload)
 		err = rd_fib_load_installed(s->fib);
 		if (err) {
 			rd_err("sync", "reading the maps: %s", strerror(-err));
-			return resync_failed(s, err);
+			return err;
 		}
 	}
 	t1 = now_ns();
-	/*
-	 * EAGAIN: the table changed during the dump. Try again, paced, for as
-	 * long as it takes: giving up would leave the maps stale.
-	 */
-	for (tries = 0;; tries++) {
-		if (tries) {
-			s->st.dump_retries++;
-			err = backoff(s, rd_backoff_ns(tries));
-			if (err)
-				return err;
-		}
+	for (tries = 0; tries < 5; tries++) {
 		clear_kernel_view(s);
 		s->in_dump = true;
 		err = dump_all(s);
 		s->in_dump = false;
 		if (err != -EAGAIN)
-			break;
+			break; /* EAGAIN: the table changed during the dump */
 	}
 	if (err)
-		return resync_failed(s, err);
-	s->resync_failures = 0;
+		return err;
 	t2 = now_ns();
 	rd_fib_begin_full(s->fib);
 	for (b = 0; b < ROUTE_BUCKETS; b++)
@@ -1596,12 +1513,7 @@ static int resync(struct rd_sync *s, bool reload)
 	t3 = now_ns();
 	rd_fib_touch_ifindex(s->fib, 0);
 	s->unresolved = 0;
-	err = writers_lock(s, true);
-	if (err < 0) {
-		s->full_next = s->dirty =
-			true; /* the model is ahead of the maps */
-		return err;
-	}
+	writers_lock(s, true);
 	rd_fib_commit(s->fib, true, fill_member, s, &s->st.writes);
 	writers_lock(s, false);
 	s->full_next = false;
@@ -1724,6 +1636,8 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	fm.routes4 = s->maps.fd[RD_MAP_ROUTES4];
 	fm.routes6 = s->maps.fd[RD_MAP_ROUTES6];
 	fm.groups = s->maps.fd[RD_MAP_GROUPS];
+	fm.group_banks = s->maps.fd[RD_MAP_GROUP_BANKS];
+	fm.group_live = s->maps.fd[RD_MAP_GROUP_LIVE];
 	fm.tx_ports = s->maps.fd[RD_MAP_TX_PORTS];
 	fm.port_cfg = s->maps.fd[RD_MAP_PORT_CFG];
 	s->fm = fm;
@@ -1831,8 +1745,8 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 	now = now_ns();
 	if (s->resync_at && now >= s->resync_at) {
 		ret = resync(s, false);
-		if (ret == -ECANCELED)
-			return ret; /* other failures are retried, paced */
+		if (ret)
+			return ret;
 	}
 	if (now >= s->next_tick) {
 		s->next_tick = now + PROBE_INTERVAL_NS;
@@ -1885,15 +1799,12 @@ static void print_summary(struct rd_sync *s, double ms)
 		       ",\"route_deletes\":%" PRIu64 ",\"port_writes\":%" PRIu64
 		       ",\"errors\":%" PRIu64 ",\"events\":%" PRIu64
 		       ",\"resyncs\":%" PRIu64 ",\"overruns\":%" PRIu64
-		       ",\"dump_retries\":%" PRIu64
-		       ",\"deferred_drops\":%" PRIu64
 		       ",\"unknown_attrs\":%" PRIu64 ",\"ms\":%.3f}\n",
 		       st.routes, st.groups, st.writes.group_writes,
 		       st.writes.group_deletes, st.writes.route_writes,
 		       st.writes.route_deletes, st.writes.port_writes,
 		       st.writes.errors, st.events, st.resyncs, st.overruns,
-		       st.dump_retries, st.deferred_drops, st.unknown_attrs,
-		       ms);
+		       st.unknown_attrs, ms);
 	} else {
 		printf("sync: %u routes, %u groups; wrote %" PRIu64
 		       " groups, %" PRIu64 " routes, %" PRIu64
@@ -2004,18 +1915,6 @@ int cmd_sync(int argc, char **argv)
 		rd_err("sync", "needs root (CAP_BPF, CAP_NET_ADMIN)");
 		return 1;
 	}
-	/*
-	 * A stop request must wake a wait for the lock or a backoff (no
-	 * SA_RESTART: they see EINTR, then the flag); SIGHUP only asks for a
-	 * resync at the next turn of the loop, so it restarts what it hits.
-	 */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	o.stop = &sync_stop;
 	err = rd_sync_open(&s, &o);
 	if (err)
 		return 1;
@@ -2023,7 +1922,7 @@ int cmd_sync(int argc, char **argv)
 	err = rd_sync_resync(s);
 	if (err) {
 		rd_sync_close(s);
-		return err == -ECANCELED ? 0 : 1;
+		return 1;
 	}
 	if (once || o.verbose)
 		print_summary(s, (now_ns() - t0) / 1e6);
@@ -2048,15 +1947,18 @@ int cmd_sync(int argc, char **argv)
 		fprintf(pf, "%d\n", getpid());
 		fclose(pf);
 	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	while (!sync_stop) {
 		if (sync_hup) {
 			sync_hup = 0;
 			rd_sync_resync(s);
 		}
 		err = rd_sync_poll(s, 1000);
-		if (err == -ECANCELED || err == -EINTR)
-			err = 0; /* a stop request: the loop ends */
-		if (err) {
+		if (err && err != -EINTR) {
 			rd_err("sync", "stopping: %s", strerror(-err));
 			break;
 		}

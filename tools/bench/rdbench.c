@@ -37,6 +37,7 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 #include "engine.h"
+#include "groupw.h"
 #include "stats.h"
 #include "attach.h"
 #include "rocedp.skel.h"
@@ -288,8 +289,8 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 	rd_group_build(&g);
 	if (g.n_active != 4)
 		die("group build", EINVAL);
-	if (bpf_map_update_elem(m->fd[RD_MAP_GROUPS], &key, &g, 0))
-		die("rd_groups", errno);
+	if (rd_groupw_put_maps(m, key, &g))
+		die("rd_groups", EIO);
 	inet_pton(AF_INET, "10.9.0.0", &rk.addr);
 	if (bpf_map_update_elem(m->fd[RD_MAP_ROUTES4], &rk, &rv, 0))
 		die("rd_routes4", errno);

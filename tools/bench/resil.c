@@ -21,6 +21,7 @@
 #include <bpf/bpf.h>
 #include "buckets.h"
 #include "engine.h"
+#include "groupw.h"
 
 #define N 8
 #define DOWN 3 /* the member taken out */
@@ -100,11 +101,11 @@ static int run(struct rd_engine *e, int flows, const struct rocedp_group *g,
 	struct frame f;
 	__u8 out[sizeof(f) + 64];
 	struct rd_run r;
-	int i;
+	int i, err;
 
-	if (bpf_map_update_elem(rd_engine_maps(e)->fd[RD_MAP_GROUPS], &id, g,
-				0))
-		return -errno;
+	err = rd_groupw_put_maps(rd_engine_maps(e), id, g);
+	if (err)
+		return err;
 	for (i = 0; i < flows; i++) {
 		mkframe(&f, 0x100 + i * 7919u % 0xffff00);
 		memset(&r, 0, sizeof(r));

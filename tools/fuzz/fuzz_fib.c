@@ -40,6 +40,7 @@
 #include "buckets.h"
 #include "engine.h"
 #include "fuzz_common.h"
+#include "groupw.h"
 #include "sync.h"
 
 #define N_IF 4 /* ifindexes 2..5 */
@@ -76,7 +77,7 @@ struct shadow_route {
 };
 
 static struct rd_engine *eng;
-static int fd4, fd6, fdg;
+static int fd4, fd6, fdg, fdb, fdl;
 static struct rd_fib *fib;
 static struct pfx pfx[N_PFX];
 static unsigned int canon[N_PFX]; /* the first index of the same prefix */
@@ -133,6 +134,8 @@ static void fib_attach(void)
 	struct rd_fib_maps fm = { .routes4 = fd4,
 				  .routes6 = fd6,
 				  .groups = fdg,
+				  .group_banks = fdb,
+				  .group_live = fdl,
 				  .tx_ports = -1,
 				  .port_cfg = -1 };
 
@@ -458,6 +461,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fd4 = m->fd[RD_MAP_ROUTES4];
 	fd6 = m->fd[RD_MAP_ROUTES6];
 	fdg = m->fd[RD_MAP_GROUPS];
+	fdb = m->fd[RD_MAP_GROUP_BANKS];
+	fdl = m->fd[RD_MAP_GROUP_LIVE];
 	for (i = 0; i < N_PFX; i++) {
 		parse_prefix(pfx_text[i], &pfx[i]);
 		canon[i] = find_pfx(pfx[i].family, pfx[i].plen, pfx[i].addr);
@@ -475,7 +480,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 					ROCEDP_MEMBERF_STATIC;
 	rd_group_build(&static_group);
 	inet_pton(AF_INET, "172.16.0.0", &k4.addr);
-	if (bpf_map_update_elem(fdg, &sg, &static_group, 0) ||
+	if (rd_groupw_put(&(struct rd_groupw){ fdg, fdb, fdl }, sg,
+			  &static_group) ||
 	    bpf_map_update_elem(fd4, &k4, &sv, 0))
 		exit(2);
 	atexit(at_exit);

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# Stress tests of issue 17: group rewrites racing the dataplane
+# (group_race), a full route trie (route_full). run.sh runs every program
+# in $(OUT)/tests.
+STRESS_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+
+$(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
+		$(USER_HDRS) tools/lbeval/frame.h tests/tap.h bpf/rocedp_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(STRESS_LIB_OBJS) \
+		-o $@ $(LDLIBS) -lpthread
+
+test-progs: $(OUT)/tests/group_race
+
+FORMAT_EXTRA += tests/group_race.c
