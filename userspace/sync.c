@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -39,6 +38,7 @@
 #include "rocedp.h"
 #include "nl.h"
 #include "sync.h"
+#include "syncguard.h"
 #include "attach.h"
 
 #define LINK_BUCKETS 256
@@ -49,6 +49,7 @@
 #define PROBE_INTERVAL_NS (1000 * 1000 * 1000ull)
 #define MAX_DGRAMS_PER_BATCH 1024
 #define EVENT_RCVBUF (32 << 20)
+#define DEFERRED_MAX (16 << 20) /* bytes of events held during one dump */
 
 struct slink {
 	struct slink *next;
@@ -91,6 +92,7 @@ struct snh {
 	struct snh_member *grp;
 	uint16_t res_nb; /* resilient: bucket count, res_nh[b] the nh id */
 	bool res_dirty; /* a bucket changed: routes re-applied at commit */
+	bool hit; /* nh_changed: is or holds the nexthop that changed */
 	uint32_t *res_nh;
 };
 
@@ -128,8 +130,11 @@ struct rd_sync {
 	struct snh *nhs[NH_BUCKETS];
 	struct sroute **routes; /* ROUTE_BUCKETS */
 	bool in_dump;
+	bool defer_all; /* between dump tries: links and neighbours too */
+	size_t nh_vars; /* route variants naming a nexthop object */
 	bool service_ok; /* links and neighbours are loaded: serve events */
 	bool overrun_in_resync;
+	unsigned int resync_failures; /* in a row: paces the next try */
 	unsigned int svc_count;
 	char *deferred; /* route/nexthop events that arrived during a dump */
 	size_t n_deferred, cap_deferred;
@@ -481,7 +486,7 @@ static void nh_del(struct rd_sync *s, uint32_t id)
 
 static void route_apply(struct rd_sync *s, struct sroute *r);
 static void route_free_if_empty(struct rd_sync *s, struct sroute *r);
-static void var_free(struct svar *v);
+static void var_free(struct rd_sync *s, struct svar *v);
 
 /*
  * Re-evaluate every route that uses nexthop id, directly or in a group.
@@ -490,31 +495,32 @@ static void var_free(struct svar *v);
  */
 static void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 {
-	uint32_t ids[64];
-	unsigned int n = 0, i, b, k;
+	unsigned int b, k;
 	struct sroute *r, *rnext;
 	struct svar *v, **pp;
-	struct snh *h;
+	struct snh *h, *vh;
 	bool hit;
 
-	ids[n++] = id;
+	s->dirty = true;
+	if (!s->nh_vars)
+		return; /* no route to re-evaluate: skip the walks */
+	/* a flag on the records, not a list: any number of groups */
 	for (b = 0; b < NH_BUCKETS; b++)
-		for (h = s->nhs[b]; h; h = h->next)
-			for (k = 0; h->is_group && k < h->n_grp; k++)
-				if (h->grp[k].id == id && n < 64) {
-					ids[n++] = h->id;
-					break;
-				}
+		for (h = s->nhs[b]; h; h = h->next) {
+			h->hit = h->id == id;
+			for (k = 0; h->is_group && k < h->n_grp && !h->hit; k++)
+				h->hit = h->grp[k].id == id;
+		}
 	for (b = 0; b < ROUTE_BUCKETS; b++)
 		for (r = s->routes[b]; r; r = rnext) {
 			rnext = r->next;
 			hit = false;
 			for (pp = &r->vars; (v = *pp);) {
-				for (i = 0; i < n && !hit; i++)
-					hit = v->nh_id == ids[i];
+				vh = v->nh_id ? nh_find(s, v->nh_id) : NULL;
+				hit |= v->nh_id == id || (vh && vh->hit);
 				if (deleted && v->nh_id == id) {
 					*pp = v->next;
-					var_free(v);
+					var_free(s, v);
 					continue;
 				}
 				pp = &v->next;
@@ -524,7 +530,6 @@ static void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 				route_free_if_empty(s, r);
 			}
 		}
-	s->dirty = true;
 }
 
 /*
@@ -692,8 +697,9 @@ static struct sroute *route_find(struct rd_sync *s, uint8_t family,
 	return r;
 }
 
-static void var_free(struct svar *v)
+static void var_free(struct rd_sync *s, struct svar *v)
 {
+	s->nh_vars -= !!v->nh_id;
 	free(v->hops);
 	free(v);
 }
@@ -985,7 +991,7 @@ static void on_route(struct rd_sync *s, struct rd_nl *nl,
 				schedule_resync(
 					s, 0); /* the hidden one is live now */
 			*pp = v->next;
-			var_free(v);
+			var_free(s, v);
 		}
 		route_apply(s, r);
 		route_free_if_empty(s, r);
@@ -1038,6 +1044,7 @@ static void on_route(struct rd_sync *s, struct rd_nl *nl,
 		v->n_hops = n;
 	}
 	v->type = rtm->rtm_type;
+	s->nh_vars += !!nh_id - !!v->nh_id;
 	v->nh_id = nh_id;
 	if (!s->in_dump)
 		route_apply(s, r);
@@ -1189,35 +1196,46 @@ static uint32_t config_fib_gen(struct rd_sync *s)
 }
 
 /*
- * Around every map write: see dir_fd. A failed flock only loses the guard.
- * Under the lock, a config load/set that wrote routes or groups since the
- * maps were last read (fib_gen) makes us read them again, so its static
- * entries are known before we write. Returns true then: the caller's
- * commit must be a full one.
+ * Around every map write: see dir_fd. No write without the lock: a signal
+ * while waiting retries the wait, a stop request gives up (-ECANCELED),
+ * and so does any other failure (logged once); the caller keeps its
+ * changes for a later commit. Under the lock, a config load/set that
+ * wrote routes or groups since the maps were last read (fib_gen) makes us
+ * read them again, so its static entries are known before we write.
+ * Returns 1 then: the caller's commit must be a full one; else 0.
  */
-static bool writers_lock(struct rd_sync *s, bool lock)
+static int writers_lock(struct rd_sync *s, bool lock)
 {
+	static bool warned;
 	uint32_t gen;
 	int err;
 
-	if (s->dir_fd >= 0)
-		flock(s->dir_fd, lock ? LOCK_EX : LOCK_UN);
-	if (!lock)
-		return false;
+	if (!lock) {
+		rd_lock_release(s->dir_fd);
+		return 0;
+	}
+	err = rd_lock_wait(s->dir_fd, s->opts.stop);
+	if (err) {
+		if (err != -ECANCELED && !warned)
+			rd_err("sync", "locking %s: %s; maps not written",
+			       s->opts.pin_dir, strerror(-err));
+		warned = err != -ECANCELED;
+		return err;
+	}
 	gen = config_fib_gen(s);
 	if (gen == s->fib_gen)
-		return false;
+		return 0;
 	err = rd_fib_load_installed(s->fib);
 	if (err) {
 		rd_err("sync", "reading the maps after a config change: %s",
 		       strerror(-err));
-		return false;
+		return 0;
 	}
 	s->fib_gen = gen;
 	s->full_next = true;
 	rd_fib_touch_ifindex(s->fib, 0);
 	note_event(s, "config changed routes or groups (fib_gen %u)", gen);
-	return true;
+	return 1;
 }
 
 /* Before a commit: fetch tables of changed groups, re-apply their routes. */
@@ -1246,7 +1264,8 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 	struct rd_fib_counts before = s->st.writes;
 	uint64_t writes, ns;
 
-	writers_lock(s, true);
+	if (s->resync_failures || writers_lock(s, true) < 0)
+		return; /* nothing written: dirty stays for the next try */
 	if (groups_only) {
 		/* after a re-read, the next route commit is full (full_next) */
 		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
@@ -1313,7 +1332,7 @@ static int serve_or_defer(const struct nlmsghdr *nlh, void *data)
 	size_t len = NLMSG_ALIGN(nlh->nlmsg_len);
 	char *d;
 
-	switch (nlh->nlmsg_type) {
+	switch (s->defer_all ? 0 : nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
 	case RTM_NEWNEIGH:
@@ -1328,11 +1347,21 @@ static int serve_or_defer(const struct nlmsghdr *nlh, void *data)
 		s->in_dump = true;
 		return MNL_CB_OK;
 	}
+	if (s->overrun_in_resync)
+		return MNL_CB_OK; /* already lost: the next resync covers it */
+	if (s->n_deferred + len > DEFERRED_MAX) {
+		/* a flood outran the dump: replaying it would cost more */
+		s->st.deferred_drops++;
+		s->n_deferred = 0;
+		s->overrun_in_resync = true;
+		return MNL_CB_OK;
+	}
 	if (s->n_deferred + len > s->cap_deferred) {
 		size_t cap = (s->cap_deferred + len) * 2;
 
 		d = realloc(s->deferred, cap);
 		if (!d) {
+			s->n_deferred = 0;
 			s->overrun_in_resync = true; /* lost: resync again */
 			return MNL_CB_OK;
 		}
@@ -1415,7 +1444,7 @@ static void clear_kernel_view(struct rd_sync *s)
 			rn = r->next;
 			for (v = r->vars; v; v = vn) {
 				vn = v->next;
-				var_free(v);
+				var_free(s, v);
 			}
 			free(r);
 		}
@@ -1461,6 +1490,48 @@ static int dump_all(struct rd_sync *s)
 }
 
 /*
+ * Between two tries of a dump: wait, but keep every event in order for
+ * after the dump that succeeds (the kernel sends some before the change is
+ * visible to a dump). Link and neighbour events wait too: the view of them
+ * may be half read.
+ */
+static int backoff(struct rd_sync *s, uint64_t ns)
+{
+	struct msg_ctx ctx = { s, &s->mon };
+	struct pollfd pfd = { .fd = rd_nl_fd(&s->mon), .events = POLLIN };
+	uint64_t end = now_ns() + ns, now;
+
+	while ((now = now_ns()) < end) {
+		if (s->opts.stop && *s->opts.stop)
+			return -ECANCELED;
+		if (poll(&pfd, 1, (end - now) / 1000000 + 1) <= 0)
+			continue;
+		s->in_dump = s->defer_all = true;
+		if (rd_nl_drain(&s->mon, serve_or_defer, &ctx,
+				MAX_DGRAMS_PER_BATCH) == -ENOBUFS) {
+			s->st.overruns++;
+			s->overrun_in_resync = true;
+		}
+		s->in_dump = s->defer_all = false;
+	}
+	return s->opts.stop && *s->opts.stop ? -ECANCELED : 0;
+}
+
+/*
+ * Never exit for a failed resync: try again later, paced. Until one
+ * succeeds the kernel view may be half read, so nothing is committed.
+ */
+static int resync_failed(struct rd_sync *s, int err)
+{
+	if (err == -ECANCELED)
+		return err;
+	if (!s->resync_failures++)
+		rd_err("sync", "full resync: %s; retrying", strerror(-err));
+	s->resync_at = now_ns() + rd_backoff_ns(s->resync_failures);
+	return err;
+}
+
+/*
  * reload: read the maps back into the mirror first (start, SIGHUP). A
  * resync for a link change or an overrun trusts the mirror: this process is
  * the only writer of its entries, and reading 100k routes back costs more
@@ -1482,20 +1553,31 @@ static int resync(struct rd_sync *s, bool reload)
 		err = rd_fib_load_installed(s->fib);
 		if (err) {
 			rd_err("sync", "reading the maps: %s", strerror(-err));
-			return err;
+			return resync_failed(s, err);
 		}
 	}
 	t1 = now_ns();
-	for (tries = 0; tries < 5; tries++) {
+	/*
+	 * EAGAIN: the table changed during the dump. Try again, paced, for as
+	 * long as it takes: giving up would leave the maps stale.
+	 */
+	for (tries = 0;; tries++) {
+		if (tries) {
+			s->st.dump_retries++;
+			err = backoff(s, rd_backoff_ns(tries));
+			if (err)
+				return err;
+		}
 		clear_kernel_view(s);
 		s->in_dump = true;
 		err = dump_all(s);
 		s->in_dump = false;
 		if (err != -EAGAIN)
-			break; /* EAGAIN: the table changed during the dump */
+			break;
 	}
 	if (err)
-		return err;
+		return resync_failed(s, err);
+	s->resync_failures = 0;
 	t2 = now_ns();
 	rd_fib_begin_full(s->fib);
 	for (b = 0; b < ROUTE_BUCKETS; b++)
@@ -1513,7 +1595,12 @@ static int resync(struct rd_sync *s, bool reload)
 	t3 = now_ns();
 	rd_fib_touch_ifindex(s->fib, 0);
 	s->unresolved = 0;
-	writers_lock(s, true);
+	err = writers_lock(s, true);
+	if (err < 0) {
+		s->full_next = s->dirty =
+			true; /* the model is ahead of the maps */
+		return err;
+	}
 	rd_fib_commit(s->fib, true, fill_member, s, &s->st.writes);
 	writers_lock(s, false);
 	s->full_next = false;
@@ -1745,8 +1832,8 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 	now = now_ns();
 	if (s->resync_at && now >= s->resync_at) {
 		ret = resync(s, false);
-		if (ret)
-			return ret;
+		if (ret == -ECANCELED)
+			return ret; /* other failures are retried, paced */
 	}
 	if (now >= s->next_tick) {
 		s->next_tick = now + PROBE_INTERVAL_NS;
@@ -1761,211 +1848,4 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		}
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------ CLI */
-
-static volatile sig_atomic_t sync_stop, sync_hup;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		sync_hup = 1;
-	else
-		sync_stop = 1;
-}
-
-static void sync_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: rocedp sync [--once] [--daemon] [--pin-dir DIR] [--table N]\n"
-		"                   [--latency-log] [--pid-file FILE] [--verbose]\n"
-		"                   [--rcvbuf BYTES]\n"
-		"Mirror kernel routes (IPv4, IPv6, multipath, nexthop objects),\n"
-		"neighbours and links into the pinned rocedp maps, then follow\n"
-		"changes. --once: one full sync, then exit. --daemon: detach.\n"
-		"SIGHUP forces a full resync; maps stay in place on exit.\n");
-}
-
-static void print_summary(struct rd_sync *s, double ms)
-{
-	struct rd_sync_stats st;
-
-	rd_sync_get_stats(s, &st);
-	if (rd_json) {
-		printf("{\"routes\":%u,\"groups\":%u,\"group_writes\":%" PRIu64
-		       ",\"group_deletes\":%" PRIu64
-		       ",\"route_writes\":%" PRIu64
-		       ",\"route_deletes\":%" PRIu64 ",\"port_writes\":%" PRIu64
-		       ",\"errors\":%" PRIu64 ",\"events\":%" PRIu64
-		       ",\"resyncs\":%" PRIu64 ",\"overruns\":%" PRIu64
-		       ",\"unknown_attrs\":%" PRIu64 ",\"ms\":%.3f}\n",
-		       st.routes, st.groups, st.writes.group_writes,
-		       st.writes.group_deletes, st.writes.route_writes,
-		       st.writes.route_deletes, st.writes.port_writes,
-		       st.writes.errors, st.events, st.resyncs, st.overruns,
-		       st.unknown_attrs, ms);
-	} else {
-		printf("sync: %u routes, %u groups; wrote %" PRIu64
-		       " groups, %" PRIu64 " routes, %" PRIu64
-		       " ports; deleted %" PRIu64 " routes, %" PRIu64
-		       " groups; %" PRIu64 " errors (%.1f ms)\n",
-		       st.routes, st.groups, st.writes.group_writes,
-		       st.writes.route_writes, st.writes.port_writes,
-		       st.writes.route_deletes, st.writes.group_deletes,
-		       st.writes.errors, ms);
-	}
-	fflush(stdout);
-}
-
-int cmd_sync(int argc, char **argv)
-{
-	static const struct option lopts[] = {
-		{ "once", no_argument, NULL, 'o' },
-		{ "daemon", no_argument, NULL, 'd' },
-		{ "pin-dir", required_argument, NULL, 'P' },
-		{ "table", required_argument, NULL, 't' },
-		{ "latency-log", no_argument, NULL, 'l' },
-		{ "pid-file", required_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "rcvbuf", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct rd_sync_opts o = { 0 };
-	const char *pid_file = NULL;
-	bool once = false, daemonize = false;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct rd_sync *s;
-	unsigned long tbl;
-	uint64_t t0;
-	char *end;
-	int c, err;
-
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		sync_usage(stdout);
-		return 0;
-	}
-	optind = 0; /* the dispatcher may have run getopt already */
-	opterr = 0; /* our own one-line errors */
-	while ((c = getopt_long(argc, argv, "+:", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			once = true;
-			break;
-		case 'd':
-			daemonize = true;
-			break;
-		case 'P':
-			o.pin_dir = optarg;
-			break;
-		case 't':
-			errno = 0;
-			tbl = strtoul(optarg, &end, 0);
-			if (errno || *end || !tbl || tbl > UINT32_MAX ||
-			    tbl == RT_TABLE_LOCAL) {
-				rd_err("sync",
-				       "--table %s: want a table id 1..%u other than 255",
-				       optarg, UINT32_MAX);
-				return 1;
-			}
-			o.table = tbl;
-			break;
-		case 'l':
-			o.latency_log = true;
-			break;
-		case 'f':
-			pid_file = optarg;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'r':
-			o.rcvbuf = atoi(optarg);
-			if (o.rcvbuf <= 0) {
-				rd_err("sync", "--rcvbuf %s: want a byte count",
-				       optarg);
-				return 1;
-			}
-			break;
-		case 'h':
-			sync_usage(stdout);
-			return 0;
-		case ':':
-			rd_err("sync", "%s needs a value", argv[optind - 1]);
-			return 1;
-		default:
-			rd_err("sync",
-			       "unknown option '%s' (try rocedp sync help)",
-			       argv[optind - 1]);
-			return 1;
-		}
-	}
-	if (optind < argc) {
-		rd_err("sync",
-		       "unexpected argument '%s' (try rocedp sync help)",
-		       argv[optind]);
-		return 1;
-	}
-	if (once && daemonize) {
-		rd_err("sync", "--once and --daemon exclude each other");
-		return 1;
-	}
-	if (geteuid() != 0) {
-		rd_err("sync", "needs root (CAP_BPF, CAP_NET_ADMIN)");
-		return 1;
-	}
-	err = rd_sync_open(&s, &o);
-	if (err)
-		return 1;
-	t0 = now_ns();
-	err = rd_sync_resync(s);
-	if (err) {
-		rd_sync_close(s);
-		return 1;
-	}
-	if (once || o.verbose)
-		print_summary(s, (now_ns() - t0) / 1e6);
-	if (once) {
-		rd_sync_close(s);
-		return 0;
-	}
-	/* detach only now, so that setup errors reach the terminal */
-	if (daemonize && daemon(0, 1)) {
-		rd_err("sync", "daemon: %s", strerror(errno));
-		rd_sync_close(s);
-		return 1;
-	}
-	if (pid_file) {
-		FILE *pf = fopen(pid_file, "w");
-
-		if (!pf) {
-			rd_err("sync", "%s: %s", pid_file, strerror(errno));
-			rd_sync_close(s);
-			return 1;
-		}
-		fprintf(pf, "%d\n", getpid());
-		fclose(pf);
-	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	while (!sync_stop) {
-		if (sync_hup) {
-			sync_hup = 0;
-			rd_sync_resync(s);
-		}
-		err = rd_sync_poll(s, 1000);
-		if (err && err != -EINTR) {
-			rd_err("sync", "stopping: %s", strerror(-err));
-			break;
-		}
-	}
-	print_summary(s, (now_ns() - t0) / 1e6);
-	if (pid_file)
-		unlink(pid_file);
-	rd_sync_close(s);
-	return err ? 1 : 0;
 }

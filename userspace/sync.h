@@ -14,6 +14,7 @@
 #ifndef ROCEDP_SYNC_H
 #define ROCEDP_SYNC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "rocedp_abi.h"
@@ -141,6 +142,11 @@ struct rd_sync_opts {
 	bool latency_log; /* one line per committed batch on stdout */
 	bool verbose;
 	int rcvbuf; /* event socket buffer, 0: 32 MiB (small: overrun tests) */
+	/*
+	 * Set by a signal handler to stop: a wait for the writers' lock or a
+	 * resync backoff then gives up without writing (NULL: never).
+	 */
+	volatile sig_atomic_t *stop;
 };
 
 struct rd_sync_stats {
@@ -148,6 +154,8 @@ struct rd_sync_stats {
 	uint64_t batches; /* commits that wrote something */
 	uint64_t resyncs; /* full dumps (start, overrun, link change) */
 	uint64_t overruns; /* ENOBUFS on the event socket */
+	uint64_t dump_retries; /* interrupted or failed dumps, retried */
+	uint64_t deferred_drops; /* deferred-event buffer full: resync */
 	uint64_t unknown_attrs, bad_attrs, ignored_msgs;
 	uint64_t neigh_probes;
 	uint64_t lat_last_ns, lat_max_ns, lat_sum_ns, lat_n;
@@ -166,7 +174,11 @@ typedef void (*rd_sync_latency_fn)(void *ctx, uint64_t ns,
 
 /* Open pinned maps and netlink sockets, subscribe, but do not dump yet. */
 int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts);
-/* Full dump of the kernel's state and diff-commit into the maps. */
+/*
+ * Full dump of the kernel's state and diff-commit into the maps. An
+ * interrupted dump is retried with a backoff until one completes;
+ * -ECANCELED when opts.stop was set first (nothing written then).
+ */
 int rd_sync_resync(struct rd_sync *s);
 /* Handle events for up to timeout_ms (-1: wait for the first batch). */
 int rd_sync_poll(struct rd_sync *s, int timeout_ms);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `rocedp sync`: options, signals, the daemon's loop and its summary
+ * around the library in sync.c (docs/sync.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/rtnetlink.h>
+
+#include "rocedp.h"
+#include "sync.h"
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static volatile sig_atomic_t sync_stop, sync_hup;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		sync_hup = 1;
+	else
+		sync_stop = 1;
+}
+
+static void sync_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rocedp sync [--once] [--daemon] [--pin-dir DIR] [--table N]\n"
+		"                   [--latency-log] [--pid-file FILE] [--verbose]\n"
+		"                   [--rcvbuf BYTES]\n"
+		"Mirror kernel routes (IPv4, IPv6, multipath, nexthop objects),\n"
+		"neighbours and links into the pinned rocedp maps, then follow\n"
+		"changes. --once: one full sync, then exit. --daemon: detach.\n"
+		"SIGHUP forces a full resync; maps stay in place on exit.\n");
+}
+
+static void print_summary(struct rd_sync *s, double ms)
+{
+	struct rd_sync_stats st;
+
+	rd_sync_get_stats(s, &st);
+	if (rd_json) {
+		printf("{\"routes\":%u,\"groups\":%u,\"group_writes\":%" PRIu64
+		       ",\"group_deletes\":%" PRIu64
+		       ",\"route_writes\":%" PRIu64
+		       ",\"route_deletes\":%" PRIu64 ",\"port_writes\":%" PRIu64
+		       ",\"errors\":%" PRIu64 ",\"events\":%" PRIu64
+		       ",\"resyncs\":%" PRIu64 ",\"overruns\":%" PRIu64
+		       ",\"dump_retries\":%" PRIu64
+		       ",\"deferred_drops\":%" PRIu64
+		       ",\"unknown_attrs\":%" PRIu64 ",\"ms\":%.3f}\n",
+		       st.routes, st.groups, st.writes.group_writes,
+		       st.writes.group_deletes, st.writes.route_writes,
+		       st.writes.route_deletes, st.writes.port_writes,
+		       st.writes.errors, st.events, st.resyncs, st.overruns,
+		       st.dump_retries, st.deferred_drops, st.unknown_attrs,
+		       ms);
+	} else {
+		printf("sync: %u routes, %u groups; wrote %" PRIu64
+		       " groups, %" PRIu64 " routes, %" PRIu64
+		       " ports; deleted %" PRIu64 " routes, %" PRIu64
+		       " groups; %" PRIu64 " errors (%.1f ms)\n",
+		       st.routes, st.groups, st.writes.group_writes,
+		       st.writes.route_writes, st.writes.port_writes,
+		       st.writes.route_deletes, st.writes.group_deletes,
+		       st.writes.errors, ms);
+	}
+	fflush(stdout);
+}
+
+int cmd_sync(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "once", no_argument, NULL, 'o' },
+		{ "daemon", no_argument, NULL, 'd' },
+		{ "pin-dir", required_argument, NULL, 'P' },
+		{ "table", required_argument, NULL, 't' },
+		{ "latency-log", no_argument, NULL, 'l' },
+		{ "pid-file", required_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "rcvbuf", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct rd_sync_opts o = { 0 };
+	const char *pid_file = NULL;
+	bool once = false, daemonize = false;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct rd_sync *s;
+	unsigned long tbl;
+	double t0;
+	char *end;
+	int c, err;
+
+	if (argc > 1 && !strcmp(argv[1], "help")) {
+		sync_usage(stdout);
+		return 0;
+	}
+	optind = 0; /* the dispatcher may have run getopt already */
+	opterr = 0; /* our own one-line errors */
+	while ((c = getopt_long(argc, argv, "+:", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			once = true;
+			break;
+		case 'd':
+			daemonize = true;
+			break;
+		case 'P':
+			o.pin_dir = optarg;
+			break;
+		case 't':
+			errno = 0;
+			tbl = strtoul(optarg, &end, 0);
+			if (errno || *end || !tbl || tbl > UINT32_MAX ||
+			    tbl == RT_TABLE_LOCAL) {
+				rd_err("sync",
+				       "--table %s: want a table id 1..%u other than 255",
+				       optarg, UINT32_MAX);
+				return 1;
+			}
+			o.table = tbl;
+			break;
+		case 'l':
+			o.latency_log = true;
+			break;
+		case 'f':
+			pid_file = optarg;
+			break;
+		case 'v':
+			o.verbose = true;
+			break;
+		case 'r':
+			o.rcvbuf = atoi(optarg);
+			if (o.rcvbuf <= 0) {
+				rd_err("sync", "--rcvbuf %s: want a byte count",
+				       optarg);
+				return 1;
+			}
+			break;
+		case 'h':
+			sync_usage(stdout);
+			return 0;
+		case ':':
+			rd_err("sync", "%s needs a value", argv[optind - 1]);
+			return 1;
+		default:
+			rd_err("sync",
+			       "unknown option '%s' (try rocedp sync help)",
+			       argv[optind - 1]);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		rd_err("sync",
+		       "unexpected argument '%s' (try rocedp sync help)",
+		       argv[optind]);
+		return 1;
+	}
+	if (once && daemonize) {
+		rd_err("sync", "--once and --daemon exclude each other");
+		return 1;
+	}
+	if (geteuid() != 0) {
+		rd_err("sync", "needs root (CAP_BPF, CAP_NET_ADMIN)");
+		return 1;
+	}
+	/*
+	 * A stop request must wake a wait for the lock or a backoff (no
+	 * SA_RESTART: they see EINTR, then the flag); SIGHUP only asks for a
+	 * resync at the next turn of the loop, so it restarts what it hits.
+	 */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	o.stop = &sync_stop;
+	err = rd_sync_open(&s, &o);
+	if (err)
+		return 1;
+	t0 = mono_ms();
+	err = rd_sync_resync(s);
+	if (err) {
+		rd_sync_close(s);
+		return err == -ECANCELED ? 0 : 1;
+	}
+	if (once || o.verbose)
+		print_summary(s, mono_ms() - t0);
+	if (once) {
+		rd_sync_close(s);
+		return 0;
+	}
+	/* detach only now, so that setup errors reach the terminal */
+	if (daemonize && daemon(0, 1)) {
+		rd_err("sync", "daemon: %s", strerror(errno));
+		rd_sync_close(s);
+		return 1;
+	}
+	if (pid_file) {
+		FILE *pf = fopen(pid_file, "w");
+
+		if (!pf) {
+			rd_err("sync", "%s: %s", pid_file, strerror(errno));
+			rd_sync_close(s);
+			return 1;
+		}
+		fprintf(pf, "%d\n", getpid());
+		fclose(pf);
+	}
+	while (!sync_stop) {
+		if (sync_hup) {
+			sync_hup = 0;
+			rd_sync_resync(s);
+		}
+		err = rd_sync_poll(s, 1000);
+		if (err == -ECANCELED || err == -EINTR)
+			err = 0; /* a stop request: the loop ends */
+		if (err) {
+			rd_err("sync", "stopping: %s", strerror(-err));
+			break;
+		}
+	}
+	print_summary(s, mono_ms() - t0);
+	if (pid_file)
+		unlink(pid_file);
+	rd_sync_close(s);
+	return err ? 1 : 0;
+}
