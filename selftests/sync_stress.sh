@@ -15,6 +15,7 @@
 #         (interrupted dumps are retried with a backoff, the deferred-event
 #         buffer is bounded) and after the churn its maps equal the kernel's
 #         table. Before the fix it exited after 5 interrupted dumps.
+#  (and --pid-file replaces a symlink planted at its name, never follows it)
 #
 # Usage: selftests/sync_stress.sh [lock] [fanout] [flood]   (root)
 set -u
@@ -133,7 +134,13 @@ t_check $? "attach a0 b0" "$(cat "$T_TMP/attach.out")"
 # ------------------------------------------------------------------ lock
 part_lock() {
 	local pid rc
-	start_sync pid --verbose
+	# a symlink planted at the pid file's name is replaced, never followed
+	echo keep >"$T_TMP/victim"
+	ln -s "$T_TMP/victim" "$T_TMP/sync.pid"
+	start_sync pid --verbose --pid-file "$T_TMP/sync.pid"
+	[ "$(cat "$T_TMP/victim")" = keep ] && [ ! -L "$T_TMP/sync.pid" ] &&
+		[ "$(cat "$T_TMP/sync.pid")" = "$(pgrep -P "$pid" -x rocedp || echo "$pid")" ]
+	t_check $? "pid file: a planted symlink is replaced, its target untouched ($(cat "$T_TMP/victim"))"
 	exec 9<"$PIN"
 	flock -x 9
 	ip -n "$NS" route add 10.9.0.0/16 via 10.100.0.2 dev a0

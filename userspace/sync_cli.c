@@ -16,6 +16,7 @@
 #include <linux/rtnetlink.h>
 
 #include "rocedp.h"
+#include "safefile.h"
 #include "sync.h"
 
 static double mono_ms(void)
@@ -213,15 +214,19 @@ int cmd_sync(int argc, char **argv)
 		return 1;
 	}
 	if (pid_file) {
-		FILE *pf = fopen(pid_file, "w");
+		/* never through a name another user planted (safefile.h) */
+		struct rd_safefile pf;
 
-		if (!pf) {
-			rd_err("sync", "%s: %s", pid_file, strerror(errno));
+		err = rd_safefile_open(&pf, pid_file, 0644);
+		if (!err) {
+			fprintf(pf.f, "%d\n", getpid());
+			err = rd_safefile_commit(&pf);
+		}
+		if (err) {
+			rd_err("sync", "%s: %s", pid_file, strerror(-err));
 			rd_sync_close(s);
 			return 1;
 		}
-		fprintf(pf, "%d\n", getpid());
-		fclose(pf);
 	}
 	while (!sync_stop) {
 		if (sync_hup) {
