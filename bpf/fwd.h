@@ -158,8 +158,12 @@ static __always_inline int rd_fwd_route_body(struct rd_flow *p,
 	rt = rd_route_lookup(p);
 	if (!rt)
 		return ROCEDP_PASS_NO_ROUTE;
-	if (rt->flags & ROCEDP_ROUTEF_LOCAL)
-		return ROCEDP_PASS_LOCAL;
+	/* one test on the forwarding path; a route that covers one the
+	 * writer could not install is the kernel's (docs/maps.md) */
+	if (rt->flags & (ROCEDP_ROUTEF_LOCAL | ROCEDP_ROUTEF_KERNEL))
+		return rt->flags & ROCEDP_ROUTEF_LOCAL ?
+			       ROCEDP_PASS_LOCAL :
+			       ROCEDP_PASS_ROUTE_PENDING;
 	f->group_id = rt->group_id;
 	mode = cfg->hash_mode;
 	p->hash = rd_flow_hash(

@@ -10,6 +10,12 @@ $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread
 
-test-progs: $(OUT)/tests/group_race
+$(OUT)/tests/route_full: tests/route_full.c $(STRESS_LIB_OBJS) \
+		$(USER_HDRS) tools/lbeval/frame.h tests/tap.h bpf/rocedp_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(STRESS_LIB_OBJS) \
+		-o $@ $(LDLIBS)
 
-FORMAT_EXTRA += tests/group_race.c
+test-progs: $(OUT)/tests/group_race $(OUT)/tests/route_full
+
+FORMAT_EXTRA += tests/group_race.c tests/route_full.c

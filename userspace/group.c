@@ -117,6 +117,8 @@ struct fprefix {
 	bool dirty; /* on the dirty list */
 	bool inst; /* the map holds an entry */
 	bool is_static; /* the config's: hands off */
+	bool pending; /* want, but its write failed: retried every commit */
+	bool mark, mark_want; /* covers a pending route: ROUTEF_KERNEL */
 	struct rocedp_route want_val, inst_val;
 	struct fgroup *grp; /* referenced while want and forwarding */
 };
@@ -151,6 +153,7 @@ struct rd_fib {
 	int next_id; /* allocation cursor, counts down */
 	unsigned int n_routes; /* prefixes with want */
 	uint64_t errors_logged;
+	unsigned int n_pending, n_marked; /* as of the last commit */
 	struct rocedp_group scratch;
 };
 
@@ -711,6 +714,7 @@ static int load_routes(struct rd_fib *f, int fd, uint8_t family)
 		p->inst = true;
 		p->inst_val = val;
 		p->is_static = val.flags & ROCEDP_ROUTEF_STATIC;
+		p->mark = val.flags & ROCEDP_ROUTEF_KERNEL;
 		inst_ref(f, &val, 1);
 		if (p->is_static && val.group_id < ROCEDP_MAX_GROUPS)
 			f->gstatic[val.group_id] = true;
@@ -897,41 +901,77 @@ static void commit_group(struct rd_fib *f, struct fgroup *g,
 	c->group_writes++;
 }
 
+union route_key {
+	struct rocedp_route4_key k4;
+	struct rocedp_route6_key k6;
+};
+
+/* p's map key; the fd of its family's trie (-1: dry run). */
+static int route_key(struct rd_fib *f, const struct fprefix *p,
+		     union route_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	key->k4.prefixlen = p->plen;
+	if (p->family == AF_INET)
+		memcpy(&key->k4.addr, p->addr, 4);
+	else
+		memcpy(key->k6.addr, p->addr, 16);
+	return p->family == AF_INET ? f->maps.routes4 : f->maps.routes6;
+}
+
+static void route_error(struct rd_fib *f, const struct fprefix *p, int err,
+			struct rd_fib_counts *c)
+{
+	char what[80], name[64];
+
+	prefix_name(p, name, sizeof(name));
+	snprintf(what, sizeof(what), "%s %s",
+		 p->family == AF_INET ? "rd_routes4" : "rd_routes6", name);
+	fib_log_error(f, what, err);
+	c->errors++;
+}
+
+/* What p's entry should hold: its route, marked while it covers one the
+ * trie could not take. */
+static struct rocedp_route route_eff(const struct fprefix *p)
+{
+	struct rocedp_route v = p->want_val;
+
+	if (p->mark)
+		v.flags |= ROCEDP_ROUTEF_KERNEL;
+	return v;
+}
+
 static void commit_route(struct rd_fib *f, struct fprefix *p,
 			 struct rd_fib_counts *c)
 {
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key;
-	int fd = p->family == AF_INET ? f->maps.routes4 : f->maps.routes6;
-	char what[80], name[64];
-	int err = 0;
+	struct rocedp_route v = route_eff(p);
+	union route_key key;
+	int fd, err = 0;
 
 	if (p->is_static)
 		return;
-	if (p->want && p->inst &&
-	    !memcmp(&p->want_val, &p->inst_val, sizeof(p->want_val)))
+	if (!p->want)
+		p->pending = false;
+	if (p->want && p->inst && !memcmp(&v, &p->inst_val, sizeof(v)))
 		return;
 	if (!p->want && !p->inst)
 		return;
-	memset(&key, 0, sizeof(key));
-	key.k4.prefixlen = p->plen;
-	if (p->family == AF_INET)
-		memcpy(&key.k4.addr, p->addr, 4);
-	else
-		memcpy(key.k6.addr, p->addr, 16);
+	fd = route_key(f, p, &key);
 	if (p->want) {
-		if (fd >= 0 &&
-		    bpf_map_update_elem(fd, &key, &p->want_val, BPF_ANY))
+		if (fd >= 0 && bpf_map_update_elem(fd, &key, &v, BPF_ANY))
 			err = -errno;
+		/* ENOSPC, ENOMEM: pending, its cover marked, retried */
+		p->pending = err != 0;
 		if (!err) {
 			if (p->inst)
 				inst_ref(f, &p->inst_val, -1);
 			p->inst = true;
-			p->inst_val = p->want_val;
+			p->inst_val = v;
 			inst_ref(f, &p->inst_val, 1);
 			c->route_writes++;
+		} else {
+			c->route_fails++;
 		}
 	} else {
 		if (fd >= 0 && bpf_map_delete_elem(fd, &key) && errno != ENOENT)
@@ -942,14 +982,88 @@ static void commit_route(struct rd_fib *f, struct fprefix *p,
 			c->route_deletes++;
 		}
 	}
-	if (err) {
-		prefix_name(p, name, sizeof(name));
-		snprintf(what, sizeof(what), "%s %s",
-			 p->family == AF_INET ? "rd_routes4" : "rd_routes6",
-			 name);
-		fib_log_error(f, what, err);
-		c->errors++;
+	if (err)
+		route_error(f, p, err, c);
+}
+
+/*
+ * The entry a pending route's traffic matches instead: the longest
+ * installed prefix above it (after: one that stays, when future).
+ */
+static struct fprefix *route_cover(struct rd_fib *f, const struct fprefix *p,
+				   bool future)
+{
+	struct fprefix *q;
+	int plen;
+
+	for (plen = p->plen - 1; plen >= 0; plen--) {
+		q = prefix_find(f, p->family, plen, p->addr, false);
+		if (q && q->inst && (!future || q->want || q->is_static))
+			return q;
 	}
+	return NULL;
+}
+
+/*
+ * Hand the covers of pending routes to the kernel (ROUTEF_KERNEL, an
+ * in-place rewrite: no new trie entry); with clear, also unmark covers
+ * whose routes landed. Before the route writes (set only, covers that stay)
+ * and after them (both), so no frame follows a cover in between.
+ */
+static void commit_marks(struct rd_fib *f, bool clear, struct rd_fib_counts *c)
+{
+	struct rocedp_route v;
+	union route_key key;
+	struct ht_node *e;
+	struct fprefix *p, *q;
+	int fd, err;
+	size_t i;
+
+	if (!f->n_pending && !f->n_marked && !clear)
+		return;
+	ht_for_each(&f->prefixes, i, e)((struct fprefix *)e)->mark_want = false;
+	f->n_pending = f->n_marked = 0;
+	ht_for_each(&f->prefixes, i, e)
+	{
+		p = (struct fprefix *)e;
+		if (!p->pending || !p->want)
+			continue;
+		f->n_pending++;
+		q = route_cover(f, p, !clear);
+		if (q)
+			q->mark_want = true;
+	}
+	ht_for_each(&f->prefixes, i, e)
+	{
+		p = (struct fprefix *)e;
+		if (p->mark_want == p->mark || (!p->mark_want && !clear) ||
+		    !p->inst) {
+			if (!p->inst)
+				p->mark = p->mark_want;
+			f->n_marked += p->mark;
+			continue;
+		}
+		v = p->inst_val;
+		v.flags = p->mark_want ? v.flags | ROCEDP_ROUTEF_KERNEL :
+					 v.flags & ~ROCEDP_ROUTEF_KERNEL;
+		fd = route_key(f, p, &key);
+		err = fd >= 0 && bpf_map_update_elem(fd, &key, &v, BPF_EXIST) ?
+			      -errno :
+			      0;
+		if (err) {
+			route_error(f, p, err, c);
+		} else {
+			p->inst_val = v;
+			p->mark = p->mark_want;
+			c->route_marks++;
+		}
+		f->n_marked += p->mark;
+	}
+}
+
+unsigned int rd_fib_n_pending(struct rd_fib *f)
+{
+	return f->n_pending;
 }
 
 static void commit_group_deletes(struct rd_fib *f, struct rd_fib_counts *c)
@@ -1015,6 +1129,7 @@ int rd_fib_commit(struct rd_fib *f, bool full, rd_member_fill_fn fill,
 	for (id = 1; id < ROCEDP_MAX_GROUPS; id++)
 		if (f->gid[id] && (f->gid[id]->dirty || full))
 			commit_group(f, f->gid[id], fill, ctx, c);
+	commit_marks(f, false, c);
 	if (full) {
 		ht_for_each(&f->prefixes, i, e)
 			commit_route(f, (struct fprefix *)e, c);
@@ -1022,6 +1137,7 @@ int rd_fib_commit(struct rd_fib *f, bool full, rd_member_fill_fn fill,
 		for (i = 0; i < f->n_dirty; i++)
 			commit_route(f, f->dirty[i], c);
 	}
+	commit_marks(f, true, c);
 	commit_group_deletes(f, c);
 
 	/* drop prefixes neither side holds any more */
@@ -1037,5 +1153,10 @@ int rd_fib_commit(struct rd_fib *f, bool full, rd_member_fill_fn fill,
 				next = e->next;
 				prefix_drop_unused(f, (struct fprefix *)e);
 			}
+	/* the next commit (an event's or the tick's) tries them again */
+	if (f->n_pending)
+		ht_for_each(&f->prefixes, i,
+			    e) if (((struct fprefix *)e)->pending)
+			prefix_dirty(f, (struct fprefix *)e);
 	return c->errors > errors ? -EIO : 0;
 }

@@ -1841,6 +1841,9 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 			/* rebuilding refills the probe queue, writes nothing new */
 			rd_fib_touch_ifindex(s->fib, 0);
 			commit_batch(s, now, false);
+		} else if (rd_fib_n_pending(s->fib)) {
+			/* routes the trie refused: retried until they land */
+			commit_batch(s, now, false);
 		} else if (config_fib_gen(s) != s->fib_gen) {
 			/* a config change with no event since: e.g. a static
 			 * route removed whose prefix the kernel routes too */

@@ -46,6 +46,8 @@ struct rd_fib_counts {
 	uint64_t route_writes, route_deletes;
 	uint64_t port_writes;
 	uint64_t errors; /* failed map writes (logged once each) */
+	uint64_t route_fails; /* route writes refused (ENOSPC, ENOMEM): retried */
+	uint64_t route_marks; /* covers handed to the kernel or back */
 };
 
 struct rd_fib;
@@ -126,6 +128,9 @@ int rd_fib_load_installed(struct rd_fib *f);
  */
 int rd_fib_commit(struct rd_fib *f, bool full, rd_member_fill_fn fill,
 		  void *ctx, struct rd_fib_counts *c);
+/* Routes the trie refused, their covers marked ROUTEF_KERNEL meanwhile;
+ * each commit retries them (docs/maps.md, Full tries). */
+unsigned int rd_fib_n_pending(struct rd_fib *f);
 
 /*
  * Only the groups marked dirty (member state): safe in the middle of a
