@@ -49,7 +49,6 @@
 #define PROBE_INTERVAL_NS (1000 * 1000 * 1000ull)
 #define MAX_DGRAMS_PER_BATCH 1024
 #define EVENT_RCVBUF (32 << 20)
-#define DEFERRED_MAX (16 << 20) /* bytes of events held during one dump */
 
 struct slink {
 	struct slink *next;
@@ -1349,7 +1348,9 @@ static int serve_or_defer(const struct nlmsghdr *nlh, void *data)
 	}
 	if (s->overrun_in_resync)
 		return MNL_CB_OK; /* already lost: the next resync covers it */
-	if (s->n_deferred + len > DEFERRED_MAX) {
+	/* as much again as the socket may hold: --rcvbuf sizes both */
+	if (s->n_deferred + len >
+	    (size_t)(s->opts.rcvbuf > 0 ? s->opts.rcvbuf : EVENT_RCVBUF)) {
 		/* a flood outran the dump: replaying it would cost more */
 		s->st.deferred_drops++;
 		s->n_deferred = 0;
@@ -1840,9 +1841,6 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		if (s->unresolved) {
 			/* rebuilding refills the probe queue, writes nothing new */
 			rd_fib_touch_ifindex(s->fib, 0);
-			commit_batch(s, now, false);
-		} else if (rd_fib_n_pending(s->fib)) {
-			/* routes the trie refused: retried until they land */
 			commit_batch(s, now, false);
 		} else if (config_fib_gen(s) != s->fib_gen) {
 			/* a config change with no event since: e.g. a static
