@@ -193,6 +193,12 @@ part_fanout() {
 	rc=$?
 	out=$(fib gws 10.60.0.0/16 | tr '\n' ' ')
 	t_check $rc "fanout: nexthop 1 replaced: every group's routes follow ($out)" "$out"
+	ip -n "$NS" nexthop del id 1
+	fanout_gone() { [ "$(fib gws 10.60.0.0/16)" = "$n 10.100.1.2" ]; }
+	wait_for 5 fanout_gone
+	rc=$?
+	out=$(fib gws 10.60.0.0/16 | tr '\n' ' ')
+	t_check $rc "fanout: nexthop 1 deleted: every group's routes leave it ($out)" "$out"
 	kill "$pid"
 	exited "$pid" 3
 	ip -n "$NS" nexthop flush >/dev/null
