@@ -236,6 +236,9 @@ int main(int argc, char **argv)
 	for (k = 0; k < N_PORTS; k++)
 		printf(" %d=%llu", k, (unsigned long long)tx[k]);
 	printf("; passed group_busy %llu\n", (unsigned long long)busy);
+	printf("# %llu frames, %llu misforwarded: %.2f per 100M\n",
+	       (unsigned long long)runs, (unsigned long long)bad,
+	       runs ? bad * 1e8 / runs : 0.0);
 	result(fwd + bad + busy == runs,
 	       "every frame accounted for: %llu forwarded in group 1 + %llu elsewhere + %llu passed = %llu",
 	       (unsigned long long)fwd, (unsigned long long)bad,

@@ -1050,6 +1050,19 @@ static void commit_marks(struct rd_fib *f, bool clear, struct rd_fib_counts *c)
 		err = fd >= 0 && bpf_map_update_elem(fd, &key, &v, BPF_EXIST) ?
 			      -errno :
 			      0;
+		/* kernels before 6.13's fix refuse even an in-place write
+		 * into a full trie: make room with the entry itself */
+		if (err == -ENOSPC && p->mark_want &&
+		    !bpf_map_delete_elem(fd, &key)) {
+			err = bpf_map_update_elem(fd, &key, &v, BPF_ANY) ?
+				      -errno :
+				      0;
+			if (err) { /* gone: passes as no_route, retried */
+				inst_ref(f, &p->inst_val, -1);
+				p->inst = false;
+				prefix_dirty(f, p);
+			}
+		}
 		if (err) {
 			route_error(f, p, err, c);
 		} else {
