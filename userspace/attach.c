@@ -29,6 +29,7 @@
 #include <xdp/libxdp.h>
 #include "engine.h"
 #include "attach.h"
+#include "groupw.h"
 #include "portl2.h"
 #include "rocedp.skel.h"
 
@@ -256,6 +257,23 @@ static int pin_devmap(struct rocedp *skel)
  * Open and load the object for live use: pinned maps reused (created and
  * pinned the first time), kfunc flag from the module's presence.
  */
+/*
+ * Groups in a reused rd_groups pin that the dataplane's banks lack (banks
+ * new with this version): made live, as a config load would.
+ */
+static void adopt_groups(struct rocedp *skel)
+{
+	struct rd_groupw w;
+	struct rd_maps m;
+	int n;
+
+	rd_maps_from_skel(&m, skel);
+	rd_groupw_from_maps(&w, &m);
+	n = rd_groupw_adopt(&w);
+	if (n < 0)
+		rd_err("attach", "rd_group_banks: %s", strerror(-n));
+}
+
 int rd_live_load(struct rocedp **out, bool pin)
 {
 	struct rocedp *skel;
@@ -276,6 +294,8 @@ int rd_live_load(struct rocedp **out, bool pin)
 		rocedp__destroy(skel);
 		return err < 0 ? err : -EINVAL;
 	}
+	if (pin)
+		adopt_groups(skel);
 	*out = skel;
 	return 0;
 }
