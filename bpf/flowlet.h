@@ -28,6 +28,7 @@ static __always_inline void rd_flow_key(struct rocedp_flow_key *k,
 	__builtin_memcpy(k->src, p->src, 16);
 	__builtin_memcpy(k->dst, p->dst, 16);
 	k->family = p->family;
+	k->pad = 0; /* the key is all 40 bytes; its slot is reused */
 	if (p->is_roce) {
 		k->proto = ROCEDP_FLOW_PROTO_ROCE;
 		k->l4 = p->dest_qp;
@@ -126,14 +127,13 @@ static __always_inline void rd_shadow_set(__u32 hash, __u32 group_id,
  * flow evicted inside its gap would otherwise move and risk reordering,
  * and keeping a member never reorders.
  */
-static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
-					     const struct rocedp_group *g,
-					     __u32 group_id,
-					     const struct rocedp_flow_key *k,
-					     __u32 hash, __u64 now)
+static __always_inline int
+rd_flowlet_insert(const struct rocedp_config *cfg, const struct rocedp_group *g,
+		  __u32 group_id, struct rd_scratch *sc, __u32 hash, __u64 now)
 {
 	struct rocedp_flowlet_shadow *sh = rd_shadow_get(hash);
-	struct rocedp_flowlet init = {}, *fl;
+	struct rocedp_flowlet *init = &sc->fl_new, *fl;
+	const struct rocedp_flow_key *k = &sc->fl_key;
 	int slot = -1, kept = 0;
 
 	if (sh && hash && sh->hash == hash &&
@@ -145,14 +145,17 @@ static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
 		slot = rd_flowlet_choose(cfg, g, hash, now);
 	if (slot < 0)
 		return -1;
-	init.last_ns = now;
-	init.first_ns = now;
-	init.flowlets = 1;
-	init.pkts = 1;
-	init.group_id = group_id;
-	init.slot = slot;
-	init.claim = rd_claim_make(now, slot);
-	if (bpf_map_update_elem(&rd_flowlets, k, &init, BPF_NOEXIST)) {
+	/* every field: the slot holds the last insert's */
+	init->last_ns = now;
+	init->flowlets = 1;
+	init->pkts = 1;
+	init->moves = 0;
+	init->group_id = group_id;
+	init->slot = slot;
+	init->pad = 0;
+	init->first_ns = now;
+	init->claim = rd_claim_make(now, slot);
+	if (bpf_map_update_elem(&rd_flowlets, k, init, BPF_NOEXIST)) {
 		/* another CPU inserted it first: follow its choice */
 		fl = bpf_map_lookup_elem(&rd_flowlets, k);
 		if (fl && rd_slot_active(g, fl->claim & 0xffff)) {
@@ -179,15 +182,18 @@ rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
 		  __u32 group_id, const struct rd_flow *p, __u32 hash,
 		  __u32 ifindex, __u64 now)
 {
+	struct rd_scratch *sc;
 	struct rocedp_flowlet *fl;
-	struct rocedp_flow_key k = {};
 	__u64 gap, idle, last, claim, got;
 	int slot, nslot, gone = 0;
 
-	rd_flow_key(&k, p);
-	fl = bpf_map_lookup_elem(&rd_flowlets, &k);
+	sc = rd_scratch_get();
+	if (!sc)
+		return -1;
+	rd_flow_key(&sc->fl_key, p);
+	fl = bpf_map_lookup_elem(&rd_flowlets, &sc->fl_key);
 	if (!fl)
-		return rd_flowlet_insert(cfg, g, group_id, &k, hash, now);
+		return rd_flowlet_insert(cfg, g, group_id, sc, hash, now);
 
 	last = *(volatile __u64 *)&fl->last_ns;
 	claim = *(volatile __u64 *)&fl->claim;

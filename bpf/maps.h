@@ -172,4 +172,52 @@ struct {
 	__type(value, struct rocedp_trace);
 } rd_trace SEC(".maps");
 
+/*
+ * Per-CPU scratch for what the stack has no room for: Linux 6.1 sums the
+ * frames of the deepest call chain (entry, rd_ingress_decide,
+ * rd_fwd_member or rd_rtt_observe, the least-loaded scan's callback)
+ * against 512 bytes, and the keys and new entries of the flowlet choice
+ * and the RTT pairing, with the scan's scalars, broke it (tests/bpf_stack.sh
+ * guards it). A program runs to its end on its CPU
+ * before the next one starts there (softirq), so a slot is never shared.
+ * Not pinned: nothing outside reads it.
+ */
+struct rd_ll_vars { /* the least-loaded scan (member.h) */
+	__u64 now;
+	__u64 best_load;
+	__u32 start;
+	__u32 n;
+	__u32 tau_us;
+	__u32 best_w;
+	int best;
+	__u32 pad;
+};
+
+struct rd_scratch {
+	/* the flowlet choice (flowlet.h): the flow's key, a new flow's entry */
+	struct rocedp_flow_key fl_key;
+	struct rocedp_flowlet fl_new;
+	struct rd_ll_vars ll;
+	/* RTT pairing (rtt.h): keys and new entries */
+	struct rocedp_rtt_key rtt_key;
+	struct rocedp_rtt_pair_key pair_key;
+	struct rocedp_rtt_pending rtt_new;
+	struct rocedp_rtt_pair pair_new;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rd_scratch);
+} rd_scratch SEC(".maps");
+
+/* The CPU's scratch (NULL only to the verifier: one-entry array). */
+static __always_inline struct rd_scratch *rd_scratch_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&rd_scratch, &zero);
+}
+
 #endif

@@ -56,6 +56,11 @@ static __always_inline int rd_slot_active(const struct rocedp_group *g,
 {
 	if (slot >= ROCEDP_MAX_MEMBERS || slot >= g->n_members)
 		return 0;
+	/*
+	 * Keep the mask: clang drops it after the test above, and 6.1's
+	 * verifier loses the test's bound when slot comes back from a spill.
+	 */
+	barrier_var(slot);
 	return rd_member_usable(&g->members[slot & (ROCEDP_MAX_MEMBERS - 1)]);
 }
 
@@ -81,31 +86,28 @@ static __always_inline int rd_pick_weighted(const struct rocedp_group *g,
  * Least-loaded active member, load normalised by weight (load / weight,
  * compared by cross-multiplying). Scanning starts at a hash-chosen offset
  * and only a strictly lower load wins, so ties are broken by the hash.
+ * Only the group pointer and the scalars' pointer are on the stack (the
+ * callback's context must be): the scalars are in the per-CPU scratch.
  */
 struct rd_ll_scan {
 	const struct rocedp_group *g;
-	__u64 now;
-	__u64 best_load;
-	__u32 start;
-	__u32 n;
-	__u32 tau_us;
-	__u32 best_w;
-	int best;
+	struct rd_ll_vars *v;
 };
 
 /* One member of the scan; a bpf_loop callback, so it is verified once. */
 static long rd_ll_step(__u32 i, void *ctx)
 {
 	struct rd_ll_scan *s = ctx;
+	struct rd_ll_vars *v = s->v;
 	const struct rocedp_member *m;
 	__u32 idx, slot, w;
 	__u64 load;
 
-	if (i >= s->n || s->n > ROCEDP_MAX_MEMBERS)
+	if (i >= v->n || v->n > ROCEDP_MAX_MEMBERS)
 		return 1;
-	idx = s->start + i;
-	if (idx >= s->n)
-		idx -= s->n;
+	idx = v->start + i;
+	if (idx >= v->n)
+		idx -= v->n;
 	slot = s->g->active[idx & (ROCEDP_MAX_MEMBERS - 1)];
 	if (slot >= ROCEDP_MAX_MEMBERS)
 		return 0;
@@ -113,11 +115,11 @@ static long rd_ll_step(__u32 i, void *ctx)
 	w = m->weight;
 	if (!w)
 		return 0;
-	load = rd_load_get(m->ifindex, s->now, s->tau_us);
-	if (s->best < 0 || load * s->best_w < s->best_load * w) {
-		s->best = slot;
-		s->best_load = load;
-		s->best_w = w;
+	load = rd_load_get(m->ifindex, v->now, v->tau_us);
+	if (v->best < 0 || load * v->best_w < v->best_load * w) {
+		v->best = slot;
+		v->best_load = load;
+		v->best_w = w;
 	}
 	return 0;
 }
@@ -126,16 +128,24 @@ static __always_inline int rd_pick_least_loaded(const struct rocedp_group *g,
 						__u32 hash, __u64 now,
 						__u32 tau_us)
 {
-	struct rd_ll_scan s = {
-		.g = g, .now = now, .tau_us = tau_us, .best = -1
-	};
+	struct rd_scratch *sc = rd_scratch_get();
+	struct rd_ll_scan s = { .g = g };
+	struct rd_ll_vars *v;
+	__u32 n = g->n_active;
 
-	s.n = g->n_active;
-	if (!s.n || s.n > ROCEDP_MAX_MEMBERS)
+	if (!sc || !n || n > ROCEDP_MAX_MEMBERS)
 		return -1;
-	s.start = ((__u64)hash * s.n) >> 32;
-	bpf_loop(s.n, rd_ll_step, &s, 0);
-	return s.best;
+	v = &sc->ll;
+	s.v = v;
+	v->now = now;
+	v->best_load = 0;
+	v->start = ((__u64)hash * n) >> 32;
+	v->n = n;
+	v->tau_us = tau_us;
+	v->best_w = 0;
+	v->best = -1;
+	bpf_loop(n, rd_ll_step, &s, 0);
+	return v->best;
 }
 
 #endif

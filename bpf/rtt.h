@@ -53,55 +53,65 @@ static __always_inline void rd_rtt_pair_key(struct rocedp_rtt_pair_key *pk,
 	pk->qp = qp;
 	pk->family = k->family;
 	pk->dir = dir;
+	pk->pad = 0; /* the key is all 40 bytes; its slot is reused */
 }
+
+/*
+ * Keys and new entries live in the per-CPU scratch (maps.h: the stack of
+ * 6.1's deepest call chain has no room for them); k is sc->rtt_key.
+ */
 
 /* The pairing of qp (dir 0: requester QP, 1: responder QP), or NULL. */
 static __always_inline struct rocedp_rtt_pair *
-rd_rtt_pair_get(const struct rocedp_rtt_key *k, __u32 qp, __u8 dir, __u64 now)
+rd_rtt_pair_get(struct rd_scratch *sc, __u32 qp, __u8 dir, __u64 now)
 {
-	struct rocedp_rtt_pair_key pk = {};
+	struct rocedp_rtt_pair_key *pk = &sc->pair_key;
 	struct rocedp_rtt_pair *v;
 
-	rd_rtt_pair_key(&pk, k, qp, dir);
-	v = bpf_map_lookup_elem(&rd_rtt_pairs, &pk);
+	rd_rtt_pair_key(pk, &sc->rtt_key, qp, dir);
+	v = bpf_map_lookup_elem(&rd_rtt_pairs, pk);
 	if (v && now - v->seen_ns > ROCEDP_RTT_PAIR_TTL_NS)
 		return NULL;
 	return v;
 }
 
-static __always_inline void rd_rtt_pair_set(const struct rocedp_rtt_key *k,
-					    __u32 qp, __u8 dir, __u32 peer,
-					    __u64 now)
+static __always_inline void rd_rtt_pair_set(struct rd_scratch *sc, __u32 qp,
+					    __u8 dir, __u32 peer, __u64 now)
 {
-	struct rocedp_rtt_pair_key pk = {};
-	struct rocedp_rtt_pair v = { .seen_ns = now, .qp = peer };
-	struct rocedp_rtt_pair *old;
+	struct rocedp_rtt_pair_key *pk = &sc->pair_key;
+	const struct rocedp_rtt_key *k = &sc->rtt_key;
+	struct rocedp_rtt_pair *v = &sc->pair_new, *old;
 
-	rd_rtt_pair_key(&pk, k, qp, dir);
+	rd_rtt_pair_key(pk, k, qp, dir);
 	/* qp's former peer no longer points back at it: RC pairs are 1:1 */
-	old = bpf_map_lookup_elem(&rd_rtt_pairs, &pk);
+	old = bpf_map_lookup_elem(&rd_rtt_pairs, pk);
 	if (old && old->qp != peer) {
-		rd_rtt_pair_key(&pk, k, old->qp, !dir);
-		bpf_map_delete_elem(&rd_rtt_pairs, &pk);
-		rd_rtt_pair_key(&pk, k, qp, dir);
+		rd_rtt_pair_key(pk, k, old->qp, !dir);
+		bpf_map_delete_elem(&rd_rtt_pairs, pk);
+		rd_rtt_pair_key(pk, k, qp, dir);
 	}
-	bpf_map_update_elem(&rd_rtt_pairs, &pk, &v, BPF_ANY);
+	v->seen_ns = now;
+	v->qp = peer;
+	v->pad = 0;
+	bpf_map_update_elem(&rd_rtt_pairs, pk, v, BPF_ANY);
 }
 
 /* A request with AckReq for responder QP qp (its own QP is not on the wire). */
-static __always_inline void rd_rtt_request(const struct rocedp_rtt_key *k,
-					   __u32 qp, __u32 ifindex, __u64 now)
+static __always_inline void rd_rtt_request(struct rd_scratch *sc, __u32 qp,
+					   __u32 ifindex, __u64 now)
 {
-	struct rocedp_rtt_pending init = {}, *e;
+	const struct rocedp_rtt_key *k = &sc->rtt_key;
+	struct rocedp_rtt_pending *init = &sc->rtt_new, *e;
 	struct rocedp_rtt_slot *s;
 	__u64 old, want = (__u64)ifindex << 32 | ROCEDP_RTT_QPF_VALID | qp;
 	int i, free = -1;
 
 	e = bpf_map_lookup_elem(&rd_rtt_pend, k);
 	if (!e) {
-		init.slot[0].sent_ns = now;
-		init.slot[0].qpf = want;
-		if (!bpf_map_update_elem(&rd_rtt_pend, k, &init, BPF_NOEXIST))
+		__builtin_memset(init, 0, sizeof(*init));
+		init->slot[0].sent_ns = now;
+		init->slot[0].qpf = want;
+		if (!bpf_map_update_elem(&rd_rtt_pend, k, init, BPF_NOEXIST))
 			return;
 		/* another CPU created it meanwhile: take a slot in it */
 		e = bpf_map_lookup_elem(&rd_rtt_pend, k);
@@ -148,7 +158,7 @@ static __always_inline void rd_rtt_request(const struct rocedp_rtt_key *k,
  * The slot an ACK from requester QP qp closes, or -1 (counted when it is
  * ambiguous or too old). *learn is set when the match was by elimination.
  */
-static __always_inline int rd_rtt_match(const struct rocedp_rtt_key *k,
+static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 					struct rocedp_rtt_pending *e, __u32 qp,
 					__u64 now, int *learn)
 {
@@ -156,7 +166,7 @@ static __always_inline int rd_rtt_match(const struct rocedp_rtt_key *k,
 	__u64 q;
 	int i, hit = -1, n = 0, old = 0;
 
-	pr = rd_rtt_pair_get(k, qp, 0, now);
+	pr = rd_rtt_pair_get(sc, qp, 0, now);
 	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
 		q = e->slot[i].qpf;
 		if (!(q & ROCEDP_RTT_QPF_VALID))
@@ -172,7 +182,7 @@ static __always_inline int rd_rtt_match(const struct rocedp_rtt_key *k,
 			return i;
 		}
 		/* paired with another requester QP: not this ACK's */
-		rev = rd_rtt_pair_get(k, q & ROCEDP_RTT_QP_MASK, 1, now);
+		rev = rd_rtt_pair_get(sc, q & ROCEDP_RTT_QP_MASK, 1, now);
 		if (rev && rev->qp != qp)
 			continue;
 		hit = i;
@@ -199,28 +209,29 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	struct rocedp_rtt_pending *e;
 	struct rocedp_port_state *st;
 	struct rocedp_rtt_slot *s;
-	struct rocedp_rtt_key k = {};
+	struct rd_scratch *sc;
 	__u64 sample, ewma, sent, qpf;
 	__u32 shift;
 	int i, learn = 0;
 
 	cfg = rd_config_get();
-	if (!p || !cfg)
+	sc = rd_scratch_get();
+	if (!p || !cfg || !sc)
 		return 0;
 	if ((p->cls == ROCEDP_CLASS_DATA || p->cls == ROCEDP_CLASS_CTS) &&
 	    p->ack_req) {
-		rd_rtt_key(&k, p, 0);
-		rd_rtt_request(&k, p->dest_qp & ROCEDP_RTT_QP_MASK, ifindex,
+		rd_rtt_key(&sc->rtt_key, p, 0);
+		rd_rtt_request(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, ifindex,
 			       now);
 		return 0;
 	}
 	if (p->cls != ROCEDP_CLASS_ACK)
 		return 0;
-	rd_rtt_key(&k, p, 1);
-	e = bpf_map_lookup_elem(&rd_rtt_pend, &k);
+	rd_rtt_key(&sc->rtt_key, p, 1);
+	e = bpf_map_lookup_elem(&rd_rtt_pend, &sc->rtt_key);
 	if (!e)
 		return 0;
-	i = rd_rtt_match(&k, e, p->dest_qp & ROCEDP_RTT_QP_MASK, now, &learn);
+	i = rd_rtt_match(sc, e, p->dest_qp & ROCEDP_RTT_QP_MASK, now, &learn);
 	if (i < 0 || i >= ROCEDP_RTT_SLOTS)
 		return 0;
 	s = &e->slot[i];
@@ -230,9 +241,9 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	if (__sync_val_compare_and_swap(&s->qpf, qpf, 0) != qpf)
 		return 0;
 	if (learn) {
-		rd_rtt_pair_set(&k, p->dest_qp & ROCEDP_RTT_QP_MASK, 0,
+		rd_rtt_pair_set(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, 0,
 				qpf & ROCEDP_RTT_QP_MASK, now);
-		rd_rtt_pair_set(&k, qpf & ROCEDP_RTT_QP_MASK, 1,
+		rd_rtt_pair_set(sc, qpf & ROCEDP_RTT_QP_MASK, 1,
 				p->dest_qp & ROCEDP_RTT_QP_MASK, now);
 		rd_count(ROCEDP_CTR_RTT_PAIR_LEARNED);
 	}

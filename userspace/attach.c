@@ -220,8 +220,9 @@ static int set_pin_paths(struct rocedp *skel)
 
 	bpf_object__for_each_map(map, skel->obj)
 	{
-		/* .rodata/.bss are private to each load */
-		if (strncmp(bpf_map__name(map), "rd_", 3))
+		/* .rodata/.bss and the per-CPU scratch are private to each load */
+		if (strncmp(bpf_map__name(map), "rd_", 3) ||
+		    map == skel->maps.rd_scratch)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 bpf_map__name(map));
