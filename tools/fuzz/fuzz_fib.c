@@ -286,6 +286,32 @@ static void route_full(uint8_t family, uint8_t plen, const void *addr,
 		(*(unsigned int *)ctx)++;
 }
 
+/* What the dataplane reads (live bank) is what rd_groups records, and
+ * no other group is live. */
+static void banks_match_record(void)
+{
+	static struct rocedp_group rec, bank;
+	__u32 id, live, idx;
+	bool have;
+
+	for (id = 0; id < ROCEDP_MAX_GROUPS; id++) {
+		have = !bpf_map_lookup_elem(fdg, &id, &rec);
+		if (bpf_map_lookup_elem(fdl, &id, &live))
+			fz_fail("rd_group_live %u unreadable", id);
+		if (have != !!(live & ROCEDP_GROUP_LIVE_PRESENT))
+			fz_fail("group %u: %s in rd_groups, %s in the banks",
+				id, have ? "present" : "absent",
+				have ? "absent" : "present");
+		if (!have)
+			continue;
+		idx = ROCEDP_GROUP_LIVE_BANK(live) * ROCEDP_MAX_GROUPS + id;
+		if (bpf_map_lookup_elem(fdb, &idx, &bank) ||
+		    memcmp(&bank, &rec, sizeof(bank)))
+			fz_fail("group %u: the live bank differs from rd_groups",
+				id);
+	}
+}
+
 static void check_maps(bool full)
 {
 	static struct rocedp_group g;
@@ -302,6 +328,7 @@ static void check_maps(bool full)
 	if (seen != want)
 		fz_fail("the maps hold %u routes, %u were set", seen, want);
 	fz_groups_all_used(fdg, group_used);
+	banks_match_record();
 	if (bpf_map_lookup_elem(fdg, &(__u32){ STATIC_GROUP }, &g) ||
 	    memcmp(&g, &static_group, sizeof(g)))
 		fz_fail("the static group changed");
