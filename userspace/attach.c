@@ -91,14 +91,6 @@ int rd_parse_features(const char *s, __u32 *out)
 	return 0;
 }
 
-/* ROCEDP_PIN_DIR in the environment moves the pins (one per lab switch). */
-const char *rd_pin_dir(void)
-{
-	const char *d = getenv("ROCEDP_PIN_DIR");
-
-	return d && *d ? d : ROCEDP_PIN_DIR;
-}
-
 /* The record's name before netns cookies (and without them): the inode. */
 static const char *state_file_by_inode(void)
 {
@@ -124,21 +116,16 @@ static const char *state_file_by_inode(void)
 const char *rd_state_file(void)
 {
 	static char path[128];
-	socklen_t len = sizeof(__u64);
-	__u64 cookie = 0;
-	int fd;
+	__u64 cookie;
 
 	if (path[0])
 		return path;
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 &&
-	    !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len))
+	cookie = rd_netns_cookie();
+	if (cookie)
 		snprintf(path, sizeof(path), "%s/attached.c%llu",
 			 ROCEDP_RUN_DIR, (unsigned long long)cookie);
 	else
 		snprintf(path, sizeof(path), "%s", state_file_by_inode());
-	if (fd >= 0)
-		close(fd);
 	return path;
 }
 
@@ -148,20 +135,14 @@ static const char *pin_path(char *buf, size_t len, const char *sub)
 	return buf;
 }
 
-/* bpffs at /sys/fs/bpf (mounted if needed), our directory root-only. */
+/* The netns's directory on the host's bpffs (pindir.c), root-only. */
 int rd_pin_dir_prepare(void)
 {
-	struct statfs st;
 	char p[256];
+	int err = rd_pin_dir_make();
 
-	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC) {
-		mkdir("/sys/fs/bpf", 0755);
-		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
-			return -errno;
-	}
-	if (mkdir(rd_pin_dir(), 0700) && errno != EEXIST)
-		return -errno;
-	chmod(rd_pin_dir(), 0700);
+	if (err)
+		return err;
 	if (mkdir(pin_path(p, sizeof(p), "/links"), 0700) && errno != EEXIST)
 		return -errno;
 	if (mkdir(pin_path(p, sizeof(p), "/progs"), 0700) && errno != EEXIST)
@@ -368,7 +349,8 @@ int rd_state_read(struct rd_attach_state *st)
 			snprintf(a->name, sizeof(a->name), "%s", now);
 		else if (errno == ENXIO || errno == ENODEV)
 			a->gone = true;
-		if (by_inode && (a->gone || !attachment_present(a)))
+		a->missing = !a->gone && !attachment_present(a);
+		if (by_inode && (a->gone || a->missing))
 			continue;
 		a->created_clsact = created;
 		st->n++;
@@ -662,7 +644,7 @@ int cmd_attach(int argc, char **argv)
 	}
 	err = rd_pin_dir_prepare();
 	if (err) {
-		rd_err("attach", "%s: %s", rd_pin_dir(), strerror(-err));
+		rd_err("attach", "%s: %s", rd_pin_dir(), rd_pin_dir_error(err));
 		return 1;
 	}
 	state_drop_gone(&st);
@@ -882,6 +864,7 @@ int cmd_detach(int argc, char **argv)
 			       strerror(-err));
 			ret = 1;
 		}
+		rd_pin_dir_gc();
 		rmdir(ROCEDP_RUN_DIR);
 	}
 	return ret;
@@ -912,7 +895,7 @@ int cmd_status(int argc, char **argv)
 	struct rd_attach_state st;
 	struct rocedp_config cfg = {};
 	struct rd_maps m;
-	char prog[64], feat[64];
+	char prog[64], feat[64], ns[128];
 	bool pinned;
 	unsigned int i, n;
 	__u32 zero = 0;
@@ -939,14 +922,15 @@ int cmd_status(int argc, char **argv)
 	if (feat[0])
 		feat[strlen(feat) - 1] = 0;
 	if (rd_json) {
-		printf("{\"version\":\"%s\",\"maps_pinned\":%s,\"pin_dir\":\"%s\","
+		printf("{\"version\":\"%s\",%s\"maps_pinned\":%s,\"pin_dir\":\"%s\","
 		       "\"features\":\"%s\",\"hash_mode\":\"%s\","
 		       "\"ecn_source\":\"%s\",\"interfaces\":[",
-		       ROCEDP_VERSION, pinned ? "true" : "false", rd_pin_dir(),
-		       feat, pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
+		       ROCEDP_VERSION, rd_netns_describe(true, ns, sizeof(ns)),
+		       pinned ? "true" : "false", rd_pin_dir(), feat,
+		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
 		       rd_ecn_module_loaded() ? "module" : "map");
 		for (i = 0, n = 0; i < st.n; i++)
-			if (!st.ifs[i].gone)
+			if (!st.ifs[i].gone && !st.ifs[i].missing)
 				printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
 				       n++ ? "," : "", st.ifs[i].name,
 				       st.ifs[i].ifindex,
@@ -957,6 +941,7 @@ int cmd_status(int argc, char **argv)
 		       pinned ? "maps pinned under" :
 				"not loaded (no pinned maps in",
 		       rd_pin_dir(), pinned ? "" : ")");
+		printf("%s", rd_netns_describe(false, ns, sizeof(ns)));
 		if (pinned)
 			printf("features: %s  hash: %s  ecn thresholds: %s\n",
 			       feat[0] ? feat : "none",
@@ -965,6 +950,11 @@ int cmd_status(int argc, char **argv)
 		for (i = 0, n = 0; i < st.n; i++) {
 			if (st.ifs[i].gone)
 				continue;
+			if (st.ifs[i].missing) {
+				printf("  %-16s not attached (stale record: 'rocedp detach %s' clears it)\n",
+				       st.ifs[i].name, st.ifs[i].name);
+				continue;
+			}
 			n++;
 			printf("  %-16s ifindex %-5u %-8s %s\n", st.ifs[i].name,
 			       st.ifs[i].ifindex, rd_mode_name(st.ifs[i].mode),

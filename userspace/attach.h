@@ -5,6 +5,7 @@
 
 #include <net/if.h>
 #include "rocedp.h"
+#include "pindir.h"
 
 #define ROCEDP_RUN_DIR "/run/rocedp"
 #define RD_MAX_ATTACH 256
@@ -21,6 +22,7 @@ struct rd_attached {
 	enum rd_attach_mode mode;
 	unsigned int created_clsact; /* detach removes the qdisc too */
 	bool gone; /* the interface was deleted: only pins left to clean */
+	bool missing; /* recorded, but our link or filter is not there */
 };
 
 struct rd_attach_state {
@@ -30,8 +32,6 @@ struct rd_attach_state {
 
 struct rocedp;
 
-/* ROCEDP_PIN_DIR in the environment moves the pins (one per lab switch) */
-const char *rd_pin_dir(void);
 const char *rd_state_file(void);
 int rd_sync_lock_path(const char *dir, char *buf, size_t len);
 const char *rd_mode_name(enum rd_attach_mode m);

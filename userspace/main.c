@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rocedp [-j|--json] [-p|--pretty] OBJECT VERB ... (ip/bpftool style) */
+/*
+ * rocedp [-j|--json] [-p|--pretty] [--pin-dir DIR] OBJECT VERB ...
+ * (ip/bpftool style; the global options may follow the object too)
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "rocedp.h"
+#include "pindir.h"
 
 struct rd_cmd {
 	const char *name;
@@ -44,7 +48,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"Usage: rocedp [-j|--json] [-p|--pretty] OBJECT { COMMAND | help }\n"
+		"Usage: rocedp [-j|--json] [-p|--pretty] [--pin-dir DIR] OBJECT { COMMAND | help }\n"
 		"Objects and commands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].help);
@@ -80,20 +84,69 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
+/*
+ * A global option at argv[i]: applied, and how many words it took (0: not
+ * one). Accepted before or after the object, as bpftool does.
+ */
+static int global_opt(int argc, char **argv, int i)
+{
+	const char *a = argv[i];
+
+	if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+		rd_json = true;
+	} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+		rd_json = rd_pretty = true;
+	} else if (!strncmp(a, "--pin-dir=", 10) && a[10]) {
+		rd_pin_dir_set(a + 10);
+	} else if (!strcmp(a, "--pin-dir")) {
+		if (i + 1 >= argc || !argv[i + 1][0]) {
+			rd_err("options", "--pin-dir needs a directory");
+			return -1;
+		}
+		rd_pin_dir_set(argv[i + 1]);
+		return 2;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Drop the global options after the object (up to "--"); new argc. */
+static int take_global_opts(int argc, char **argv)
+{
+	int i = 2, n = 2, k;
+
+	while (i < argc && strcmp(argv[i], "--")) {
+		k = global_opt(argc, argv, i);
+		if (k < 0)
+			return -1;
+		if (!k)
+			argv[n++] = argv[i++];
+		i += k;
+	}
+	while (i < argc)
+		argv[n++] = argv[i++];
+	argv[n] = NULL;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rd_cmd *c = NULL;
 	size_t i;
+	int k;
 
 	libbpf_set_print(libbpf_print);
 	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")) {
-			rd_json = true;
-		} else if (!strcmp(argv[1], "-p") ||
-			   !strcmp(argv[1], "--pretty")) {
-			rd_json = rd_pretty = true;
-		} else if (!strcmp(argv[1], "-h") ||
-			   !strcmp(argv[1], "--help")) {
+		k = global_opt(argc, argv, 1);
+		if (k < 0)
+			return 2;
+		if (k) {
+			argc -= k;
+			argv += k;
+			continue;
+		}
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[1], "-V") ||
@@ -106,8 +159,6 @@ int main(int argc, char **argv)
 			       argv[1]);
 			return 2;
 		}
-		argc--;
-		argv++;
 	}
 	if (argc < 2) {
 		usage(stderr);
@@ -120,6 +171,9 @@ int main(int argc, char **argv)
 		rd_err(argv[1], "unknown object (try 'rocedp help')");
 		return 2;
 	}
+	argc = take_global_opts(argc, argv);
+	if (argc < 0)
+		return 2;
 	if (wants_help(argc - 1, argv + 1)) {
 		printf("Usage: rocedp %s %s\n", c->name, c->help);
 		return 0;
