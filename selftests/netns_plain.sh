@@ -7,7 +7,8 @@
 # ROCEDP_PIN_DIR. `ip netns exec` gives each call a new mount namespace with
 # a fresh sysfs (so no /sys/fs/bpf); rocedp must still pin on the host's
 # bpffs, one directory per network namespace, so what attach did is there
-# for the next call. Checked: attach, sync, stats, detach on each leaf; each
+# for the next call. Checked: attach, sync (once, and the daemon, one per
+# leaf), stats, detach on each leaf; each
 # leaf its own pin directory and maps; RoCE frames cross both leaves, each
 # leaf counting what it forwarded in its own maps; `rocedp status` truthful
 # after every step, also when an attachment was removed behind rocedp's
@@ -94,6 +95,27 @@ for n in "$L1" "$L2"; do
 	t_check $? "$n: status after sync: still host1, up1" "$(cat "$T_TMP/$n.sync.json")"
 done
 
+# the sync daemon through ip netns exec: it follows a route added later; a
+# second sync on leaf1 is refused (its lock), while leaf2's own one runs
+PIDF=$T_TMP/l1.sync.pid
+X "$L1" sync --daemon --pid-file "$PIDF" >"$T_TMP/l1.daemon" 2>&1
+t_check $? "$L1: rocedp sync --daemon" "$(cat "$T_TMP/l1.daemon")"
+t_cleanup "[ -e $PIDF ] && kill \$(cat $PIDF)"
+ip -n "$L1" route add 10.9.0.0/16 via 10.0.0.1
+for _ in $(seq 60); do
+	ip netns exec "$L1" bpftool -j map dump pinned "$d1/rd_routes4" >"$T_TMP/r4.json" 2>&1
+	t_pyj "$T_TMP/r4.json" 'any(e["formatted"]["key"] == {"prefixlen": 16, "addr": 0x090a} for e in j)' >/dev/null && break
+	sleep 0.05
+done
+t_pyj "$T_TMP/r4.json" 'any(e["formatted"]["key"] == {"prefixlen": 16, "addr": 0x090a} for e in j)' >/dev/null
+t_check $? "$L1: the daemon put a route added after its start (10.9.0.0/16) in leaf1's rd_routes4" "$(head -c 300 "$T_TMP/r4.json")"
+X "$L1" sync --once >"$T_TMP/l1.sync2" 2>&1
+[ $? != 0 ] && grep -q "another rocedp sync is running" "$T_TMP/l1.sync2" &&
+	X "$L2" sync --once >"$T_TMP/l2.sync2" 2>&1
+t_check $? "a second sync on leaf1 is refused while leaf2's runs beside it" "$(cat "$T_TMP/l1.sync2" "$T_TMP/l2.sync2" 2>&1)"
+st "$L1" l1.daemon && [ "$(ifs l1.daemon)" = "['host1', 'up1']" ]
+t_check $? "$L1: status with the daemon running: host1, up1" "$(cat "$T_TMP/l1.daemon.json")"
+
 # RoCE frames h1 -> h2 and the ACKs back: both leaves carry them
 st1() { X "$1" stats -j >"$T_TMP/$2.stats" 2>"$T_TMP/$2.stats.err"; }
 st1 "$L1" l1a && st1 "$L2" l2a
@@ -135,6 +157,11 @@ if [ "$MODE" != tc ]; then
 	t_check $? "leaf1: link pin removed on the host: status lists only host1, up1 'not attached'" "$(cat "$T_TMP/l1.rm.json"; X "$L1" status)"
 fi
 
+spid=$(cat "$PIDF")
+kill "$spid" && for _ in $(seq 100); do
+	kill -0 "$spid" 2>/dev/null || break
+	sleep 0.02
+done
 for n in "$L1" "$L2"; do
 	X "$n" detach >"$T_TMP/$n.det" 2>&1
 	t_check $? "$n: rocedp detach" "$(cat "$T_TMP/$n.det")"
