@@ -152,10 +152,14 @@ done
 if [ "$MODE" != tc ]; then
 	ifidx=$(ip -n "$L1" -j link show up1 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["ifindex"])')
 	rm -f "/sys/fs/bpf/rocedp-netns/$c1/links/xdp_$ifidx"
-	st "$L1" l1.rm && [ "$(ifs l1.rm)" = "['host1']" ] &&
-		X "$L1" status | grep -q "up1 .*not attached"
-	t_check $? "leaf1: link pin removed on the host: status lists only host1, up1 'not attached'" "$(cat "$T_TMP/l1.rm.json"; X "$L1" status)"
+	how="XDP link pin removed on the host"
+else
+	tc -n "$L1" filter del dev up1 ingress
+	how="tc ingress filter deleted"
 fi
+st "$L1" l1.rm && [ "$(ifs l1.rm)" = "['host1']" ] &&
+	X "$L1" status | grep -q "up1 .*not attached"
+t_check $? "leaf1: up1's $how: status lists only host1, up1 'not attached'" "$(cat "$T_TMP/l1.rm.json"; X "$L1" status)"
 
 spid=$(cat "$PIDF")
 kill "$spid" && for _ in $(seq 100); do
