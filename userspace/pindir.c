@@ -221,12 +221,15 @@ void rd_pin_dir_gc(void)
 		rmdir(parent); /* fails while another namespace has pins */
 }
 
-/* The name `ip netns` knows this namespace by, "" if none. */
+/*
+ * The name `ip netns` knows this namespace by, "" if none; a character that
+ * would need quoting in JSON or a terminal reads as '?'.
+ */
 const char *rd_netns_name(char *buf, size_t len)
 {
 	struct stat self, st;
 	struct dirent *e;
-	char p[300];
+	char p[300], *c;
 	DIR *d;
 
 	buf[0] = 0;
@@ -242,6 +245,10 @@ const char *rd_netns_name(char *buf, size_t len)
 		if (!stat(p, &st) && st.st_ino == self.st_ino &&
 		    st.st_dev == self.st_dev) {
 			snprintf(buf, len, "%s", e->d_name);
+			for (c = buf; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f ||
+				    *c == '"' || *c == '\\')
+					*c = '?';
 			break;
 		}
 	}
