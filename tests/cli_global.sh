@@ -9,7 +9,8 @@
 #  * the pin directory: /sys/fs/bpf/rocedp in the initial netns, and
 #    .../rocedp-netns/<netns cookie> in another one, also from inside
 #    `ip netns exec` (whose own /sys hides the host's bpffs), where status
-#    names the namespace.
+#    names the namespace;
+#  * where no bpffs that outlives the command is reachable, attach exits 1.
 # The full fabric with plain `ip netns exec` is selftests/netns_plain.sh.
 # Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
 
@@ -119,6 +120,18 @@ print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])')
 		ok "status (text) names the netns"
 	else
 		nok "status (text) names the netns" "$(cat "$TMP/out")"
+	fi
+	# a "host" without bpffs: in a new pid namespace pid 1 is a shell in a
+	# mount namespace whose /sys (ip netns exec's) has none, and rocedp runs
+	# in a further private mount namespace: a bpffs mounted there would
+	# vanish with the command, so attach must fail, naming why
+	ip netns exec "$NS" unshare --mount --pid --fork --mount-proc sh -c \
+		"unshare --mount env -u ROCEDP_PIN_DIR '$ROCEDP' attach lo" >"$TMP/out" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q "no bpffs here outlives this command" "$TMP/out"; then
+		ok "no lasting bpffs reachable: attach exits 1 and says why"
+	else
+		nok "no lasting bpffs reachable: attach exits 1" "rc $rc: $(cat "$TMP/out")"
 	fi
 else
 	nok "ip netns add $NS"
