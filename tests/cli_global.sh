@@ -45,22 +45,15 @@ fi
 
 # js DESC EXPR CMD...: CMD exits 0 and EXPR holds over its JSON output j
 js() {
-	local desc=$1 expr=$2 why
+	local desc=$1 expr=$2
 	shift 2
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	why=$($PY - "$TMP/out" "$expr" <<'EOF'
-import json, sys
-try:
-    j = json.load(open(sys.argv[1]))
-    v = eval(sys.argv[2])
-except Exception as e:
-    print(f"error: {e}")
-    sys.exit(1)
-print(v)
-sys.exit(0 if v else 1)
-EOF
-	)
-	if [ $? = 0 ]; then ok "$desc"; else nok "$desc" "$why: $(cat "$TMP/out" "$TMP/err")"; fi
+	if "$@" >"$TMP/out" 2>"$TMP/err" && $PY -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$TMP/out" "$expr" >>"$TMP/err" 2>&1; then
+		ok "$desc"
+	else
+		nok "$desc" "$(cat "$TMP/out" "$TMP/err")"
+	fi
 }
 
 # rc2 DESC WANT CMD...: CMD exits 2 and says WANT
