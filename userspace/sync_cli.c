@@ -59,6 +59,7 @@ static void print_summary(struct rd_sync *s, double ms)
 		       ",\"group_deletes\":%" PRIu64
 		       ",\"route_writes\":%" PRIu64
 		       ",\"route_deletes\":%" PRIu64 ",\"port_writes\":%" PRIu64
+		       ",\"route_fails\":%" PRIu64 ",\"route_marks\":%" PRIu64
 		       ",\"errors\":%" PRIu64 ",\"events\":%" PRIu64
 		       ",\"resyncs\":%" PRIu64 ",\"overruns\":%" PRIu64
 		       ",\"dump_retries\":%" PRIu64
@@ -67,6 +68,7 @@ static void print_summary(struct rd_sync *s, double ms)
 		       st.routes, st.groups, st.writes.group_writes,
 		       st.writes.group_deletes, st.writes.route_writes,
 		       st.writes.route_deletes, st.writes.port_writes,
+		       st.writes.route_fails, st.writes.route_marks,
 		       st.writes.errors, st.events, st.resyncs, st.overruns,
 		       st.dump_retries, st.deferred_drops, st.unknown_attrs,
 		       ms);
@@ -74,11 +76,12 @@ static void print_summary(struct rd_sync *s, double ms)
 		printf("sync: %u routes, %u groups; wrote %" PRIu64
 		       " groups, %" PRIu64 " routes, %" PRIu64
 		       " ports; deleted %" PRIu64 " routes, %" PRIu64
-		       " groups; %" PRIu64 " errors (%.1f ms)\n",
+		       " groups; %" PRIu64 " errors, %" PRIu64
+		       " route writes refused (retried) (%.1f ms)\n",
 		       st.routes, st.groups, st.writes.group_writes,
 		       st.writes.route_writes, st.writes.port_writes,
 		       st.writes.route_deletes, st.writes.group_deletes,
-		       st.writes.errors, ms);
+		       st.writes.errors, st.writes.route_fails, ms);
 	}
 	fflush(stdout);
 }
