@@ -7,9 +7,9 @@
  * mounted there again is a new, empty superblock that dies with the call
  * (every bpffs mount is its own instance), so pins made through it do not
  * last. The host's bpffs is still reachable through the root of a process
- * that lives in the host's mount namespace: init's (/proc/1/root), else
- * kthreadd's (/proc/2/root, the kernel's initial mount namespace), which
- * also works where init cannot be inspected. Every namespace then shares
+ * that lives in the host's mount namespace: kthreadd's (/proc/2/root, the
+ * kernel's initial mount namespace), else init's (/proc/1/root, in a
+ * container's pid namespace). Every namespace then shares
  * one bpffs, so each gets its own directory, keyed by the netns cookie (the
  * inode is reused as soon as a namespace dies; the cookie never is in a
  * boot). The initial namespace keeps <bpffs>/rocedp, as does a bpffs that
@@ -68,14 +68,17 @@ static bool same_ns(const char *ref, const char *type)
 	return n > 0 && n == m && !memcmp(a, b, n);
 }
 
-/* A process in the host's namespaces whose root and ns links we may read. */
+/*
+ * A process in the host's namespaces whose root and ns links we may read:
+ * kthreadd first (the kernel's own initial namespaces; a pid 1 can be the
+ * init of a pid namespace made for one command), else pid 1 (a container's
+ * init, where kthreadd is not in our pid namespace).
+ */
 static const char *host_ref(void)
 {
 	char comm[32] = "", buf[64];
 	FILE *f;
 
-	if (readlink("/proc/1/ns/mnt", buf, sizeof(buf)) > 0)
-		return "/proc/1";
 	f = fopen("/proc/2/comm", "r");
 	if (f) {
 		if (!fgets(comm, sizeof(comm), f))
@@ -85,6 +88,8 @@ static const char *host_ref(void)
 	if (!strcmp(comm, "kthreadd\n") &&
 	    readlink("/proc/2/ns/mnt", buf, sizeof(buf)) > 0)
 		return "/proc/2";
+	if (readlink("/proc/1/ns/mnt", buf, sizeof(buf)) > 0)
+		return "/proc/1";
 	return NULL;
 }
 
