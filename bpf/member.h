@@ -10,8 +10,7 @@
  * Whatever is read from it counts only if rd_group_same holds after: the
  * writer may rewrite this bank once it has flipped away from it.
  */
-static __always_inline struct rocedp_group *rd_group_bank(__u32 id,
-							   __u32 *seq)
+static __always_inline struct rocedp_group *rd_group_bank(__u32 id, __u32 *seq)
 {
 	__u32 key = id, *live, v;
 
