@@ -41,6 +41,9 @@ OBJECTS="attach detach status config qos ecn stats flows sync replay selftest-lo
 CFG_MAPS="rd_config rd_qos rd_cts_rules rd_routes4 rd_routes6 rd_groups rd_tx_ports rd_port_cfg"
 
 rd() { nsenter --net="/run/netns/$NS" "$ROCEDP" "$@"; }
+# the test build with the fault hooks on (docs/faults.md); $ROCEDP has none
+ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
+rdf() { nsenter --net="/run/netns/$NS" "$ROCEDP_FAULTS_BIN" "$@"; }
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 teardown() {
@@ -376,7 +379,7 @@ cat >"$CFG/big.json.in" <<'EOF'
  "ecn": {"ports": {"lcx2": {"kmin_bytes": 10, "kmax_bytes": 20}}}}
 EOF
 for n in 1 2 3 4 6 9; do
-	ROCEDP_FAULT_CONFIG_WRITE=$n rd config load "$CFG/big.json.in" >"$T_TMP/f.out" 2>"$T_TMP/f.err"
+	ROCEDP_FAULT_CONFIG_WRITE=$n rdf config load "$CFG/big.json.in" >"$T_TMP/f.out" 2>"$T_TMP/f.err"
 	rc=$?
 	snap after
 	[ $rc != 0 ] && ! grep -qv "^rocedp: config: " "$T_TMP/f.err" &&

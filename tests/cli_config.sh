@@ -18,6 +18,8 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROCEDP=${ROCEDP:-$ROOT/build/rocedp}
+# the test build with the fault hooks on (docs/faults.md); $ROCEDP has none
+ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
 CLANG=${CLANG:-clang}
 EX=$ROOT/docs/examples
 PY=/usr/bin/python3
@@ -60,6 +62,7 @@ check() { # check DESC CMD...: ok when CMD succeeds
 }
 
 rd() { nsenter --net=/run/netns/"$NS" "$ROCEDP" "$@"; }
+rdf() { nsenter --net=/run/netns/"$NS" "$ROCEDP_FAULTS_BIN" "$@"; }
 
 MAPS="rd_config rd_qos rd_cts_rules rd_groups rd_routes4 rd_routes6 rd_tx_ports rd_port_cfg rd_port_state"
 snapshot() { # the maps' raw bytes and the CLI's view
@@ -380,7 +383,7 @@ fail_each_write() {
 	local i
 	fails=0 bad="" applied=0
 	for i in $(seq 1 "$2"); do
-		if ROCEDP_FAULT_CONFIG_WRITE=$i rd config load "$1" >/dev/null 2>"$TMP/err"; then
+		if ROCEDP_FAULT_CONFIG_WRITE=$i rdf config load "$1" >/dev/null 2>"$TMP/err"; then
 			applied=1
 			break
 		fi
@@ -401,6 +404,12 @@ fi
 snapshot >"$TMP/after"
 check "the same load with no fault left applies and changes the maps" \
 	sh -c "[ $applied = 1 ] && ! cmp -s '$TMP/before' '$TMP/after'"
+# the shipped binary has no hooks: the variable is inert (docs/faults.md)
+check "shipped rocedp ignores ROCEDP_FAULT_CONFIG_WRITE=1" \
+	env ROCEDP_FAULT_CONFIG_WRITE=1 nsenter --net=/run/netns/"$NS" \
+	"$ROCEDP" config load "$f"
+check "shipped rocedp holds no ROCEDP_FAULT_ string" \
+	sh -c "! grep -q ROCEDP_FAULT_ '$ROCEDP'"
 
 check "stale static routes/groups removed, kept ones updated, ports reset" $PY - <<EOF
 import json, subprocess
@@ -499,7 +508,7 @@ crashes=0 bad="" done_at=
 fib_gen() { mapjson rd_config | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["formatted"]["value"]["fib_gen"])'; }
 for i in $(seq 1 80); do
 	gen0=$(fib_gen)
-	ROCEDP_FAULT_CONFIG_CRASH=$i rd config load "$new_f" >/dev/null 2>&1
+	ROCEDP_FAULT_CONFIG_CRASH=$i rdf config load "$new_f" >/dev/null 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
 		done_at=$i

@@ -34,6 +34,27 @@ $(TEST_OUT)/unit_group: tests/unit_group.c $(TEST_LIB_OBJS) $(USER_HDRS) \
 		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
+# The test build's CLI, $(OUT)/rocedp-faults: the shipped objects with the
+# files that hold fault hooks (#ifdef ROCEDP_FAULTS) built again with them
+# on. $(OUT)/rocedp, which `make install` and the .deb ship, has none: a
+# test hook is not a knob in production's environment (docs/faults.md).
+FAULT_SRCS := $(shell grep -lw ROCEDP_FAULTS $(USER_SRCS))
+FAULT_OBJS := $(patsubst userspace/%.c,$(OUT)/user-faults/%.o,$(FAULT_SRCS))
+ROCEDP_FAULTS_BIN := $(OUT)/rocedp-faults
+test-progs: $(ROCEDP_FAULTS_BIN)
+
+$(OUT)/user-faults:
+	@mkdir -p $@
+
+$(OUT)/user-faults/%.o: userspace/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h \
+		| $(OUT)/user-faults
+	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
+
+$(ROCEDP_FAULTS_BIN): $(FAULT_OBJS) $(filter-out \
+		$(patsubst $(OUT)/user-faults/%,$(OUT)/user/%,$(FAULT_OBJS)),\
+		$(USER_OBJS))
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
 # Regenerate the fixture files (the output is committed; review the diff).
 fixtures-gen:
 	$(PY) tests/gen_fixtures.py

@@ -1687,12 +1687,15 @@ static int txn_write(const struct txn *t, int fd, const void *key,
 
 static void txn_init(struct txn *t, const struct rd_maps *m)
 {
+	memset(t, 0, sizeof(*t));
+#ifdef ROCEDP_FAULTS
+	/* test builds only (docs/faults.md): never in the shipped binary */
 	const char *f = getenv("ROCEDP_FAULT_CONFIG_WRITE");
 	const char *c = getenv("ROCEDP_FAULT_CONFIG_CRASH");
 
-	memset(t, 0, sizeof(*t));
 	t->fault_at = f ? atol(f) : 0;
 	t->crash_at = c ? atol(c) : 0;
+#endif
 	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
 	t->cfg_fd = m->fd[RD_MAP_CONFIG];
 	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];

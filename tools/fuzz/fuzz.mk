@@ -18,7 +18,8 @@ FUZZ_SEED ?= 1 # fuzz-short: fixed, so `make test` is repeatable
 FUZZ_LONG_SEED ?= 0 # fuzz: 0 = a new random seed per run
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(WARN) -std=gnu11 \
-	-D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace $(FUZZ_SAN)
+	-D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace $(FUZZ_SAN) \
+	-DROCEDP_FAULTS # fuzz_config fails map writes on purpose
 FUZZ_LIB_SRCS := $(filter-out userspace/main.c,$(wildcard userspace/*.c))
 FUZZ_LIB_OBJS := $(patsubst userspace/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_dataplane
