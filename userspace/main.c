@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 #include "pindir.h"
+#include "config_keys.h"
 
 struct rd_cmd {
 	const char *name;
@@ -57,6 +58,9 @@ static void usage(FILE *f)
 
 static int cmd_help(int argc, char **argv)
 {
+	/* hidden, for bash completion (tools/completion/rocedp.bash) */
+	if (argc == 2 && !strcmp(argv[1], "--config-keys"))
+		return rd_config_keys_print(stdout) ? 1 : 0;
 	usage(stdout);
 	return 0;
 }

@@ -9,7 +9,9 @@ version=$2
 stage=$out/deb-stage
 arch=$(dpkg --print-architecture)
 rm -rf "$stage"
-make --no-print-directory install DESTDIR="$stage" PREFIX=/usr >/dev/null
+# the same OUT as `make deb`: the binary built there (no fault hooks,
+# docs/faults.md), not a second build in the default build/
+make --no-print-directory install OUT="$out" DESTDIR="$stage" PREFIX=/usr >/dev/null
 mkdir -p "$stage/DEBIAN"
 depends=$(dpkg-query -W -f='${Package} (>= ${Version}), ' libbpf1 libxdp1 libmnl0 libjson-c5 2>/dev/null | sed 's/, $//')
 cat >"$stage/DEBIAN/control" <<CTL

@@ -8,10 +8,13 @@ install: all
 	install -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PREFIX)/lib/rocedp \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)/lib/systemd/system \
 		$(DESTDIR)$(PREFIX)/share/doc/rocedp/examples \
-		$(DESTDIR)$(PREFIX)/src/rocedp-ecn-$(VERSION)
+		$(DESTDIR)$(PREFIX)/src/rocedp-ecn-$(VERSION) \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 $(ROCEDP) $(DESTDIR)$(SBINDIR)/rocedp
 	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/rocedp/
 	install -m 0644 docs/rocedp.8 $(DESTDIR)$(PREFIX)/share/man/man8/rocedp.8
+	install -m 0644 tools/completion/rocedp.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocedp
 	sed 's|@SBINDIR@|$(SBINDIR)|' tools/packaging/rocedp-sync.service \
 		> $(DESTDIR)/lib/systemd/system/rocedp-sync.service
 	chmod 0644 $(DESTDIR)/lib/systemd/system/rocedp-sync.service
