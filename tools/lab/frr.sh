@@ -181,3 +181,8 @@ print(sum(v.get("state") == "Established" for v in p.values()), "of", len(p))')
 	echo "    bgp: ${up:-?} sessions established"
 	frr_check "$n"
 }
+
+# frr_repair NODE: the stale-group workaround (docs/frr.md)
+frr_repair() {
+	/usr/bin/python3 "$LAB_FRRCHECK" --repair "$(ns "$1")" "$(frr_dir "$1")"
+}

@@ -7,8 +7,59 @@
 # the kernel's group (and so rocedp, which mirrors the kernel) still lacks
 # the returned one (docs/frr.md). Prints one line per difference and a
 # summary; exit 1 when any.
+#
+# frrcheck.py --repair NETNS VTYDIR: the workaround. For every BGP route
+# whose kernel group lacks paths zebra believes installed, re-create the
+# member nexthops the kernel deleted and `ip nexthop replace` the group with
+# zebra's members (ids from `show nexthop-group rib ID`). Prints the ip
+# commands it ran.
 import json
+import re
+import subprocess
 import sys
+
+
+def repair(netns, vtydir):
+    def run(*a, check=True):
+        return subprocess.run(a, capture_output=True, text=True, check=check).stdout
+    vty = ["ip", "netns", "exec", netns, "vtysh", "--vty_socket", vtydir, "-c"]
+    zebra = json.loads(run(*vty, "show ip route json"))
+    kernel = json.loads(run("ip", "-n", netns, "-j", "-4", "route", "show"))
+    khops = {r["dst"]: len(r.get("nexthops") or [r]) for r in kernel if r.get("protocol") == "bgp"}
+    done = set()
+    for prefix, entries in zebra.items():
+        for r in entries:
+            g = r.get("installedNexthopGroupId")
+            n = sum(1 for h in r.get("nexthops", []) if h.get("fib"))
+            if not r.get("installed") or g is None or g in done or khops.get(prefix, n) >= n:
+                continue
+            done.add(g)
+            text = run(*vty, f"show nexthop-group rib {g}")
+            m = re.search(r"Depends:((?: \(\d+\))+)", text)
+            if not m:
+                continue
+            ids = re.findall(r"\d+", m.group(1))
+            vias = re.findall(r"via (\S+), (\S+) \(vrf [^)]*\)(?:, weight (\d+))?", text)
+            if len(ids) != len(vias):
+                continue
+            members = []
+            for nid, (ip, dev, w) in zip(ids, vias):
+                if subprocess.run(["ip", "-n", netns, "nexthop", "show", "id", nid],
+                                  capture_output=True).returncode:
+                    cmd = ["ip", "-n", netns, "nexthop", "replace", "id", nid, "via", ip,
+                           "dev", dev, "proto", "zebra"]
+                    print(" ".join(cmd))
+                    run(*cmd)
+                members.append(nid + (f",{w}" if w and w != "1" else ""))
+            cmd = ["ip", "-n", netns, "nexthop", "replace", "id", str(g), "group",
+                   "/".join(members), "proto", "zebra"]
+            print(" ".join(cmd))
+            run(*cmd)
+
+
+if sys.argv[1] == "--repair":
+    repair(sys.argv[2], sys.argv[3])
+    sys.exit(0)
 
 
 def load(path):
@@ -51,5 +102,5 @@ for p in sorted(set(want) | set(have)):
     print(f"    STALE {p}: zebra {len(z or [])} paths ({','.join(z or []) or '-'}),"
           f" kernel {len(k or [])} ({','.join(k or []) or '-'})")
 print(f"    zebra vs kernel: {len(want)} BGP routes, "
-      + ("agree" if not bad else f"{bad} differ (fix: ip nexthop replace, docs/frr.md)"))
+      + ("agree" if not bad else f"{bad} differ (workaround: rocedp-lab frr-repair, or ip nexthop replace: docs/frr.md)"))
 sys.exit(1 if bad else 0)
