@@ -12,7 +12,8 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include "attach.h"
+#include "rocedp.h"
+#include "attach_hint.h"
 
 /* The device's MTU, or 0 when it cannot be read. */
 static int dev_mtu(const char *name)

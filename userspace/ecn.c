@@ -10,7 +10,8 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "engine.h"
-#include "attach.h"
+#include "liveload.h"
+#include "pindir.h"
 #include "stats.h"
 
 #define ECN_SYSFS "/sys/kernel/rocedp_ecn"

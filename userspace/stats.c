@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
-#include "attach.h"
+#include "pindir.h"
 #include "safefile.h"
 #include "stats.h"
 

@@ -36,7 +36,7 @@
 #include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
 #include "engine.h"
-#include "attach.h"
+#include "pindir.h"
 #include "fuzz_common.h"
 #include "sync.h"
 

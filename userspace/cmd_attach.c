@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The commands attach / detach / status / selftest-load: parse, call the
+ * attach modules, print.
+ *
+ * Maps are pinned in this network namespace's pin directory and reused by
+ * every later load (liveload.c). XDP is attached through a pinned bpf_link
+ * (attach_xdp.c), tc through clsact + cls_bpf direct-action
+ * (attach_tc.c). What rocedp created is recorded per netns in /run/rocedp
+ * (attach_state.c), so detach removes exactly that.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+#include "rocedp.h"
+#include "engine.h"
+#include "attach.h" /* rd_maps_from_skel, until engine.h declares it */
+#include "attach_hint.h"
+#include "attach_state.h"
+#include "attach_tc.h"
+#include "attach_xdp.h"
+#include "liveload.h"
+#include "pindir.h"
+#include "portl2.h"
+#include "rocedp.skel.h"
+
+/* forward,remark,flowlet,ecn (hash = forward; all; none) */
+static int parse_features(const char *s, __u32 *out)
+{
+	char buf[256], *tok, *save;
+	__u32 f = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "forward") || !strcmp(tok, "hash"))
+			f |= ROCEDP_F_FORWARD;
+		else if (!strcmp(tok, "remark"))
+			f |= ROCEDP_F_REMARK;
+		else if (!strcmp(tok, "flowlet"))
+			f |= ROCEDP_F_FLOWLET;
+		else if (!strcmp(tok, "ecn"))
+			f |= ROCEDP_F_ECN;
+		else if (!strcmp(tok, "all"))
+			f |= ROCEDP_F_ALL;
+		else if (!strcmp(tok, "none"))
+			;
+		else
+			return -EINVAL;
+	}
+	*out = f;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static int attach_one(struct rocedp *skel, struct rd_attached *a)
+{
+	if (a->mode == RD_MODE_TC)
+		return rd_tc_attach(
+			bpf_program__fd(skel->progs.rocedp_tc_ingress),
+			bpf_program__fd(skel->progs.rocedp_tc_egress),
+			a->ifindex, &a->created_clsact);
+	return rd_xdp_attach(bpf_program__fd(skel->progs.rocedp_xdp),
+			     a->ifindex, a->mode == RD_MODE_NATIVE);
+}
+
+static int detach_one(const struct rd_attached *a)
+{
+	if (a->mode == RD_MODE_TC)
+		return rd_tc_detach(a->ifindex, a->created_clsact);
+	return rd_xdp_detach(a->ifindex);
+}
+
+static bool config_exists(int fd)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	return !bpf_map_lookup_elem(fd, &zero, &c) && c.flowlet_gap_max_us;
+}
+
+/* ---------------------------------------------------------------- attach */
+
+/*
+ * Records of deleted interfaces: their programs went with the device, but
+ * an XDP link pin stays until removed. Kept while its removal fails.
+ */
+static void state_drop_gone(struct rd_attach_state *st)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < st->n; i++) {
+		if (st->ifs[i].gone &&
+		    (st->ifs[i].mode == RD_MODE_TC || !detach_one(&st->ifs[i])))
+			continue;
+		st->ifs[n++] = st->ifs[i];
+	}
+	st->n = n;
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "features", required_argument, NULL, 'f' },
+		{}
+	};
+	enum rd_attach_mode mode = RD_MODE_NATIVE;
+	struct rd_attach_state st;
+	struct rd_attached *a;
+	struct rocedp *skel = NULL;
+	struct rd_maps maps;
+	struct rocedp_config cfg;
+	bool set_features = false;
+	__u32 features = 0, zero = 0;
+	unsigned int ifindex;
+	int c, i, err, ret = 1;
+
+	optind = 1;
+	opterr = 0; /* getopt's own message would be a second error line */
+	while ((c = getopt_long(argc, argv, "m:f:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (rd_parse_mode(optarg, &mode)) {
+				rd_err("attach",
+				       "--mode: '%s' is not native, generic or tc",
+				       optarg);
+				return 2;
+			}
+			break;
+		case 'f':
+			if (parse_features(optarg, &features)) {
+				rd_err("attach",
+				       "--features: '%s': expected a list of forward,remark,flowlet,ecn",
+				       optarg);
+				return 2;
+			}
+			set_features = true;
+			break;
+		default:
+			rd_err("attach",
+			       "bad arguments (see 'rocedp attach help')");
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		rd_err("attach", "no interface given");
+		return 2;
+	}
+	/* every name must resolve before anything changes */
+	for (i = optind; i < argc; i++) {
+		if (!if_nametoindex(argv[i])) {
+			rd_err("attach", "%s: no such interface", argv[i]);
+			return 1;
+		}
+	}
+	err = rd_state_read(&st);
+	if (err) {
+		rd_err("attach", "%s: %s", rd_state_file(), strerror(-err));
+		return 1;
+	}
+	for (i = optind; i < argc; i++) {
+		a = rd_state_find(&st, if_nametoindex(argv[i]));
+		if (a && a->mode != mode) {
+			rd_err("attach",
+			       "%s: attached in %s mode; detach first to change to %s",
+			       argv[i], rd_mode_name(a->mode),
+			       rd_mode_name(mode));
+			return 1;
+		}
+	}
+	err = rd_pin_dir_prepare();
+	if (err) {
+		rd_err("attach", "%s: %s", rd_pin_dir(), rd_pin_dir_error(err));
+		return 1;
+	}
+	state_drop_gone(&st);
+	err = rd_live_load(&skel, true);
+	if (err) {
+		if (err != -ESTALE)
+			rd_err("attach",
+			       "loading the BPF programs: %s (ROCEDP_DEBUG=1 shows the verifier log)",
+			       strerror(-err));
+		return 1;
+	}
+	rd_maps_from_skel(&maps, skel);
+	if (!config_exists(maps.fd[RD_MAP_CONFIG])) {
+		err = rd_config_apply_defaults(&maps);
+		if (err) {
+			rd_err("attach", "writing default settings: %s",
+			       strerror(-err));
+			goto out;
+		}
+	}
+	if (set_features) {
+		if (bpf_map_lookup_elem(maps.fd[RD_MAP_CONFIG], &zero, &cfg) ||
+		    (cfg.features = features,
+		     bpf_map_update_elem(maps.fd[RD_MAP_CONFIG], &zero, &cfg,
+					 0))) {
+			rd_err("attach", "rd_config: %s", strerror(errno));
+			goto out;
+		}
+	}
+	err = rd_strip_devmap_progs(skel);
+	if (err) {
+		rd_err("attach",
+		       "rd_tx_ports: removing old egress programs: %s",
+		       strerror(-err));
+		goto out;
+	}
+	for (i = optind; i < argc; i++) {
+		struct rd_attached new = {};
+
+		ifindex = if_nametoindex(argv[i]);
+		a = rd_state_find(&st, ifindex);
+		if (!a) {
+			if (st.n >= RD_MAX_ATTACH) {
+				rd_err("attach", "%s: more than %d interfaces",
+				       argv[i], RD_MAX_ATTACH);
+				goto out;
+			}
+			snprintf(new.name, sizeof(new.name), "%s", argv[i]);
+			new.ifindex = ifindex;
+			new.mode = mode;
+			a = &new;
+		}
+		/* its own MAC first: unicast frames for other hosts are the
+		 * kernel's from the first frame on (beyond the slots: no check) */
+		err = rd_port_l2_set(maps.fd[RD_MAP_PORT_L2], ifindex);
+		if (err && err != -E2BIG) {
+			rd_err("attach", "%s: rd_port_l2: %s", argv[i],
+			       strerror(-err));
+			goto out;
+		}
+		err = attach_one(skel, a);
+		if (err) {
+			rd_attach_refused(argv[i], mode, err);
+			goto out;
+		}
+		if (a == &new)
+			st.ifs[st.n++] = new;
+		err = rd_state_write(&st);
+		if (err) {
+			rd_err("attach", "%s: %s", rd_state_file(),
+			       strerror(-err));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	/* links and pins keep the programs alive after we exit */
+	rocedp__destroy(skel);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- detach */
+
+/* The sync daemon's lock file for this pin directory, unless it runs. */
+static void remove_sync_lock(void)
+{
+	char path[128];
+	int fd;
+
+	if (rd_sync_lock_path(rd_pin_dir(), path, sizeof(path)))
+		return;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		unlink(path);
+	close(fd);
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	struct rd_attach_state st, keep = {};
+	bool all = argc < 2, found;
+	unsigned int i, ifindex;
+	int j, err, ret = 0;
+
+	for (j = 1; j < argc; j++) {
+		if (!strcmp(argv[j], "--all")) {
+			all = true;
+		} else if (argv[j][0] == '-') {
+			/* not an interface name: say so, not "not attached" */
+			rd_err("detach", "unknown option '%s'", argv[j]);
+			return 2;
+		}
+	}
+	err = rd_state_read(&st);
+	if (err) {
+		rd_err("detach", "%s: %s", rd_state_file(), strerror(-err));
+		return 1;
+	}
+	for (j = 1; j < argc && !all; j++) {
+		ifindex = if_nametoindex(argv[j]);
+		if (!ifindex || !rd_state_find(&st, ifindex)) {
+			rd_err("detach", "%s: not attached by rocedp", argv[j]);
+			return 1;
+		}
+	}
+	for (i = 0; i < st.n; i++) {
+		/* a deleted interface's link pin goes with any detach */
+		found = all || st.ifs[i].gone;
+		for (j = 1; j < argc && !found; j++)
+			found = if_nametoindex(argv[j]) == st.ifs[i].ifindex;
+		if (!found) {
+			keep.ifs[keep.n++] = st.ifs[i];
+			continue;
+		}
+		err = detach_one(&st.ifs[i]);
+		if (err) {
+			rd_err("detach", "%s: %s", st.ifs[i].name,
+			       strerror(-err));
+			keep.ifs[keep.n++] = st.ifs[i];
+			ret = 1;
+		}
+	}
+	err = rd_state_write(&keep);
+	if (err) {
+		rd_err("detach", "%s: %s", rd_state_file(), strerror(-err));
+		ret = 1;
+	}
+	if (!keep.n) {
+		/* nothing attached any more: leave nothing behind */
+		remove_sync_lock();
+		err = rd_pins_remove();
+		if (err) {
+			rd_err("detach", "%s: %s", rd_pin_dir(),
+			       strerror(-err));
+			ret = 1;
+		}
+		rd_pin_dir_gc();
+		rmdir(ROCEDP_RUN_DIR);
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------- status */
+
+static const char *xdp_prog_name(unsigned int ifindex, char *buf, size_t len)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p;
+
+	snprintf(buf, len, "-");
+	if (libxdp_get_error(mp))
+		return buf;
+	p = xdp_multiprog__main_prog(mp);
+	if (!p)
+		p = xdp_multiprog__next_prog(NULL, mp);
+	if (p)
+		snprintf(buf, len, "%s id %u", xdp_program__name(p),
+			 xdp_program__id(p));
+	xdp_multiprog__close(mp);
+	return buf;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct rd_attach_state st;
+	struct rocedp_config cfg = {};
+	struct rd_maps m;
+	char prog[64], feat[64], ns[128];
+	bool pinned;
+	unsigned int i, n;
+	__u32 zero = 0;
+	int err;
+
+	if (argc > 1) {
+		rd_err("status", "unexpected argument '%s'", argv[1]);
+		return 2;
+	}
+	err = rd_state_read(&st);
+	if (err) {
+		rd_err("status", "%s: %s", rd_state_file(), strerror(-err));
+		return 1;
+	}
+	rd_maps_init(&m);
+	pinned = !rd_maps_open_pinned(&m, rd_pin_dir());
+	if (pinned)
+		bpf_map_lookup_elem(m.fd[RD_MAP_CONFIG], &zero, &cfg);
+	snprintf(feat, sizeof(feat), "%s%s%s%s",
+		 cfg.features & ROCEDP_F_FORWARD ? "forward," : "",
+		 cfg.features & ROCEDP_F_REMARK ? "remark," : "",
+		 cfg.features & ROCEDP_F_FLOWLET ? "flowlet," : "",
+		 cfg.features & ROCEDP_F_ECN ? "ecn," : "");
+	if (feat[0])
+		feat[strlen(feat) - 1] = 0;
+	if (rd_json) {
+		printf("{\"version\":\"%s\",%s\"maps_pinned\":%s,\"pin_dir\":\"%s\","
+		       "\"features\":\"%s\",\"hash_mode\":\"%s\","
+		       "\"ecn_source\":\"%s\",\"interfaces\":[",
+		       ROCEDP_VERSION, rd_netns_describe(true, ns, sizeof(ns)),
+		       pinned ? "true" : "false", rd_pin_dir(), feat,
+		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
+		       rd_ecn_module_loaded() ? "module" : "map");
+		for (i = 0, n = 0; i < st.n; i++)
+			if (!st.ifs[i].gone && !st.ifs[i].missing)
+				printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
+				       n++ ? "," : "", st.ifs[i].name,
+				       st.ifs[i].ifindex,
+				       rd_mode_name(st.ifs[i].mode));
+		printf("]}\n");
+	} else {
+		printf("rocedp %s: %s %s%s\n", ROCEDP_VERSION,
+		       pinned ? "maps pinned under" :
+				"not loaded (no pinned maps in",
+		       rd_pin_dir(), pinned ? "" : ")");
+		printf("%s", rd_netns_describe(false, ns, sizeof(ns)));
+		if (pinned)
+			printf("features: %s  hash: %s  ecn thresholds: %s\n",
+			       feat[0] ? feat : "none",
+			       rd_hash_mode_name(cfg.hash_mode),
+			       rd_ecn_module_loaded() ? "module" : "map");
+		for (i = 0, n = 0; i < st.n; i++) {
+			if (st.ifs[i].gone)
+				continue;
+			if (st.ifs[i].missing) {
+				printf("  %-16s not attached (stale record: 'rocedp detach %s' clears it)\n",
+				       st.ifs[i].name, st.ifs[i].name);
+				continue;
+			}
+			n++;
+			printf("  %-16s ifindex %-5u %-8s %s\n", st.ifs[i].name,
+			       st.ifs[i].ifindex, rd_mode_name(st.ifs[i].mode),
+			       st.ifs[i].mode == RD_MODE_TC ?
+				       "clsact ingress+egress" :
+				       xdp_prog_name(st.ifs[i].ifindex, prog,
+						     sizeof(prog)));
+		}
+		if (!n)
+			printf("  no interfaces attached\n");
+	}
+	rd_maps_close(&m);
+	return 0;
+}
+
+/* Load every program as the live loader would, attach nothing. */
+int cmd_selftest_load(int argc, char **argv)
+{
+	struct rocedp *skel;
+	struct bpf_program *p;
+	int err, n = 0;
+
+	if (argc > 1) {
+		rd_err("selftest-load", "unexpected argument '%s'", argv[1]);
+		return 2;
+	}
+	err = rd_live_load(&skel, false);
+	if (err) {
+		rd_err("selftest-load", "loading the BPF programs: %s",
+		       strerror(-err));
+		return 1;
+	}
+	bpf_object__for_each_program(p, skel->obj)
+	{
+		if (!bpf_program__autoload(p))
+			continue;
+		printf("loaded %s (fd %d)\n", bpf_program__name(p),
+		       bpf_program__fd(p));
+		n++;
+	}
+	printf("ecn kfunc: %s\n",
+	       skel->rodata->cfg_ecn_kfunc ? "used" : "not used");
+	rocedp__destroy(skel);
+	/* the test entry too, as replay loads it */
+	{
+		struct rd_engine *e;
+
+		err = rd_engine_open(&e, NULL);
+		if (err) {
+			rd_err("selftest-load", "loading the replay engine: %s",
+			       strerror(-err));
+			return 1;
+		}
+		rd_engine_close(e);
+		printf("loaded replay engine (rocedp_egress_tr)\n");
+	}
+	printf("%d programs loaded\n", n + 1);
+	return 0;
+}
