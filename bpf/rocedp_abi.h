@@ -39,6 +39,17 @@
 #define ROCEDP_OP_XRC_ACK 0xb1
 #define ROCEDP_OP_XRC_ATOMIC_ACK 0xb2
 #define ROCEDP_XRCETH_LEN 4 /* after the BTH of every XRC request */
+/* RC requests the test and tool frame builders send (userspace/frame.h) */
+#define ROCEDP_OP_RC_SEND_FIRST 0x00
+#define ROCEDP_OP_RC_SEND_ONLY 0x04
+#define ROCEDP_OP_RC_SEND_ONLY_IMM 0x05
+#define ROCEDP_OP_RC_WRITE_FIRST 0x06
+#define ROCEDP_OP_RC_WRITE_MIDDLE 0x07
+#define ROCEDP_OP_RC_WRITE_LAST 0x08
+#define ROCEDP_OP_RC_WRITE_LAST_IMM 0x09
+#define ROCEDP_OP_RC_WRITE_ONLY 0x0a
+#define ROCEDP_OP_RC_WRITE_ONLY_IMM 0x0b
+#define ROCEDP_RETH_LEN 16
 
 /*
  * The payload-carrying opcodes: RC/XRC requests and read responses, UC

@@ -524,8 +524,9 @@ static int rg_send_prepare(struct rg_send_opts *s, bool have_src)
 		return -1;
 	}
 	mtu = s->mtu ? s->mtu : rg_if_mtu(s->ifindex);
-	need = 256 + (s->src.v6 ? RG_IP6_HLEN : RG_IP4_HLEN) + RG_UDP_HLEN +
-	       RG_BTH_LEN + RG_RETH_LEN + RG_ICRC_LEN;
+	need = 256 + (s->src.v6 ? RD_FRAME_IP6_LEN : RD_FRAME_IP4_LEN) +
+	       RD_FRAME_UDP_LEN + ROCEDP_BTH_LEN + ROCEDP_RETH_LEN +
+	       ROCEDP_ICRC_LEN;
 	if (mtu > 0 && rg_payload_mtu(mtu, s->src.v6) < 0) {
 		rg_err("--mtu", "%d: too small for the headers (needs %d)", mtu,
 		       need);

@@ -43,23 +43,23 @@ static void rg_filter_build(struct sock_filter *f, enum rg_role role)
 		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 15, 0),
 		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 14),
 		BPF_STMT(BPF_LD | BPF_H | BPF_IND, 16),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RG_UDP_PORT, 0, 12),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEDP_ROCEV2_PORT, 0, 12),
 		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 22),
 		BPF_STMT(BPF_JMP | BPF_JA, 6),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x86dd, 0, 9),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 20),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 17, 0, 7),
 		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 56),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RG_UDP_PORT, 0, 5),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEDP_ROCEV2_PORT, 0, 5),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 62),
 	};
 	const struct sock_filter requester[3] = {
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RG_OP_ACK, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEDP_OP_RC_ACK, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x12, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RG_OP_CNP, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEDP_OP_CNP, 0, 1),
 	};
 	const struct sock_filter responder[3] = {
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, RG_OP_ACK, 3, 2),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, ROCEDP_OP_RC_ACK, 3, 2),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 	};
@@ -117,9 +117,9 @@ int rg_udp_sink(bool v6)
 	struct sock_filter drop = BPF_STMT(BPF_RET | BPF_K, 0);
 	struct sock_fprog prog = { .len = 1, .filter = &drop };
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
-				   .sin6_port = htons(RG_UDP_PORT) };
+				   .sin6_port = htons(ROCEDP_ROCEV2_PORT) };
 	struct sockaddr_in a4 = { .sin_family = AF_INET,
-				  .sin_port = htons(RG_UDP_PORT) };
+				  .sin_port = htons(ROCEDP_ROCEV2_PORT) };
 	int fd, one = 1, zero = 0;
 
 	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -350,7 +350,8 @@ static void rg_poke(const struct rg_addr *dst)
 		return;
 	if (dst->v6) {
 		struct sockaddr_in6 s = { .sin6_family = AF_INET6,
-					  .sin6_port = htons(RG_UDP_PORT) };
+					  .sin6_port =
+						  htons(ROCEDP_ROCEV2_PORT) };
 
 		memcpy(&s.sin6_addr, dst->a, 16);
 		setsockopt(fd, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &ttl,
@@ -359,7 +360,8 @@ static void rg_poke(const struct rg_addr *dst)
 		       sizeof(s));
 	} else {
 		struct sockaddr_in s = { .sin_family = AF_INET,
-					 .sin_port = htons(RG_UDP_PORT) };
+					 .sin_port =
+						 htons(ROCEDP_ROCEV2_PORT) };
 
 		memcpy(&s.sin_addr, dst->a, 4);
 		setsockopt(fd, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));

@@ -11,38 +11,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RG_UDP_PORT 4791
+/* Opcodes and header lengths: the ABI's (ROCEDP_*) and frame.h's */
+#include "rocedp_abi.h"
+#include "frame.h"
+
 #define RG_FRAME_MAX 9216
 #define RG_PSN_MASK 0xffffffu
 #define RG_QPN_MASK 0xffffffu
 /* Responder QPN = requester QPN | RG_QPN_RESP (see docs: no CM exchange). */
 #define RG_QPN_RESP 0x800000u
-#define RG_PKEY 0xffff
-
-/* BTH opcodes (RC) */
-#define RG_OP_SEND_FIRST 0x00
-#define RG_OP_SEND_ONLY_IMM 0x05
-#define RG_OP_WRITE_FIRST 0x06
-#define RG_OP_WRITE_MIDDLE 0x07
-#define RG_OP_WRITE_LAST 0x08
-#define RG_OP_WRITE_LAST_IMM 0x09
-#define RG_OP_WRITE_ONLY 0x0a
-#define RG_OP_WRITE_ONLY_IMM 0x0b
-#define RG_OP_ACK 0x11
-#define RG_OP_CNP 0x81
 
 #define RG_AETH_ACK 0x1f /* ACK, credit count "unlimited" */
 #define RG_AETH_NAK_PSN 0x60 /* NAK, PSN sequence error */
-
-#define RG_ETH_HLEN 14
-#define RG_IP4_HLEN 20
-#define RG_IP6_HLEN 40
-#define RG_UDP_HLEN 8
-#define RG_BTH_LEN 12
-#define RG_RETH_LEN 16
-#define RG_AETH_LEN 4
-#define RG_CNP_PAD 16
-#define RG_ICRC_LEN 4
 
 struct rg_addr {
 	bool v6;

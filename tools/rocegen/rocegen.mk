@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # rocegen: RoCEv2 traffic generator + NIC-like responder (tools/rocegen).
-# Links userspace/icrc.c, the same ICRC code the rocedp binary uses.
+# Links userspace/icrc.c and frame.c: the ICRC code the rocedp binary uses
+# and the frame builder the tests use.
 
 ROCEGEN := $(OUT)/rocegen
-ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c) userspace/icrc.c
-ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/icrc.h
+ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c) userspace/icrc.c userspace/frame.c
+ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/icrc.h userspace/frame.h
 ICRC_SO := $(OUT)/librd_icrc.so
 FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
 

@@ -80,18 +80,18 @@ static size_t rg_sqp_frame(struct rg_sender *s, struct rg_sqp *q, uint64_t idx,
 	const struct rg_send_opts *o = s->o;
 	struct rg_bth b = { .dqpn = q->rqpn, .psn = rg_sqp_psn(q, idx) };
 	struct rg_path p = q->path;
-	uint8_t reth[RG_RETH_LEN];
+	uint8_t reth[ROCEDP_RETH_LEN];
 	size_t ext = 0, pay = s->pmtu;
 	bool last = k == s->ppm - 1;
 
 	if (s->ppm == 1)
-		b.opcode = RG_OP_WRITE_ONLY;
+		b.opcode = ROCEDP_OP_RC_WRITE_ONLY;
 	else if (k == 0)
-		b.opcode = RG_OP_WRITE_FIRST;
+		b.opcode = ROCEDP_OP_RC_WRITE_FIRST;
 	else if (last)
-		b.opcode = RG_OP_WRITE_LAST;
+		b.opcode = ROCEDP_OP_RC_WRITE_LAST;
 	else
-		b.opcode = RG_OP_WRITE_MIDDLE;
+		b.opcode = ROCEDP_OP_RC_WRITE_MIDDLE;
 	if (last) {
 		pay = o->msg - (s->ppm - 1) * s->pmtu;
 		b.ackreq = true;
@@ -203,13 +203,13 @@ static void rg_rx_frame(struct rg_sender *s, const uint8_t *buf, size_t len,
 	if (!q)
 		return;
 	dscp = p.tos >> 2;
-	if (p.bth.opcode == RG_OP_CNP) {
+	if (p.bth.opcode == ROCEDP_OP_CNP) {
 		t->rx_dscp_cnp[dscp]++;
 		q->cnps++;
 		rg_dcqcn_cut(s, q, now);
 		return;
 	}
-	if (p.bth.opcode != RG_OP_ACK)
+	if (p.bth.opcode != ROCEDP_OP_RC_ACK)
 		return;
 	d = rg_psn_diff(p.bth.psn, rg_sqp_psn(q, q->una));
 	switch (p.aeth_syndrome & 0x60) {
@@ -554,8 +554,9 @@ static void rg_send_report(struct rg_sender *s, FILE *out, uint64_t t0,
 /* Payload bytes per frame: the largest IB MTU (256..4096) that fits. */
 int rg_payload_mtu(int ip_mtu, bool v6)
 {
-	int hdr = (v6 ? RG_IP6_HLEN : RG_IP4_HLEN) + RG_UDP_HLEN + RG_BTH_LEN +
-		  RG_RETH_LEN + RG_ICRC_LEN;
+	int hdr = (v6 ? RD_FRAME_IP6_LEN : RD_FRAME_IP4_LEN) +
+		  RD_FRAME_UDP_LEN + ROCEDP_BTH_LEN + ROCEDP_RETH_LEN +
+		  ROCEDP_ICRC_LEN;
 	int pmtu;
 
 	for (pmtu = 4096; pmtu >= 256; pmtu /= 2)
