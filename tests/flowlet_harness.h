@@ -135,20 +135,20 @@ static inline uint32_t ip4(unsigned int a, unsigned int b, unsigned int c,
 static inline int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
 			  uint32_t *len)
 {
-	struct lb_frame_spec s = {
+	struct rd_frame s = {
 		.smac = { 2, 0xee, 0, 0, 0, 1 },
 		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
-		.src = x->src,
-		.dst = x->dst,
+		.src4 = x->src,
+		.dst4 = x->dst,
 		.sport = 0xc001,
 		.tos = 0x68,
-		.opcode = x->opcode ? x->opcode : LB_OP_WRITE_MIDDLE,
+		.opcode = x->opcode ? x->opcode : ROCEDP_OP_RC_WRITE_MIDDLE,
 		.dest_qp = x->qp,
 		.psn = x->psn,
 		.ack_req = x->ack_req,
-		.payload = x->opcode == LB_OP_ACK ? 0 :
-			   x->payload		  ? x->payload :
-						    1024,
+		.payload = x->opcode == ROCEDP_OP_RC_ACK ? 0 :
+			   x->payload			 ? x->payload :
+							   1024,
 		.aeth = 0x1f000000 | (x->psn & 0xffffff),
 	};
 	uint8_t in[2048], out[2048];
@@ -157,7 +157,7 @@ static inline int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
 			    .out_size = sizeof(out),
 			    .ingress_ifindex = IN_IFINDEX };
 
-	r.in_len = lb_build_frame(in, sizeof(in), &s);
+	r.in_len = rd_frame_build(in, sizeof(in), &s);
 	if (len)
 		*len = r.in_len;
 	if (rd_engine_set_time(e, t) || rd_engine_run(e, RD_HOOK_XDP, &r))

@@ -345,10 +345,11 @@ static void test_auto_rtt(struct rd_engine *e)
 			.dst = ip4(10, 1, 0, 5),
 			.qp = 0x900,
 			.ack_req = true,
-			.opcode = LB_OP_WRITE_ONLY };
-	struct tx ack = {
-		.src = d.dst, .dst = d.src, .qp = 0x77, .opcode = LB_OP_ACK
-	};
+			.opcode = ROCEDP_OP_RC_WRITE_ONLY };
+	struct tx ack = { .src = d.dst,
+			  .dst = d.src,
+			  .qp = 0x77,
+			  .opcode = ROCEDP_OP_RC_ACK };
 	struct rocedp_port_state st;
 	uint64_t t = 7 * T0, jitter, n0;
 	struct tx f = { .src = ip4(10, 9, 0, 6),
@@ -543,14 +544,14 @@ static void *race(void *arg)
 	struct tx x = { .src = ip4(10, 9, 0, 50),
 			.dst = ip4(10, 1, 5, 50),
 			.qp = 0xc00 };
-	struct lb_frame_spec s = {
+	struct rd_frame s = {
 		.smac = { 2, 0xee, 0, 0, 0, 1 },
 		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
-		.src = x.src,
-		.dst = x.dst,
+		.src4 = x.src,
+		.dst4 = x.dst,
 		.sport = 0xc001,
 		.tos = 0x68,
-		.opcode = LB_OP_WRITE_MIDDLE,
+		.opcode = ROCEDP_OP_RC_WRITE_MIDDLE,
 		.dest_qp = x.qp,
 		.payload = 256,
 	};
@@ -564,7 +565,7 @@ static void *race(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(r->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	run.in_len = lb_build_frame(in, sizeof(in), &s);
+	run.in_len = rd_frame_build(in, sizeof(in), &s);
 	for (i = 0; i < r->frames; i++) {
 		run.out_size = sizeof(out);
 		if (!rd_engine_run(r->e, RD_HOOK_XDP, &run))

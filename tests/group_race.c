@@ -150,12 +150,13 @@ int main(int argc, char **argv)
 {
 	struct rd_engine_opts eo = { .trace = false, .map_clock = true };
 	__u64 want = 10000000, tx[N_PORTS], runs = 0, bad, fwd, busy;
-	struct lb_frame_spec spec = {
-		.src = 0x0a090001,
-		.dst = 0x0a010002,
+	struct rd_frame spec = {
+		.src4 = 0x0a090001,
+		.dst4 = 0x0a010002,
 		.sport = 49152,
-		.opcode = LB_OP_SEND_ONLY,
+		.opcode = ROCEDP_OP_RC_SEND_ONLY,
 		.payload = 64,
+		.ttl = 255, /* see BATCH */
 	};
 	struct writer w = { 0 };
 	double secs = 50, t0;
@@ -202,11 +203,7 @@ int main(int argc, char **argv)
 			    .repeat = BATCH);
 
 		spec.dest_qp = 0x100 + (runs / BATCH) % 61 * 7919;
-		len = lb_build_frame(frame, sizeof(frame), &spec);
-		frame[LB_ETH_LEN + 8] = 255;
-		frame[LB_ETH_LEN + 10] = frame[LB_ETH_LEN + 11] = 0;
-		lb_put16(frame + LB_ETH_LEN + 10,
-			 lb_ip_csum(frame + LB_ETH_LEN, LB_IP4_LEN));
+		len = rd_frame_build(frame, sizeof(frame), &spec);
 		o.data_size_in = len;
 		if (bpf_prog_test_run_opts(fd, &o)) {
 			err = -errno;

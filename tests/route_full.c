@@ -51,11 +51,11 @@ static void fill(void *ctx, struct rocedp_member *m)
 static struct fwd fwd_frames(struct rd_engine *e, uint32_t dst,
 			     uint32_t kernel_port)
 {
-	struct lb_frame_spec spec = { .src = 0x0a090001,
-				      .dst = dst,
-				      .sport = 49152,
-				      .opcode = LB_OP_SEND_ONLY,
-				      .payload = 16 };
+	struct rd_frame spec = { .src4 = 0x0a090001,
+				 .dst4 = dst,
+				 .sport = 49152,
+				 .opcode = ROCEDP_OP_RC_SEND_ONLY,
+				 .payload = 16 };
 	uint8_t in[256], out[512];
 	struct fwd w = { 0 };
 	struct rd_run r;
@@ -65,7 +65,7 @@ static struct fwd fwd_frames(struct rd_engine *e, uint32_t dst,
 		spec.dest_qp = 0x100 + i * 7919u;
 		memset(&r, 0, sizeof(r));
 		r.in = in;
-		r.in_len = lb_build_frame(in, sizeof(in), &spec);
+		r.in_len = rd_frame_build(in, sizeof(in), &spec);
 		r.out = out;
 		r.out_size = sizeof(out);
 		if (rd_engine_run(e, RD_HOOK_TC, &r)) {

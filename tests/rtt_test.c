@@ -33,7 +33,7 @@ static struct tx req(int i, uint32_t psn)
 			.qp = RSP_QP(i),
 			.psn = psn,
 			.ack_req = true,
-			.opcode = LB_OP_WRITE_ONLY };
+			.opcode = ROCEDP_OP_RC_WRITE_ONLY };
 	return x;
 }
 
@@ -43,7 +43,7 @@ static struct tx ack(int i, uint32_t psn)
 			.dst = ip4(10, 9, 0, 20),
 			.qp = REQ_QP(i),
 			.psn = psn,
-			.opcode = LB_OP_ACK };
+			.opcode = ROCEDP_OP_RC_ACK };
 	return x;
 }
 

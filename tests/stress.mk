@@ -5,15 +5,15 @@
 STRESS_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
 
 $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tools/lbeval/frame.h tests/tap.h bpf/rocedp_abi.h
+		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(STRESS_LIB_OBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread
 
 $(OUT)/tests/route_full: tests/route_full.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tools/lbeval/frame.h tests/tap.h bpf/rocedp_abi.h
+		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(STRESS_LIB_OBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
 test-progs: $(OUT)/tests/group_race $(OUT)/tests/route_full

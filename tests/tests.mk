@@ -73,7 +73,7 @@ FORMAT_EXTRA += tests/rtt_test.c tests/flowlet_harness.h
 test-progs: $(TEST_OUT)/rtt_test
 $(OUT)/tests/flowlet_test: tests/flowlet_harness.h
 $(TEST_OUT)/rtt_test: tests/rtt_test.c tests/flowlet_harness.h \
-		$(TEST_LIB_OBJS) $(USER_HDRS) tools/lbeval/frame.h tests/tap.h \
+		$(TEST_LIB_OBJS) $(USER_HDRS) tests/tap.h \
 		bpf/rocedp_abi.h | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(TEST_LIB_OBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread

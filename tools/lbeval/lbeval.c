@@ -127,7 +127,8 @@ static int make_pairs(struct lb_trace *t, const struct lb_opts *o)
 static uint64_t wire_ps(uint32_t frame_len, double gbps)
 {
 	/* bits / (Gbit/s) = ns; * 1000 = ps */
-	return (uint64_t)((frame_len + LB_WIRE_OVERHEAD) * 8 * 1000.0 / gbps +
+	return (uint64_t)((frame_len + RD_FRAME_WIRE_OVERHEAD) * 8 * 1000.0 /
+				  gbps +
 			  0.5);
 }
 
@@ -144,7 +145,7 @@ static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 {
 	uint32_t *left = calloc(t->n_qps, sizeof(*left));
 	uint64_t end = start_ps, th, slot_ps;
-	struct lb_frame_spec s = { .opcode = LB_OP_WRITE_MIDDLE };
+	struct rd_frame s = { .opcode = ROCEDP_OP_RC_WRITE_MIDDLE };
 	unsigned int h, q, busy;
 	struct lb_ev e = {};
 	struct lb_qp *qp;
@@ -153,7 +154,7 @@ static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 	if (!left)
 		return -ENOMEM;
 	s.payload = o->mtu;
-	slot_ps = wire_ps(lb_frame_len(&s), o->rate_gbps);
+	slot_ps = wire_ps(rd_frame_len(&s), o->rate_gbps);
 	for (h = 0; h < o->hosts && !err; h++) {
 		th = start_ps + slot_ps * h / o->hosts;
 		if (o->jitter_us > 0)
@@ -177,20 +178,22 @@ static int gen_phase(struct lb_trace *t, const struct lb_opts *o,
 				e.dma_len = o->msg;
 				e.payload = left[q] < o->mtu ? left[q] : o->mtu;
 				if (left[q] == o->msg)
-					e.opcode = e.payload == left[q] ?
-							   LB_OP_WRITE_ONLY :
-							   LB_OP_WRITE_FIRST;
+					e.opcode =
+						e.payload == left[q] ?
+							ROCEDP_OP_RC_WRITE_ONLY :
+							ROCEDP_OP_RC_WRITE_FIRST;
 				else
-					e.opcode = e.payload == left[q] ?
-							   LB_OP_WRITE_LAST :
-							   LB_OP_WRITE_MIDDLE;
+					e.opcode =
+						e.payload == left[q] ?
+							ROCEDP_OP_RC_WRITE_LAST :
+							ROCEDP_OP_RC_WRITE_MIDDLE;
 				left[q] -= e.payload;
 				/* the last frame of a message asks for the ACK */
 				e.ack_req = !left[q];
 				s.opcode = e.opcode;
 				s.payload = e.payload;
-				t->bytes += lb_frame_len(&s);
-				th += wire_ps(lb_frame_len(&s), o->rate_gbps);
+				t->bytes += rd_frame_len(&s);
+				th += wire_ps(rd_frame_len(&s), o->rate_gbps);
 				err = trace_push(t, &e);
 			}
 		} while (busy && !err);
@@ -336,7 +339,7 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
 	uint64_t delay_ps[LB_MAX_MEMBERS], phase_bytes[LB_MAX_MEMBERS] = {};
 	uint64_t *last_arrival = NULL, arrival;
-	struct lb_frame_spec s = { .tos = LB_TOS };
+	struct rd_frame s = { .tos = LB_TOS };
 	uint8_t frame[LB_MAX_FRAME], out[LB_MAX_FRAME];
 	double phase_sum = 0;
 	unsigned int m, phase = 0, phases = 0;
@@ -410,8 +413,8 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 		memcpy(s.smac,
 		       (uint8_t[6]){ 2, 0xee, 0, 0, pr->src >> 8, pr->src }, 6);
 		memcpy(s.dmac, (uint8_t[6]){ 2, 0xcc, 0, 0, 0, 1 }, 6);
-		s.src = host_addr(pr->src);
-		s.dst = host_addr(pr->dst);
+		s.src4 = host_addr(pr->src);
+		s.dst4 = host_addr(pr->dst);
 		s.sport = pr->sport;
 		s.opcode = ev->opcode;
 		s.dest_qp = t->qps[ev->qp].qpn;
@@ -419,10 +422,10 @@ static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 		s.ack_req = ev->ack_req;
 		s.payload = ev->payload;
 		s.dma_len = ev->dma_len;
-		run.in_len = lb_build_frame(frame, sizeof(frame), &s);
+		run.in_len = rd_frame_build(frame, sizeof(frame), &s);
 		if (!run.in_len) {
-			rd_err("trace", "frame of %u bytes exceeds %d",
-			       lb_frame_len(&s), LB_MAX_FRAME);
+			rd_err("trace", "frame of %zu bytes exceeds %d",
+			       rd_frame_len(&s), LB_MAX_FRAME);
 			err = -EMSGSIZE;
 			goto out;
 		}

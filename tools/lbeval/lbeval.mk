@@ -5,8 +5,8 @@
 
 LBEVAL := $(OUT)/lbeval
 LBEVAL_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
-LBEVAL_HDRS := tools/lbeval/frame.h $(USER_HDRS) bpf/rocedp_abi.h
-FORMAT_EXTRA += tools/lbeval/lbeval.c tools/lbeval/frame.h tests/flowlet_test.c \
+LBEVAL_HDRS := $(USER_HDRS) bpf/rocedp_abi.h
+FORMAT_EXTRA += tools/lbeval/lbeval.c tests/flowlet_test.c \
 	tools/lbeval/pcapin.c tools/lbeval/pcapin.h \
 	tools/lbeval/report.c tools/lbeval/lbeval.h
 
@@ -29,7 +29,7 @@ $(LBEVAL): tools/lbeval/lbeval.c tools/lbeval/pcapin.c tools/lbeval/report.c \
 $(OUT)/tests/flowlet_test: tests/flowlet_test.c $(LBEVAL_LIB_OBJS) \
 		$(LBEVAL_HDRS) tests/tap.h | $(OUT)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $< $(LBEVAL_LIB_OBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(LBEVAL_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
 # The standard trace; `make bench` (owned elsewhere) may call this.
