@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "frame.h"
 #include "icrc.h"
 #include "stats.h"
 #include "tap.h"
@@ -27,79 +28,37 @@
 #define PMAX 20
 #define FRAMES 100000
 
-/* RoCEv2 RDMA WRITE ONLY (or ACK with AETH) frame with a valid ICRC. */
+/*
+ * RoCEv2 RDMA WRITE ONLY (RETH + 64 bytes) or ACK (AETH: ACK, MSN 0) from
+ * 10.0.1.2 / 2001:db8::1 to 10.0.2.2 / 2001:db8::2, DF clear, with a
+ * valid ICRC.
+ */
 static size_t build_frame(uint8_t *f, int v6, uint8_t tos, uint8_t opcode)
 {
-	size_t l3 = 14, l4, n, payload = opcode == 0x11 ? 4 : 64 + 16;
-	uint16_t ulen = 8 + 12 + payload + 4;
-	uint32_t sum = 0;
-	unsigned int i;
+	struct rd_frame s = {
+		.dmac = { 2, 0, 0, 0, 0, 2 },
+		.smac = { 2, 0, 0, 0, 0, 1 },
+		.v6 = v6,
+		.src4 = 0x0a000102,
+		.dst4 = 0x0a000202,
+		.src6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+		.dst6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 },
+		.tos = tos,
+		.sport = 0xc000,
+		.opcode = opcode,
+		.dest_qp = 0x42,
+		.aeth = 0x1f000000,
+		.payload = opcode == ROCEDP_OP_RC_ACK ? 0 : 64,
+		.flags = RD_FRAME_ICRC | RD_FRAME_NO_DF,
+	};
 
-	memset(f, 0, 256);
-	memcpy(f, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
-	if (v6) {
-		f[12] = 0x86;
-		f[13] = 0xdd;
-		f[l3] = 0x60 | (tos >> 4);
-		f[l3 + 1] = (tos & 0xf) << 4;
-		f[l3 + 4] = ulen >> 8;
-		f[l3 + 5] = ulen & 0xff;
-		f[l3 + 6] = 17;
-		f[l3 + 7] = 64;
-		f[l3 + 8] = 0x20; /* 2001:db8::1 -> 2001:db8::2 */
-		f[l3 + 9] = 0x01;
-		f[l3 + 10] = 0x0d;
-		f[l3 + 11] = 0xb8;
-		f[l3 + 23] = 1;
-		memcpy(f + l3 + 24, f + l3 + 8, 16);
-		f[l3 + 39] = 2;
-		l4 = l3 + 40;
-	} else {
-		f[12] = 0x08;
-		f[13] = 0x00;
-		f[l3] = 0x45;
-		f[l3 + 1] = tos;
-		f[l3 + 2] = (20 + ulen) >> 8;
-		f[l3 + 3] = (20 + ulen) & 0xff;
-		f[l3 + 8] = 64;
-		f[l3 + 9] = 17;
-		memcpy(f + l3 + 12, "\x0a\x00\x01\x02\x0a\x00\x02\x02", 8);
-		for (i = 0; i < 20; i += 2)
-			sum += (f[l3 + i] << 8) | f[l3 + i + 1];
-		sum = (sum & 0xffff) + (sum >> 16);
-		sum = (sum & 0xffff) + (sum >> 16);
-		f[l3 + 10] = ~sum >> 8;
-		f[l3 + 11] = ~sum & 0xff;
-		l4 = l3 + 20;
-	}
-	f[l4] = 0xc0; /* source port 49152 */
-	f[l4 + 2] = 4791 >> 8;
-	f[l4 + 3] = 4791 & 0xff;
-	f[l4 + 4] = ulen >> 8;
-	f[l4 + 5] = ulen & 0xff;
-	f[l4 + 8] = opcode;
-	f[l4 + 10] = 0xff; /* P_Key */
-	f[l4 + 11] = 0xff;
-	f[l4 + 15] = 0x42; /* dest QP */
-	if (opcode == 0x11)
-		f[l4 + 20] = 0x1f; /* AETH: ACK */
-	n = l4 + ulen;
-	rd_icrc_set(f, n);
-	return n;
+	return rd_frame_build(f, 256, &s);
 }
 
+/* IPv4 header checksum right (IPv6 has none) */
 static int ipv4_csum_ok(const uint8_t *f)
 {
-	uint32_t sum = 0;
-	unsigned int i;
-
-	if (f[12] != 0x08)
-		return 1;
-	for (i = 0; i < 20; i += 2)
-		sum += (f[14 + i] << 8) | f[14 + i + 1];
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return sum == 0xffff;
+	return f[12] != 0x08 || rd_frame_csum(f + 14, 20) == 0;
 }
 
 static int set_queue(struct rd_engine *e, uint64_t q)
@@ -215,7 +174,7 @@ static void test_cap(struct rd_engine *e)
 {
 	const uint64_t t0 = 5000000000ull;
 	uint8_t frame[256];
-	size_t len = build_frame(frame, 0, 0x02, 0x0a);
+	size_t len = build_frame(frame, 0, 0x02, ROCEDP_OP_RC_WRITE_ONLY);
 	int64_t q = -1, before;
 	int i;
 
@@ -248,7 +207,7 @@ static void test_drain(struct rd_engine *e)
 {
 	const uint64_t t0 = 1000000000ull;
 	uint8_t frame[256];
-	size_t len = build_frame(frame, 0, 0x02, 0x0a);
+	size_t len = build_frame(frame, 0, 0x02, ROCEDP_OP_RC_WRITE_ONLY);
 	int64_t q, q2;
 	int ok, i;
 
@@ -385,7 +344,7 @@ int main(void)
 	}
 	for (v6 = 0; v6 < 2; v6++) {
 		/* ECT(0) RDMA WRITE */
-		len = build_frame(frame, v6, 0x02, 0x0a);
+		len = build_frame(frame, v6, 0x02, ROCEDP_OP_RC_WRITE_ONLY);
 		result(set_queue(e, KMIN - 1) == 0, "%s: queue held below Kmin",
 		       fam_name[v6]);
 		run_many(e, frame, len, FRAMES, &res);
@@ -416,14 +375,14 @@ int main(void)
 		       fam_name[v6], res.marked, FRAMES);
 
 		/* ECT(1) is marked too */
-		len = build_frame(frame, v6, 0x01, 0x0a);
+		len = build_frame(frame, v6, 0x01, ROCEDP_OP_RC_WRITE_ONLY);
 		run_many(e, frame, len, 1000, &res);
 		result(res.marked == 1000,
 		       "%s: ECT(1) above Kmax: %lu of 1000 marked",
 		       fam_name[v6], res.marked);
 
 		/* Not-ECT: never touched, counted as would-mark */
-		len = build_frame(frame, v6, 0x00, 0x0a);
+		len = build_frame(frame, v6, 0x00, ROCEDP_OP_RC_WRITE_ONLY);
 		would0 = counter(e, ROCEDP_CTR_ECN_WOULD_MARK);
 		run_many(e, frame, len, FRAMES, &res);
 		would1 = counter(e, ROCEDP_CTR_ECN_WOULD_MARK);
@@ -436,14 +395,14 @@ int main(void)
 		       FRAMES);
 
 		/* CE stays CE */
-		len = build_frame(frame, v6, 0x03, 0x0a);
+		len = build_frame(frame, v6, 0x03, ROCEDP_OP_RC_WRITE_ONLY);
 		run_many(e, frame, len, 1000, &res);
 		result(res.ce_out == 1000 && res.other_change == 0,
 		       "%s: CE stays CE, frame unchanged (%lu of 1000)",
 		       fam_name[v6], res.ce_out);
 
 		/* ACKs are opted out by default */
-		len = build_frame(frame, v6, 0x02, 0x11);
+		len = build_frame(frame, v6, 0x02, ROCEDP_OP_RC_ACK);
 		run_many(e, frame, len, 1000, &res);
 		result(res.marked == 0,
 		       "%s: ACK opted out of marking above Kmax (%lu marked)",

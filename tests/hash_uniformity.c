@@ -23,6 +23,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "frame.h"
 #include "groupw.h"
 #include "tap.h"
 
@@ -33,29 +34,20 @@
 /* A RoCEv2 SEND only from 10.0.src.1:sport to 10.1.0.2:4791, given QP. */
 static void build_frame(uint8_t *f, uint32_t qp, uint16_t sport, uint8_t src)
 {
-	/* clang-format off */
-	static const uint8_t hdr[] = {
-		/* Ethernet */
-		0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
-		/* IPv4: len 48, DF, TTL 64, UDP, checksum not checked */
-		0x45, 0x00, 0x00, 0x30, 0x00, 0x01, 0x40, 0x00, 0x40, 0x11,
-		0x00, 0x00, 10, 0, 0, 1, 10, 1, 0, 2,
-		/* UDP: sport set below, dport 4791, len 28 */
-		0x00, 0x00, 0x12, 0xb7, 0x00, 0x1c, 0x00, 0x00,
-		/* BTH: SEND only, P_Key ffff, QP below, PSN 1 */
-		0x04, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x00, 0x01,
+	struct rd_frame s = {
+		.dmac = { 2, 0, 0, 0, 0, 2 },
+		.smac = { 2, 0, 0, 0, 0, 1 },
+		.src4 = 0x0a000001 | (uint32_t)src << 8,
+		.dst4 = 0x0a010002,
+		.ip_id = 1,
+		.sport = sport,
+		.opcode = ROCEDP_OP_RC_SEND_ONLY,
+		.dest_qp = qp,
+		.psn = 1,
+		.payload = 4,
 	};
-	/* clang-format on */
 
-	memset(f, 0, FRAME_LEN);
-	memcpy(f, hdr, sizeof(hdr));
-	f[28] = src;
-	f[34] = sport >> 8;
-	f[35] = sport & 0xff;
-	f[47] = qp >> 16;
-	f[48] = qp >> 8;
-	f[49] = qp;
+	rd_frame_build(f, FRAME_LEN, &s);
 }
 
 struct env {

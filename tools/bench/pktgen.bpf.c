@@ -7,6 +7,11 @@
  * wrote into them (MACs, TTL, checksum), so every frame gets all of its
  * headers written afresh here, then goes out with XDP_TX (turned into a
  * redirect to the veth the test run names as ingress device).
+ *
+ * This is the one frame writer outside userspace/frame.c, on purpose: it
+ * runs in the kernel on each recycled page, where userspace cannot reach,
+ * and rewrites headers in place for any frame size. Its vocabulary
+ * (port, BTH length, opcode) is the ABI's.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -15,10 +20,9 @@
 #include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include "rocedp_abi.h"
 
-#define ROCEV2_PORT 4791
-#define BTH_LEN 12
-#define HDRS_LEN (ETH_HLEN + 20 + 8 + BTH_LEN)
+#define HDRS_LEN (ETH_HLEN + 20 + 8 + ROCEDP_BTH_LEN)
 
 const volatile __u8 src_dmac[ETH_ALEN];
 const volatile __u8 src_smac[ETH_ALEN];
@@ -82,12 +86,12 @@ int bench_src(struct xdp_md *ctx)
 	ip->daddr = bpf_htonl(bpf_ntohl(src_daddr) + seq % src_n_dst);
 	ip->check = ip_csum((__u16 *)ip);
 	udp->source = bpf_htons(49152 + (seq / src_n_dst) % src_n_sport);
-	udp->dest = bpf_htons(ROCEV2_PORT);
+	udp->dest = bpf_htons(ROCEDP_ROCEV2_PORT);
 	udp->len = bpf_htons(len - ETH_HLEN - 20);
 	udp->check = 0;
 	/* BTH: RC RDMA WRITE ONLY, pkey default, dest QP, PSN */
 	qp = 0x100 + (seq / src_n_dst) % src_n_qp;
-	bth[0] = 0x0a;
+	bth[0] = ROCEDP_OP_RC_WRITE_ONLY;
 	bth[1] = 0;
 	bth[2] = 0xff;
 	bth[3] = 0xff;

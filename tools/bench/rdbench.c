@@ -37,6 +37,7 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 #include "engine.h"
+#include "frame.h"
 #include "groupw.h"
 #include "stats.h"
 #include "attach.h"
@@ -108,48 +109,31 @@ static void ctrs(int fd, __u64 *c)
 		die("rd_stats lookup", err);
 }
 
-#define FRAME_LEN 128
+#define FRAME_LEN 130 /* 54 payload bytes + 2 of pad (BTH PadCnt) */
 #define N_FRAMES 64 /* distinct flows (destination QPs) cycled per batch */
 
-/* IPv4 RoCEv2 RDMA WRITE ONLY, TTL 255, DSCP 0 ECT(0); dest QP varies. */
+/*
+ * IPv4 RoCEv2 RDMA WRITE ONLY, TTL 255, DSCP 0 ECT(0); dest QP varies.
+ * (Until the shared builder it was 128 bytes with PadCnt 0, which IBTA
+ * forbids for a 54-byte payload.)
+ */
 static void build_frame(__u8 *f, unsigned int qp, const __u8 *dmac)
 {
-	__u32 sum = 0;
-	int i;
+	struct rd_frame s = {
+		.smac = { 2, 0xcc, 0, 0, 0, 1 },
+		.src4 = 0x0ac80002, /* 10.200.0.2 */
+		.dst4 = 0x0a090001, /* 10.9.0.1 */
+		.tos = 0x02,
+		.ttl = 255, /* 200 rounds per batch leave it at 55 */
+		.sport = 0xc000,
+		.opcode = ROCEDP_OP_RC_WRITE_ONLY,
+		.dest_qp = qp,
+		.psn = 0x1234,
+		.payload = 54,
+	};
 
-	memset(f, 0, FRAME_LEN);
-	memcpy(f, dmac, 6);
-	memcpy(f + 6, "\x02\xcc\x00\x00\x00\x01", 6);
-	f[12] = 0x08;
-	f[13] = 0x00;
-	f[14] = 0x45;
-	f[15] = 0x02;
-	f[16] = (FRAME_LEN - 14) >> 8;
-	f[17] = (FRAME_LEN - 14) & 0xff;
-	f[20] = 0x40; /* DF */
-	f[22] = 255; /* TTL: 200 rounds per batch leave it at 55 */
-	f[23] = 17;
-	memcpy(f + 26, "\x0a\xc8\x00\x02", 4); /* 10.200.0.2 */
-	memcpy(f + 30, "\x0a\x09\x00\x01", 4); /* 10.9.0.1 */
-	for (i = 14; i < 34; i += 2)
-		sum += f[i] << 8 | f[i + 1];
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	f[24] = ~sum >> 8;
-	f[25] = ~sum & 0xff;
-	f[34] = 0xc0; /* sport 49152 */
-	f[36] = 4791 >> 8;
-	f[37] = 4791 & 0xff;
-	f[38] = (FRAME_LEN - 34) >> 8;
-	f[39] = (FRAME_LEN - 34) & 0xff;
-	f[42] = 0x0a; /* RC RDMA WRITE ONLY */
-	f[44] = 0xff;
-	f[45] = 0xff;
-	f[47] = qp >> 16;
-	f[48] = qp >> 8;
-	f[49] = qp;
-	f[52] = 0x12;
-	f[53] = 0x34;
+	memcpy(s.dmac, dmac, 6);
+	rd_frame_build(f, FRAME_LEN, &s);
 }
 
 struct timing {
