@@ -14,13 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
-#include <linux/if_ether.h>
-#include <linux/ip.h>
-#include <linux/udp.h>
 #include <bpf/bpf.h>
 #include "buckets.h"
 #include "engine.h"
+#include "frame.h"
 #include "groupw.h"
 
 #define N 8
@@ -41,35 +38,22 @@ static const char cfg[] =
 	" \"routes\": [{\"prefix\": \"10.1.0.0/16\", \"group\": 1}]}";
 
 /* RoCEv2 SEND only to 10.1.0.2, destination QP qp: one flow per QP. */
-struct frame {
-	struct ethhdr eth;
-	struct iphdr ip;
-	struct udphdr udp;
-	__u8 bth[12];
-	__u8 icrc[4];
-} __attribute__((packed));
+#define FRAME_LEN 58 /* Ethernet, IPv4, UDP, BTH, ICRC */
 
-static void mkframe(struct frame *f, __u32 qp)
+static void mkframe(uint8_t *f, __u32 qp)
 {
-	memset(f, 0, sizeof(*f));
-	memcpy(f->eth.h_dest, "\x02\xaa\x00\x00\x00\x01", ETH_ALEN);
-	memcpy(f->eth.h_source, "\x02\xcc\x00\x00\x00\x01", ETH_ALEN);
-	f->eth.h_proto = htons(ETH_P_IP);
-	f->ip.version = 4;
-	f->ip.ihl = 5;
-	f->ip.tot_len = htons(sizeof(*f) - sizeof(f->eth));
-	f->ip.ttl = 64;
-	f->ip.protocol = IPPROTO_UDP;
-	f->ip.saddr = htonl(0x0a000001);
-	f->ip.daddr = htonl(0x0a010002);
-	f->udp.source = htons(0xc000);
-	f->udp.dest = htons(ROCEDP_ROCEV2_PORT);
-	f->udp.len = htons(sizeof(*f) - sizeof(f->eth) - sizeof(f->ip));
-	f->bth[0] = 0x04; /* RC SEND only */
-	f->bth[2] = f->bth[3] = 0xff; /* P_Key */
-	f->bth[5] = qp >> 16;
-	f->bth[6] = qp >> 8;
-	f->bth[7] = qp;
+	struct rd_frame s = {
+		.dmac = { 2, 0xaa, 0, 0, 0, 1 },
+		.smac = { 2, 0xcc, 0, 0, 0, 1 },
+		.src4 = 0x0a000001,
+		.dst4 = 0x0a010002,
+		.sport = 0xc000,
+		.opcode = ROCEDP_OP_RC_SEND_ONLY,
+		.dest_qp = qp,
+		.flags = RD_FRAME_NO_DF,
+	};
+
+	rd_frame_build(f, FRAME_LEN, &s);
 }
 
 /* The picker the bucket table replaced, as it was in bpf/member.h. */
@@ -98,8 +82,7 @@ static int run(struct rd_engine *e, int flows, const struct rocedp_group *g,
 	       struct pass *p)
 {
 	__u32 id = 1;
-	struct frame f;
-	__u8 out[sizeof(f) + 64];
+	uint8_t f[FRAME_LEN], out[FRAME_LEN + 64];
 	struct rd_run r;
 	int i, err;
 
@@ -107,10 +90,10 @@ static int run(struct rd_engine *e, int flows, const struct rocedp_group *g,
 	if (err)
 		return err;
 	for (i = 0; i < flows; i++) {
-		mkframe(&f, 0x100 + i * 7919u % 0xffff00);
+		mkframe(f, 0x100 + i * 7919u % 0xffff00);
 		memset(&r, 0, sizeof(r));
-		r.in = &f;
-		r.in_len = sizeof(f);
+		r.in = f;
+		r.in_len = FRAME_LEN;
 		r.out = out;
 		r.out_size = sizeof(out);
 		if (rd_engine_run(e, RD_HOOK_XDP, &r))
