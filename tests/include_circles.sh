@@ -1,70 +1,98 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# No include circles: a module is a file's directory and name without the
-# extension (userspace/attach_xdp.c and .h are one module); module A
-# depends on B when A's .c or .h includes B's header. A circle (A needs B,
-# B needs A, directly or through others) means neither can be read, tested
-# or linked without the other, so the layers are gone. Checked over
-# userspace/, bpf/, tools/ and tests/, with the include paths the makefiles
-# give (the including file's directory, then userspace, bpf, tools/lbeval);
-# generated headers (the skeletons) are leaves and skipped.
+# No circles between modules. A module is a file's directory and name
+# without the extension (userspace/attach_xdp.c and .h are one module). A
+# circle (A needs B, B needs A, directly or through others) means neither
+# can be read, tested or linked without the other: the layers are gone.
 #
-# First the checker is shown a circle it must find, then the tree.
+# Two views, both must be free of circles:
+#  - includes: A needs B when A's .c or .h includes B's header. Over
+#    userspace/, bpf/, tools/ and tests/, with the include paths the
+#    makefiles give (the including file's directory, then userspace, bpf,
+#    tools/lbeval); generated headers (the skeletons) are skipped.
+#  - links: A needs B when A's object uses a symbol B's object defines.
+#    This sees what includes hide: a shared header declaring functions of
+#    several files (rocegen.h once declared main.c's rg_err for send.c).
+#    Over the rocedp objects in $OUT/user and rocegen's sources, compiled
+#    here.
+#
+# First each checker is shown a circle it must find, then the tree.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+OUT=${OUT:-build}
 PY=${PY:-/usr/bin/python3}
+CC=${CC:-cc}
 
-check() { # ROOT: prints one line per circle, exits 1 if any
-	"$PY" - "$1" <<'EOF'
-import os, re, sys
+# circles inc ROOT | circles link OBJ...: one line per circle, exit 1 if any
+circles() {
+	"$PY" - "$@" <<'EOF'
+import os, re, subprocess, sys
 
-root = sys.argv[1]
-dirs = ["userspace", "bpf", "tools", "tests"]
-ipath = ["userspace", "bpf", "tools/lbeval"]
-inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-files = []
-for d in dirs:
-    for dp, dn, fn in os.walk(os.path.join(root, d)):
-        dn[:] = sorted(x for x in dn if not x.startswith("build"))
-        for f in sorted(fn):
-            if f.endswith((".c", ".h")):
-                files.append(os.path.relpath(os.path.join(dp, f), root))
+mode, args = sys.argv[1], sys.argv[2:]
+edges = {}
 
 def module(path):
     return os.path.splitext(os.path.normpath(path))[0]
 
-edges = {}
-for f in files:
-    m = module(f)
-    edges.setdefault(m, set())
-    with open(os.path.join(root, f), errors="replace") as fh:
-        text = fh.read()
-    for name in inc.findall(text):
-        for d in [os.path.dirname(f)] + ipath:
-            cand = os.path.normpath(os.path.join(d, name))
-            if os.path.isfile(os.path.join(root, cand)):
-                if module(cand) != m:
-                    edges[m].add(module(cand))
-                break
+def add(a, b, why):
+    edges.setdefault(a, {})
+    edges.setdefault(b, {})
+    if a != b:
+        edges[a].setdefault(b, why)
+
+if mode == "inc":
+    root = args[0]
+    ipath = ["userspace", "bpf", "tools/lbeval"]
+    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+    for d in ["userspace", "bpf", "tools", "tests"]:
+        for dp, dn, fn in os.walk(os.path.join(root, d)):
+            dn[:] = sorted(x for x in dn if not x.startswith("build"))
+            for f in sorted(fn):
+                if not f.endswith((".c", ".h")):
+                    continue
+                f = os.path.relpath(os.path.join(dp, f), root)
+                edges.setdefault(module(f), {})
+                with open(os.path.join(root, f), errors="replace") as fh:
+                    names = inc.findall(fh.read())
+                for name in names:
+                    for d2 in [os.path.dirname(f)] + ipath:
+                        cand = os.path.normpath(os.path.join(d2, name))
+                        if os.path.isfile(os.path.join(root, cand)):
+                            add(module(f), module(cand), name)
+                            break
+else:
+    defs, undef = {}, {}
+    for o in args:
+        m = os.path.basename(module(o))
+        edges.setdefault(m, {})
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in "TDBRC":
+                defs[p[2]] = m
+            elif len(p) == 2 and p[0] == "U":
+                undef.setdefault(m, set()).add(p[1])
+    for m, syms in sorted(undef.items()):
+        for s in sorted(syms):
+            if s in defs:
+                add(m, defs[s], s)
 
 # Tarjan's strongly connected components, iteratively
 index, low, onstack, stack, sccs = {}, {}, set(), [], []
-counter = [0]
 for start in sorted(edges):
     if start in index:
         continue
-    work = [(start, iter(sorted(edges[start])))]
-    index[start] = low[start] = counter[0]; counter[0] += 1
+    index[start] = low[start] = len(index)
     stack.append(start); onstack.add(start)
+    work = [(start, iter(sorted(edges[start])))]
     while work:
         v, it = work[-1]
         nxt = next(it, None)
         if nxt is not None:
-            edges.setdefault(nxt, set())
             if nxt not in index:
-                index[nxt] = low[nxt] = counter[0]; counter[0] += 1
+                index[nxt] = low[nxt] = len(index)
                 stack.append(nxt); onstack.add(nxt)
                 work.append((nxt, iter(sorted(edges[nxt]))))
             elif nxt in onstack:
@@ -82,19 +110,36 @@ for start in sorted(edges):
             if len(comp) > 1:
                 sccs.append(sorted(comp))
 
-print("# %d modules, %d include edges" %
-      (len(edges), sum(len(e) for e in edges.values())))
+print("%s: %d modules, %d edges" %
+      (mode, len(edges), sum(len(e) for e in edges.values())))
 for comp in sccs:
-    inner = ["%s -> %s" % (a, b) for a in comp for b in sorted(edges[a])
-             if b in comp]
-    print("circle: %s (%s)" % (" ".join(comp), "; ".join(inner)))
+    inner = ["%s -> %s (%s)" % (a, b, edges[a][b]) for a in comp
+             for b in sorted(edges[a]) if b in comp]
+    print("circle: %s: %s" % (" ".join(comp), "; ".join(inner)))
 sys.exit(1 if sccs else 0)
 EOF
 }
 
-# the checker finds a circle through three modules, and none in a chain
+# expect NAME WANT CMD...: WANT is "circle: ..." to find, or "none"
+expect() {
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$("$@")
+	rc=$?
+	if [ "$want" = none ] && [ $rc -eq 0 ]; then
+		echo "ok - $name"
+	elif [ "$want" != none ] && [ $rc -ne 0 ] && grep -qF "$want" <<<"$out"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+	fi
+	echo "$out" | sed 's/^/# /'
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# includes: a -> b -> c -> a is found; the chain a -> b -> c is not
 mkdir -p "$tmp/userspace" "$tmp/tools/x"
 printf '#include "b.h"\n' >"$tmp/userspace/a.c"
 printf '#include "c.h"\n' >"$tmp/userspace/b.c"
@@ -102,25 +147,48 @@ printf '#include "c.h"\n' >"$tmp/userspace/b.c"
 printf '#include "a.h"\n' >"$tmp/userspace/c.c"
 printf '#include "y.h"\n' >"$tmp/tools/x/m.c"
 : >"$tmp/tools/x/y.h"
-out=$(check "$tmp")
-if [ $? -ne 0 ] && grep -q 'circle: userspace/a userspace/b userspace/c' <<<"$out"; then
-	echo "ok - checker finds a circle a -> b -> c -> a"
-else
-	echo "not ok - checker finds a circle a -> b -> c -> a"
-	echo "$out" | sed 's/^/# /'
-fi
+expect "includes: the checker finds a -> b -> c -> a" \
+	"circle: userspace/a userspace/b userspace/c" circles inc "$tmp"
 : >"$tmp/userspace/c.c"
-if out=$(check "$tmp"); then
-	echo "ok - checker accepts the chain a -> b -> c"
+expect "includes: the checker accepts the chain a -> b -> c" none \
+	circles inc "$tmp"
+
+# links: main calls run() in send, send calls main's err(): a circle
+printf 'void err(void) {}\nvoid run(void);\nint main(void) { run(); return 0; }\n' >"$tmp/main.c"
+printf 'void err(void);\nvoid run(void) { err(); }\n' >"$tmp/send.c"
+$CC -c "$tmp/main.c" -o "$tmp/main.o" && $CC -c "$tmp/send.c" -o "$tmp/send.o"
+expect "links: the checker finds main <-> send" "circle: main send" \
+	circles link "$tmp/main.o" "$tmp/send.o"
+
+expect "includes: no circle in userspace, bpf, tools, tests" none \
+	circles inc "$top"
+
+# rocedp as linked: every object of $OUT/user (main.c's too)
+if ls "$OUT"/user/*.o >/dev/null 2>&1; then
+	expect "links: no circle among the rocedp objects" none \
+		circles link "$OUT"/user/*.o
 else
-	echo "not ok - checker accepts the chain a -> b -> c"
-	echo "$out" | sed 's/^/# /'
+	echo "not ok - links: no circle among the rocedp objects"
+	echo "# $OUT/user/*.o: not built"
 fi
 
-if out=$(check "$top"); then
-	echo "$out"
-	echo "ok - no include circle in userspace, bpf, tools, tests"
+# rocegen: its sources as rocegen.mk lists them, compiled here
+mkdir -p "$tmp/rg"
+rgsrcs=$(make -s --no-print-directory -f - print <<'EOF'
+include tools/rocegen/rocegen.mk
+print:
+	@echo $(ROCEGEN_SRCS)
+EOF
+)
+ok=1
+for f in $rgsrcs; do
+	$CC -std=gnu11 -D_GNU_SOURCE -Ibpf -I"$OUT" -Iuserspace -Itools/rocegen \
+		-c "$f" -o "$tmp/rg/$(basename "$f" .c).o" || ok=0
+done
+if [ $ok = 1 ]; then
+	expect "links: no circle among the rocegen objects" none \
+		circles link "$tmp"/rg/*.o
 else
-	echo "$out" | sed 's/^circle/# circle/'
-	echo "not ok - no include circle in userspace, bpf, tools, tests"
+	echo "not ok - links: no circle among the rocegen objects"
+	echo "# compiling rocegen's sources failed"
 fi

@@ -11,28 +11,15 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "rocegen.h"
+#include "log.h"
 
 #define RG_MAX_HOSTS 256
-
-volatile int rg_stop;
-
-void rg_err(const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rocegen: %s: ", what);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void rg_on_signal(int sig)
 {

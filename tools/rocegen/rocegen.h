@@ -98,11 +98,6 @@ bool rg_is_local(const struct rg_addr *a);
 int rg_ifindex_of_addr(const struct rg_addr *a);
 uint64_t rg_socket_drops(int fd);
 
-/* Output helpers (main.c). */
-void rg_err(const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-extern volatile int rg_stop;
-
 /* ---- sender ---- */
 struct rg_send_opts {
 	char dev[32];

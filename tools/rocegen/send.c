@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rocegen.h"
+#include "log.h"
 #include "icrc.h"
 
 #define RG_BATCH 32

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rocegen.h"
+#include "log.h"
 #include "icrc.h"
 
 #define RG_RQP_CAP 16384 /* power of two */
