@@ -83,8 +83,8 @@ static size_t l4_len(const struct rd_frame *f)
 
 size_t rd_frame_len(const struct rd_frame *f)
 {
-	return RD_FRAME_ETH_LEN + (f->v6 ? RD_FRAME_IP6_LEN : RD_FRAME_IP4_LEN) +
-	       l4_len(f);
+	return RD_FRAME_ETH_LEN +
+	       (f->v6 ? RD_FRAME_IP6_LEN : RD_FRAME_IP4_LEN) + l4_len(f);
 }
 
 static uint8_t *put_ip4(uint8_t *ip, const struct rd_frame *f, size_t l4)
@@ -104,8 +104,8 @@ static uint8_t *put_ip4(uint8_t *ip, const struct rd_frame *f, size_t l4)
 
 static uint8_t *put_ip6(uint8_t *ip, const struct rd_frame *f, size_t l4)
 {
-	put32(ip, 6u << 28 | (uint32_t)f->tos << 20 |
-			  (f->flow_label & 0xfffff));
+	put32(ip,
+	      6u << 28 | (uint32_t)f->tos << 20 | (f->flow_label & 0xfffff));
 	put16(ip + 4, (uint16_t)l4);
 	ip[6] = 17;
 	ip[7] = f->ttl ? f->ttl : 64;
