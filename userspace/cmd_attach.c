@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "attach.h" /* rd_maps_from_skel, until engine.h declares it */
 #include "attach_hint.h"
+#include "egress.h"
 #include "attach_state.h"
 #include "attach_tc.h"
 #include "attach_xdp.h"
@@ -248,6 +249,7 @@ int cmd_attach(int argc, char **argv)
 			rd_attach_refused(argv[i], mode, err);
 			goto out;
 		}
+		rd_egress_hint(argv[i], ifindex, mode == RD_MODE_NATIVE);
 		if (a == &new)
 			st.ifs[st.n++] = new;
 		err = rd_state_write(&st);
@@ -439,6 +441,9 @@ int cmd_status(int argc, char **argv)
 				       "clsact ingress+egress" :
 				       xdp_prog_name(st.ifs[i].ifindex, prog,
 						     sizeof(prog)));
+			if (pinned && st.ifs[i].mode == RD_MODE_NATIVE)
+				rd_egress_status(&m, st.ifs[i].name,
+						 st.ifs[i].ifindex);
 		}
 		if (!n)
 			printf("  no interfaces attached\n");
