@@ -12,9 +12,4 @@
 
 #include "pindir.h"
 
-struct rd_maps;
-struct rocedp;
-/* engine.c's: declared here until its includers take engine.h's */
-void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel);
-
 #endif

@@ -22,7 +22,6 @@
 #include <xdp/libxdp.h>
 #include "rocedp.h"
 #include "engine.h"
-#include "attach.h" /* rd_maps_from_skel, until engine.h declares it */
 #include "attach_hint.h"
 #include "egress.h"
 #include "attach_state.h"

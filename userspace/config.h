@@ -3,7 +3,12 @@
  * The JSON config file (docs/config.md) and the running config held in the
  * maps. Both are turned into one in-memory form, struct rd_staged, so that
  * check, load, set, show and dump share the code that validates, applies and
- * renders. The file-level entry points are declared in engine.h.
+ * renders. This header (config.c) has that form; the stages have their own:
+ *   config_json.h   JSON text and typed values with error paths
+ *   config_parse.h  document -> rd_staged, validated (rd_config_parse)
+ *   config_read.h   maps -> rd_staged (the running config)
+ *   config_txn.h    rd_staged -> maps, one transaction; the writers' lock
+ *   config_render.h rd_staged -> JSON or text
  */
 #ifndef ROCEDP_CONFIG_H
 #define ROCEDP_CONFIG_H
@@ -12,6 +17,12 @@
 #include "rocedp.h"
 
 #define RD_CTS_NAME_MAX 32
+#define RD_CFG_N_FEATURES 4 /* ROCEDP_F_* bits, by name */
+#define RD_CFG_N_CHOICES (ROCEDP_FLOWLET_HASH + 1)
+
+#ifndef ARRAY_LEN
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 struct rd_cfg_port {
 	__u32 ifindex;
@@ -45,34 +56,36 @@ struct rd_staged {
 	unsigned int n_routes;
 };
 
+/*
+ * Set by the engine: ports named by a config need not exist here, so the
+ * config writer skips devmap entries (the programs skip the devmap check).
+ */
+extern bool rd_config_offline;
+
 void rd_staged_defaults(struct rd_staged *s);
 void rd_staged_free(struct rd_staged *s);
 
-/* Validate a parsed document into s; one error line per bad key. -EINVAL. */
-int rd_config_parse(struct json_object *root, struct rd_staged *s);
-/* Read a JSON file ("-" = stdin); I/O and syntax errors are printed. */
-int rd_config_read_json(const char *path, struct json_object **root);
-/* Parse JSON text; syntax errors are printed under the name path. */
-int rd_config_parse_text(const char *path, const char *buf, size_t len,
-			 struct json_object **root);
-/* Read the running config (static routes and groups only) back. */
-int rd_config_read_running(const struct rd_maps *m, struct rd_staged *s);
-/* Make the maps hold s; on failure the maps are rolled back. -errno. */
-int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s);
-/* The running config as a document rd_config_parse accepts. */
-struct json_object *rd_config_to_json(const struct rd_staged *s);
+/* The config file's names: features, flowlet choices, classes (NULL end) */
+extern const char *const rd_cfg_feature_names[RD_CFG_N_FEATURES];
+extern const char *const rd_cfg_choice_names[RD_CFG_N_CHOICES];
+extern const char *const rd_cfg_class_keys[ROCEDP_CLASS_MAX + 1];
+/* An ECN port's settings when the config names none. */
+extern const struct rocedp_port_cfg rd_cfg_default_port;
 
-/* One CTS rule as JSON (shared with `rocedp qos rules`). */
-struct json_object *rd_cts_rule_to_json(const struct rocedp_cts_rule *r,
-					const char *name);
+/* The order of the staged tables (sorted, so they can be merged). */
+int rd_cfg_route_cmp(const void *a, const void *b);
+int rd_cfg_group_cmp(const void *a, const void *b);
+int rd_cfg_port_cmp(const void *a, const void *b);
+/* qsort() that accepts an empty table with a NULL base */
+void rd_cfg_qsort(void *base, size_t n, size_t size,
+		  int (*cmp)(const void *, const void *));
+/* Room for element n of *arr (capacity *cap, doubled as needed). -ENOMEM. */
+int rd_cfg_grow(void **arr, unsigned int n, unsigned int *cap, size_t sz);
+/* Does s define group id? (s->groups sorted) */
+bool rd_cfg_has_group(const struct rd_staged *s, __u32 id);
+
 /* Classes whose remark action can be set (not non_ip, not malformed). */
 bool rd_qos_class_settable(int cls);
 void rd_qos_settable_classes(char *buf, size_t len);
-/* json-c flags for output honouring -p */
-int rd_json_flags(void);
-/* Open the pinned maps; prints "rocedp: OBJ: ..." on failure. -errno. */
-int rd_config_open_maps(const char *obj, struct rd_maps *m);
-/* Exclusive lock against other writers; returns the fd to close. */
-int rd_config_lock(const char *obj);
 
 #endif

@@ -11,6 +11,8 @@
 
 #include "config.h"
 #include "config_keys.h"
+#include "config_parse.h"
+#include "config_render.h"
 
 static void print_keys(FILE *f, const char *prefix, struct json_object *o)
 {

@@ -12,10 +12,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
-#include "attach.h"
+#include "config.h"
+#include "config_txn.h"
 #include "rocedp.skel.h"
-
-bool rd_config_offline;
 
 struct rd_engine {
 	struct rocedp *skel;

@@ -8,6 +8,10 @@
 #define ROCEDP_ENGINE_H
 
 #include "rocedp.h"
+/* for the engine's users, which load configs into its maps and print the
+ * names of what the programs report */
+#include "config_txn.h"
+#include "names.h"
 
 enum rd_hook {
 	RD_HOOK_XDP = 0, /* rocedp_xdp */
@@ -62,29 +66,8 @@ struct rd_run {
 };
 int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r);
 
-/*
- * Set by the engine: ports named by a config need not exist here, so the
- * config writer skips devmap entries (the programs skip the devmap check).
- */
-extern bool rd_config_offline;
-
-/* Config file (JSON) -> maps; validate fully first, then apply. -errno. */
-int rd_config_check_file(const char *path);
-int rd_config_apply_file(const char *path, const struct rd_maps *m);
-/* The same from JSON text in memory; name stands for it in messages. */
-int rd_config_apply_text(const char *name, const char *buf, size_t len,
-			 const struct rd_maps *m);
-/* Write built-in defaults (config, qos profile) into fresh maps. */
-int rd_config_apply_defaults(const struct rd_maps *m);
-
-const char *rd_class_name(unsigned int cls);
-const char *rd_malformed_name(unsigned int r);
-const char *rd_pass_name(unsigned int r);
-const char *rd_verdict_name(unsigned int v);
-const char *rd_aeth_name(unsigned int k);
-const char *rd_hash_mode_name(unsigned int m);
-/* Reverse look-ups: -EINVAL for an unknown name. */
-int rd_class_from_name(const char *s);
-int rd_hash_mode_from_name(const char *s);
+struct rocedp;
+/* The map fds of a loaded skeleton, in rd_map_id order. */
+void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel);
 
 #endif

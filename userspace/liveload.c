@@ -14,7 +14,6 @@
 #include <bpf/libbpf.h>
 #include "liveload.h"
 #include "engine.h"
-#include "attach.h" /* rd_maps_from_skel, until engine.h declares it */
 #include "groupw.h"
 #include "pindir.h"
 #include "rocedp.skel.h"

@@ -2,7 +2,8 @@
 /* Names of the ABI's enums, for output and for parsing arguments. */
 #include <errno.h>
 #include <string.h>
-#include "engine.h"
+#include "rocedp.h"
+#include "names.h"
 
 static const char *const class_names[ROCEDP_CLASS_MAX] = {
 	[ROCEDP_CLASS_DATA] = "data",

@@ -13,9 +13,11 @@
 #include <bpf/libbpf.h>
 
 #include "rocedp.h"
-#include "attach.h"
 #include "engine.h"
 #include "config.h"
+#include "config_read.h"
+#include "config_render.h"
+#include "config_txn.h"
 #include "stats.h"
 
 /* Sum of one u64 slot of a per-CPU array; 0 when it cannot be read. */

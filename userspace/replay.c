@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "engine.h"
+#include "config_parse.h"
 #include "pcap.h"
 #include "safefile.h"
 

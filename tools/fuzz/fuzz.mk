@@ -58,15 +58,16 @@ $(FUZZ_OUT)/obj/%.o: userspace/%.c $(wildcard userspace/*.h) $(SKELS) \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) -c $< -o $@
 
 # A harness: its source, the engine's instrumented objects and, for all
-# but the dataplane harness, one userspace file built again with coverage
-# in place of its plain object (libFuzzer's feedback; the dataplane
-# harness gets its feedback from the programs' outcomes, docs/fuzz.md).
+# but the dataplane harness, the userspace files it drives built again
+# with coverage in place of their plain objects (libFuzzer's feedback; the
+# dataplane harness gets its feedback from the programs' outcomes,
+# docs/fuzz.md).
 # $(SKELS) named in an explicit rule: not an intermediate make would delete.
-#   $(call fuzz_harness,BIN,SRC,COVERED-FILE)
+#   $(call fuzz_harness,BIN,SRC,COVERED-FILES)
 define fuzz_harness
 $(1): $(2) tools/fuzz/fuzz_common.h $(if $(3),$(filter-out \
-		$(FUZZ_OUT)/obj/$(3).o,$(FUZZ_LIB_OBJS)) \
-		$(FUZZ_OUT)/obj/$(3)-cov.o,$(FUZZ_LIB_OBJS)) \
+		$(patsubst %,$(FUZZ_OUT)/obj/%.o,$(3)),$(FUZZ_LIB_OBJS)) \
+		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)),$(FUZZ_LIB_OBJS)) \
 		$(SKELS) $(wildcard userspace/*.h) bpf/rocedp_abi.h
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \
 		$$(filter %.o,$$^) -o $$@ $$(PKG_LIBS) -lm
@@ -82,9 +83,12 @@ endef
 
 $(eval $(call fuzz_harness,$(FUZZ_BIN),tools/fuzz/fuzz_dataplane.c,))
 
-# the config fuzzer: the parser's and the loader's branches
-$(eval $(call fuzz_cov,config,))
-$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,config))
+# the config fuzzer: the parser's and the loader's branches (docs/design.md
+# has the config modules)
+FUZZ_CFG_COV := config config_json config_parse config_read config_txn
+$(foreach f,$(FUZZ_CFG_COV),$(eval $(call fuzz_cov,$(f),)))
+$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,\
+	$(FUZZ_CFG_COV)))
 
 # the route-sync fuzzer: the FIB model. No comparison tracing: its loops
 # over every group id would take most of the time, and the inputs are

@@ -39,6 +39,10 @@
 #include <json-c/json.h>
 #include "engine.h"
 #include "config.h"
+#include "config_json.h"
+#include "config_parse.h"
+#include "config_read.h"
+#include "config_render.h"
 #include "fuzz_common.h"
 
 static struct rd_engine *eng;

@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A staged config applied to the maps as one transaction, without exposing
+ * a half state; the writers' lock; rd_config.fib_gen.
+ *
+ * Apply order (the dataplane may read any map at any time):
+ *   devmap ports, ECN ports -> groups -> routes -> qos -> CTS rules ->
+ *   rd_config (one 64-byte value) -> removal of stale static routes, then
+ *   stale static groups, ECN ports and unused CTS slots.
+ * Every write is logged with the value it replaced; a failed write replays
+ * the log backwards, so the maps return to what they held before.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+
+#include "config_txn.h"
+#include "config_json.h"
+#include "config_parse.h"
+#include "config_read.h"
+#include "groupw.h"
+#include "names.h"
+#include "pindir.h"
+
+/* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
+#define RD_EXIT_TEST_CRASH 70
+
+struct undo {
+	int fd;
+	bool had; /* the key existed: restore old, else delete */
+	bool devmap; /* old holds a program id, not an fd */
+	__u32 ksz, vsz;
+	__u8 key[24];
+	void *old;
+};
+
+struct txn {
+	struct undo *u;
+	unsigned int n, cap;
+	long fault_at; /* test hook: fail this write (1-based), 0 = never */
+	long crash_at; /* test hook: die right after this write, no rollback */
+	long writes;
+	int devmap_fd;
+	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
+	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
+	struct rd_groupw gw; /* groups go through groupw.c */
+};
+
+/* One map write (val) or delete (!val): -errno, absent deletes are 0. */
+static int txn_write(const struct txn *t, int fd, const void *key,
+		     const void *val, __u64 flags)
+{
+	if (fd == t->gw.hash && fd >= 0)
+		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
+			     rd_groupw_del(&t->gw, *(const __u32 *)key);
+	if (val)
+		return bpf_map_update_elem(fd, key, val, flags) ? -errno : 0;
+	return bpf_map_delete_elem(fd, key) && errno != ENOENT ? -errno : 0;
+}
+
+static void txn_init(struct txn *t, const struct rd_maps *m)
+{
+	memset(t, 0, sizeof(*t));
+#ifdef ROCEDP_FAULTS
+	/* test builds only (docs/faults.md): never in the shipped binary */
+	const char *f = getenv("ROCEDP_FAULT_CONFIG_WRITE");
+	const char *c = getenv("ROCEDP_FAULT_CONFIG_CRASH");
+
+	t->fault_at = f ? atol(f) : 0;
+	t->crash_at = c ? atol(c) : 0;
+#endif
+	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
+	t->cfg_fd = m->fd[RD_MAP_CONFIG];
+	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
+	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
+	t->fib_fd[2] = m->fd[RD_MAP_ROUTES6];
+	rd_groupw_from_maps(&t->gw, m);
+}
+
+static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
+		  const void *val, __u32 vsz, __u64 flags, const char *what);
+
+/*
+ * Before the first write of a route or group, bump rd_config.fib_gen (a
+ * write of its own): a running rocedp sync re-reads the maps before its
+ * next write and so leaves the config's entries alone. First, not last, so
+ * that a load killed half way has bumped it too.
+ */
+static int fib_bump(struct txn *t, int fd)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (t->fib_bumped ||
+	    (fd != t->fib_fd[0] && fd != t->fib_fd[1] && fd != t->fib_fd[2]))
+		return 0;
+	if (bpf_map_lookup_elem(t->cfg_fd, &zero, &c))
+		return -errno;
+	c.fib_gen++;
+	t->fib_bumped = true;
+	return txn_op(t, t->cfg_fd, &zero, 4, &c, sizeof(c), BPF_ANY,
+		      "rd_config fib_gen");
+}
+
+static void txn_free(struct txn *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->u[i].old);
+	free(t->u);
+}
+
+/*
+ * Record the current value of key, then write (val) or delete (!val).
+ * known: the caller knows the current value (old, NULL for none), as a
+ * lookup in an LPM trie would find a covering prefix; else looked up.
+ */
+static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
+		     const void *val, __u32 vsz, __u64 flags, const char *what,
+		     bool known, const void *old)
+{
+	struct undo *u;
+	int err;
+
+	err = fib_bump(t, fd);
+	if (err)
+		return err;
+	if (rd_cfg_grow((void **)&t->u, t->n, &t->cap, sizeof(*t->u)))
+		return -ENOMEM;
+	u = &t->u[t->n];
+	memset(u, 0, sizeof(*u));
+	u->fd = fd;
+	u->ksz = ksz;
+	u->vsz = vsz;
+	u->devmap = fd == t->devmap_fd;
+	memcpy(u->key, key, ksz);
+	u->old = malloc(vsz);
+	if (!u->old)
+		return -ENOMEM;
+	if (known) {
+		u->had = old != NULL;
+		if (old)
+			memcpy(u->old, old, vsz);
+	} else {
+		u->had = !bpf_map_lookup_elem(fd, key, u->old);
+	}
+	if (!u->had) {
+		free(u->old);
+		u->old = NULL;
+		if (!val)
+			return 0; /* deleting what is not there */
+	}
+	if (++t->writes == t->fault_at)
+		err = -ENOMEM;
+	else
+		err = txn_write(t, fd, key, val, flags);
+	if (err) {
+		free(u->old);
+		rd_err("config", "%s: %s", what, strerror(-err));
+		return err;
+	}
+	t->n++;
+	if (t->writes == t->crash_at)
+		_exit(RD_EXIT_TEST_CRASH); /* as if killed: maps stay as they are */
+	return 0;
+}
+
+static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
+		  const void *val, __u32 vsz, __u64 flags, const char *what)
+{
+	return txn_op_as(t, fd, key, ksz, val, vsz, flags, what, false, NULL);
+}
+
+static int txn_rollback(struct txn *t)
+{
+	int failed = 0, pfd;
+	struct undo *u;
+
+	while (t->n) {
+		u = &t->u[--t->n];
+		if (!u->had) {
+			if (txn_write(t, u->fd, u->key, NULL, 0))
+				failed++;
+		} else if (u->devmap) {
+			struct bpf_devmap_val *dv = u->old;
+
+			pfd = dv->bpf_prog.id ?
+				      bpf_prog_get_fd_by_id(dv->bpf_prog.id) :
+				      -1;
+			dv->bpf_prog.fd = pfd;
+			if (bpf_map_update_elem(u->fd, u->key, dv, BPF_ANY))
+				failed++;
+			if (pfd >= 0)
+				close(pfd);
+		} else if (txn_write(t, u->fd, u->key, u->old, BPF_ANY)) {
+			failed++;
+		}
+		free(u->old);
+		u->old = NULL;
+	}
+	if (failed)
+		rd_err("config",
+		       "rollback incomplete: %d map entries could not be restored",
+		       failed);
+	return failed ? -EIO : 0;
+}
+
+static struct rd_cfg_port *find_port(struct rd_cfg_port *p, unsigned int n,
+				     __u32 ifindex)
+{
+	struct rd_cfg_port key = { .ifindex = ifindex };
+
+	return bsearch(&key, p, n, sizeof(key), rd_cfg_port_cmp);
+}
+
+static int apply_ports(struct txn *t, const struct rd_maps *m,
+		       const struct rd_staged *s, struct rd_running *x)
+{
+	char what[64];
+	unsigned int i, j;
+	int err = 0;
+
+	for (i = 0; i < s->n_groups && !err; i++) {
+		const struct rocedp_group *g = &s->groups[i].g;
+
+		for (j = 0; j < g->n_members && !err; j++) {
+			__u32 ifx = g->members[j].ifindex;
+			struct bpf_devmap_val have, want = { .ifindex = ifx };
+
+			/* no program: XDP decides ECN in the ingress program */
+			want.bpf_prog.fd = -1;
+			/* offline ports do not exist: the devmap refuses them */
+			if (rd_config_offline)
+				goto port_cfg;
+			if (!bpf_map_lookup_elem(m->fd[RD_MAP_TX_PORTS], &ifx,
+						 &have) &&
+			    have.ifindex == ifx && !have.bpf_prog.id)
+				goto port_cfg;
+			snprintf(what, sizeof(what), "rd_tx_ports ifindex %u",
+				 ifx);
+			err = txn_op(t, m->fd[RD_MAP_TX_PORTS], &ifx, 4, &want,
+				     sizeof(want), BPF_ANY, what);
+			if (err)
+				break;
+port_cfg:
+			/*
+			 * like rocedp sync: every egress port gets ECN settings
+			 * (x->ports are the slots in use; a port beyond the
+			 * slots has none, its frames are counted untracked)
+			 */
+			if (ifx >= ROCEDP_PORT_SLOTS ||
+			    find_port(x->ports, x->n_ports, ifx) ||
+			    find_port(s->ports, s->n_ports, ifx))
+				continue;
+			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
+				 ifx);
+			err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4,
+				     &rd_cfg_default_port,
+				     sizeof(rd_cfg_default_port), BPF_ANY,
+				     what);
+			if (!err) {
+				struct rd_cfg_port np = {
+					.ifindex = ifx,
+					.pc = rd_cfg_default_port
+				};
+				void *p = realloc(x->ports, (x->n_ports + 1) *
+								    sizeof(np));
+
+				if (!p) {
+					err = -ENOMEM;
+					break;
+				}
+				x->ports = p;
+				x->ports[x->n_ports++] = np;
+				rd_cfg_qsort(x->ports, x->n_ports, sizeof(np),
+					     rd_cfg_port_cmp);
+			}
+		}
+	}
+	for (i = 0; i < s->n_ports && !err; i++) {
+		const struct rd_cfg_port *want = &s->ports[i];
+		struct rd_cfg_port *have =
+			find_port(x->ports, x->n_ports, want->ifindex);
+
+		if (have && !memcmp(&have->pc, &want->pc, sizeof(want->pc)) &&
+		    have->hold_bytes == want->hold_bytes)
+			continue;
+		if (want->pc.flags & ROCEDP_PORTF_HOLD_QUEUE) {
+			struct rocedp_port_state ps = {
+				.vq_bytes = want->hold_bytes
+			};
+
+			snprintf(what, sizeof(what), "rd_port_state ifindex %u",
+				 want->ifindex);
+			err = txn_op(t, m->fd[RD_MAP_PORT_STATE],
+				     &want->ifindex, 4, &ps, sizeof(ps),
+				     BPF_ANY, what);
+			if (err)
+				break;
+		}
+		snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
+			 want->ifindex);
+		err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &want->ifindex, 4,
+			     &want->pc, sizeof(want->pc), BPF_ANY, what);
+	}
+	return err;
+}
+
+static int route_op(struct txn *t, const struct rd_maps *m,
+		    const struct rd_running *x, const struct rd_cfg_route *rt,
+		    bool del)
+{
+	const struct rd_cfg_route *have;
+	union {
+		struct rocedp_route4_key k4;
+		struct rocedp_route6_key k6;
+	} key;
+	char what[96], a[INET6_ADDRSTRLEN];
+	bool v4 = rt->family == AF_INET;
+
+	memset(&key, 0, sizeof(key));
+	key.k4.prefixlen = rt->plen;
+	if (v4)
+		memcpy(&key.k4.addr, rt->addr, 4);
+	else
+		memcpy(key.k6.addr, rt->addr, 16);
+	inet_ntop(rt->family, rt->addr, a, sizeof(a));
+	snprintf(what, sizeof(what), "%s %s/%u",
+		 v4 ? "rd_routes4" : "rd_routes6", a, rt->plen);
+	have = x->n_routes ? bsearch(rt, x->routes, x->n_routes, sizeof(*rt),
+				     rd_cfg_route_cmp) :
+			     NULL;
+	return txn_op_as(t, m->fd[v4 ? RD_MAP_ROUTES4 : RD_MAP_ROUTES6], &key,
+			 v4 ? sizeof(key.k4) : sizeof(key.k6),
+			 del ? NULL : &rt->val, sizeof(rt->val), BPF_ANY, what,
+			 true, have ? &have->val : NULL);
+}
+
+static int cfg_write(struct txn *t, const struct rd_maps *m,
+		     const struct rocedp_config *want)
+{
+	struct rocedp_config have;
+	__u32 k = 0;
+
+	if (!bpf_map_lookup_elem(m->fd[RD_MAP_CONFIG], &k, &have) &&
+	    !memcmp(&have, want, sizeof(have)))
+		return 0;
+	return txn_op(t, m->fd[RD_MAP_CONFIG], &k, 4, want, sizeof(*want),
+		      BPF_ANY, "rd_config");
+}
+
+/* Does the new CTS rule list differ from the live one? */
+static bool cts_list_differs(const struct rd_staged *cur,
+			     const struct rd_staged *s)
+{
+	return cur->cfg.n_cts_rules != s->cfg.n_cts_rules ||
+	       memcmp(cur->rules, s->rules,
+		      s->cfg.n_cts_rules * sizeof(s->rules[0]));
+}
+
+/*
+ * The new list into bank (not live): its slots past the list are cleared,
+ * so a bank holds exactly one list. Slots already right are not written.
+ */
+static int cts_fill_bank(struct txn *t, const struct rd_maps *m,
+			 const struct rd_running *x, const struct rd_staged *s,
+			 __u32 bank)
+{
+	static const struct rocedp_cts_rule zero_rule;
+	const struct rocedp_cts_rule *want;
+	char what[64];
+	__u32 i, slot;
+	int err;
+
+	for (i = 0; i < ROCEDP_MAX_CTS_RULES; i++) {
+		slot = bank * ROCEDP_MAX_CTS_RULES + i;
+		want = i < s->cfg.n_cts_rules ? &s->rules[i] : &zero_rule;
+		if (!memcmp(&x->rules[slot], want, sizeof(*want)))
+			continue;
+		snprintf(what, sizeof(what), "rd_cts_rules %u (bank %u)", slot,
+			 bank);
+		err = txn_op(t, m->fd[RD_MAP_CTS_RULES], &slot, 4, want,
+			     sizeof(*want), BPF_ANY, what);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int apply_writes(struct txn *t, const struct rd_maps *m,
+			const struct rd_staged *s, struct rd_staged *cur,
+			struct rd_running *x)
+{
+	struct rocedp_config want;
+	unsigned int i, j, k;
+	char what[64];
+	__u32 bank;
+	int err;
+
+	/* 1. egress ports and their ECN settings, before any group uses them */
+	err = apply_ports(t, m, s, x);
+	if (err)
+		return err;
+	/* 2. groups: each one update, so readers see the old or the new one */
+	for (i = 0, j = 0; i < s->n_groups; i++) {
+		const struct rd_cfg_group *g = &s->groups[i];
+
+		while (j < cur->n_groups && cur->groups[j].id < g->id)
+			j++;
+		if (j < cur->n_groups && cur->groups[j].id == g->id &&
+		    !memcmp(&cur->groups[j].g, &g->g, sizeof(g->g)))
+			continue;
+		snprintf(what, sizeof(what), "rd_groups id %u", g->id);
+		err = txn_op(t, m->fd[RD_MAP_GROUPS], &g->id, 4, &g->g,
+			     sizeof(g->g), BPF_ANY, what);
+		if (err)
+			return err;
+	}
+	/* 3. routes, now that their groups exist */
+	for (i = 0, j = 0; i < s->n_routes; i++) {
+		const struct rd_cfg_route *rt = &s->routes[i];
+
+		while (j < cur->n_routes &&
+		       rd_cfg_route_cmp(&cur->routes[j], rt) < 0)
+			j++;
+		if (j < cur->n_routes &&
+		    !rd_cfg_route_cmp(&cur->routes[j], rt) &&
+		    !memcmp(&cur->routes[j].val, &rt->val, sizeof(rt->val)))
+			continue;
+		err = route_op(t, m, x, rt, false);
+		if (err)
+			return err;
+	}
+	/* 4. qos: one 4-byte value per class */
+	for (k = 0; k < ROCEDP_CLASS_MAX; k++) {
+		if (!memcmp(&cur->qos[k], &s->qos[k], sizeof(s->qos[k])))
+			continue;
+		snprintf(what, sizeof(what), "rd_qos %s", rd_class_name(k));
+		err = txn_op(t, m->fd[RD_MAP_QOS], &k, 4, &s->qos[k],
+			     sizeof(s->qos[k]), BPF_ANY, what);
+		if (err)
+			return err;
+	}
+	/*
+	 * 5. CTS rules. An array value is copied without a lock, so a live
+	 * rule is never rewritten: a changed list goes into the other bank,
+	 * which step 6 makes live together with the new count.
+	 */
+	want = s->cfg;
+	bank = ROCEDP_CTS_LIVE_BANK(cur->cfg.cts_live);
+	if (cts_list_differs(cur, s)) {
+		bank = !bank;
+		err = cts_fill_bank(t, m, x, s, bank);
+		if (err)
+			return err;
+	}
+	want.cts_live = ROCEDP_CTS_LIVE(bank, s->cfg.n_cts_rules);
+	/* kept as bumped before the first route or group write (fib_bump) */
+	want.fib_gen = cur->cfg.fib_gen + t->fib_bumped;
+	/* 6. the switch-wide settings, the live rule bank and count: one update */
+	err = cfg_write(t, m, &want);
+	if (err)
+		return err;
+	/* 7. what the new config no longer has, now that nothing uses it */
+	for (i = 0, j = 0; j < cur->n_routes; j++) {
+		while (i < s->n_routes &&
+		       rd_cfg_route_cmp(&s->routes[i], &cur->routes[j]) < 0)
+			i++;
+		if (i < s->n_routes &&
+		    !rd_cfg_route_cmp(&s->routes[i], &cur->routes[j]))
+			continue;
+		err = route_op(t, m, x, &cur->routes[j], true);
+		if (err)
+			return err;
+	}
+	for (j = 0; j < cur->n_groups; j++) {
+		__u32 id = cur->groups[j].id;
+
+		if (rd_cfg_has_group(s, id) || x->dyn_ref[id])
+			continue;
+		snprintf(what, sizeof(what), "rd_groups id %u", id);
+		err = txn_op(t, m->fd[RD_MAP_GROUPS], &id, 4, NULL,
+			     sizeof(struct rocedp_group), 0, what);
+		if (err)
+			return err;
+	}
+	for (j = 0; j < cur->n_ports; j++) {
+		__u32 ifx = cur->ports[j].ifindex;
+
+		if (find_port((struct rd_cfg_port *)s->ports, s->n_ports, ifx))
+			continue;
+		snprintf(what, sizeof(what), "rd_port_cfg ifindex %u", ifx);
+		err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4,
+			     &rd_cfg_default_port, sizeof(rd_cfg_default_port),
+			     BPF_ANY, what);
+		if (err)
+			return err;
+	}
+	/*
+	 * The bank that was live is left as it is: a frame that read the old
+	 * config may still be walking it. The next change overwrites it.
+	 */
+	return 0;
+}
+
+int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
+{
+	struct rd_staged cur;
+	struct rd_running *x;
+	struct txn t;
+	unsigned int i;
+	int err;
+
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	err = rd_config_load_running(m, &cur, x);
+	if (err) {
+		rd_err("config", "cannot read the running config: %s",
+		       strerror(-err));
+		free(x);
+		return err;
+	}
+	/* refuse before the first write: sync owns its groups */
+	for (i = 0; i < s->n_groups; i++)
+		if (x->gstate[s->groups[i].id] == 1) {
+			rd_err("config",
+			       "groups: id %u is in use by a group rocedp sync manages; pick another id",
+			       s->groups[i].id);
+			err = -EBUSY;
+		}
+	if (!err) {
+		txn_init(&t, m);
+		err = apply_writes(&t, m, s, &cur, x);
+		if (err && !txn_rollback(&t))
+			rd_err("config",
+			       "nothing applied: the running config is unchanged");
+		txn_free(&t);
+	}
+	rd_staged_free(&cur);
+	rd_running_free(x);
+	free(x);
+	return err;
+}
+
+/* Validate and apply a parsed document; takes the reference on root. */
+static int apply_root(struct json_object *root, const struct rd_maps *m)
+{
+	struct rd_staged s;
+	int err;
+
+	err = rd_config_parse(root, &s);
+	json_object_put(root);
+	if (err)
+		return err;
+	err = rd_config_apply(m, &s);
+	rd_staged_free(&s);
+	return err;
+}
+
+int rd_config_apply_file(const char *path, const struct rd_maps *m)
+{
+	struct json_object *root;
+	int err;
+
+	err = rd_config_read_json(path, &root);
+	return err ? err : apply_root(root, m);
+}
+
+int rd_config_apply_text(const char *name, const char *buf, size_t len,
+			 const struct rd_maps *m)
+{
+	struct json_object *root;
+	int err;
+
+	err = rd_config_parse_text(name, buf, len, &root);
+	return err ? err : apply_root(root, m);
+}
+
+int rd_config_apply_defaults(const struct rd_maps *m)
+{
+	struct rd_staged s;
+	__u32 k;
+
+	/* fresh maps: plain writes, nothing to keep consistent yet */
+	rd_staged_defaults(&s);
+	for (k = 0; k < ROCEDP_CLASS_MAX; k++)
+		if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &k, &s.qos[k],
+					BPF_ANY))
+			return -errno;
+	k = 0;
+	if (bpf_map_update_elem(m->fd[RD_MAP_CONFIG], &k, &s.cfg, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* Maps of the running dataplane; an error line when not attached. */
+int rd_config_open_maps(const char *obj, struct rd_maps *m)
+{
+	int err = rd_maps_open_pinned(m, rd_pin_dir());
+
+	if (err == -ENOENT)
+		rd_err(obj, "rocedp is not attached (no maps pinned in %s)",
+		       rd_pin_dir());
+	else if (err)
+		rd_err(obj, "%s: %s", rd_pin_dir(), strerror(-err));
+	return err;
+}
+
+/* Serialise writers (config load/set, qos set); released at exit. */
+int rd_config_lock(const char *obj)
+{
+	int fd = open(rd_pin_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		rd_err(obj, "%s: cannot lock: %s", rd_pin_dir(),
+		       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	return fd;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Config writes to the maps (config_txn.c): one transaction with an undo
+ * journal, fib_gen bumped before the first route or group write, and the
+ * lock that serialises writers.
+ */
+#ifndef ROCEDP_CONFIG_TXN_H
+#define ROCEDP_CONFIG_TXN_H
+
+#include <stddef.h>
+#include "config.h"
+
+/* Make the maps hold s; on failure the maps are rolled back. -errno. */
+int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s);
+/* Config file (JSON) -> maps; validate fully first, then apply. -errno. */
+int rd_config_apply_file(const char *path, const struct rd_maps *m);
+/* The same from JSON text in memory; name stands for it in messages. */
+int rd_config_apply_text(const char *name, const char *buf, size_t len,
+			 const struct rd_maps *m);
+/* Write built-in defaults (config, qos profile) into fresh maps. */
+int rd_config_apply_defaults(const struct rd_maps *m);
+
+/* Open the pinned maps; prints "rocedp: OBJ: ..." on failure. -errno. */
+int rd_config_open_maps(const char *obj, struct rd_maps *m);
+/* Exclusive lock against other writers; returns the fd to close. */
+int rd_config_lock(const char *obj);
+
+#endif
