@@ -115,7 +115,8 @@ import json, sys
 d, hm = json.loads(sys.argv[1]), sys.argv[2]
 sp, rd = d["spine"], d["rocedp"]
 tot = d["total_rd"]
-ok = tot >= 4096
+# 256 QPs x 4 messages of 4K: 1024 frames at the lab's MTU 9000, 4096 at 1500
+ok = tot >= 1024
 # each spine saw what rocedp sent it (plus at most a few ARP/ICMP frames)
 ok = ok and all(0 <= s - r <= 8 for s, r in zip(sp, rd))
 if hm == "5tuple":
