@@ -22,6 +22,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "config_txn.h"
+#include "names.h"
 #include "icrc.h"
 #include "tap.h"
 

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "config_txn.h"
 #include "stats.h"
 #include "frame.h"
 #include "tap.h"

@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "config_txn.h"
 #ifndef GROUP_RACE_HASH_ONLY
 #include "groupw.h"
 #endif

@@ -23,6 +23,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "names.h"
 #include "frame.h"
 #include "groupw.h"
 #include "tap.h"

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <bpf/bpf.h>
 #include "engine.h"
+#include "config_txn.h"
 #include "sync.h"
 #include "frame.h"
 #include "tap.h"

@@ -22,6 +22,8 @@
 #include <xdp/libxdp.h>
 #include "rocedp.h"
 #include "engine.h"
+#include "config_txn.h"
+#include "names.h"
 #include "attach_hint.h"
 #include "egress.h"
 #include "attach_state.h"

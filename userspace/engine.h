@@ -8,10 +8,6 @@
 #define ROCEDP_ENGINE_H
 
 #include "rocedp.h"
-/* for the engine's users, which load configs into its maps and print the
- * names of what the programs report */
-#include "config_txn.h"
-#include "names.h"
 
 enum rd_hook {
 	RD_HOOK_XDP = 0, /* rocedp_xdp */

@@ -14,6 +14,7 @@
 
 #include "rocedp.h"
 #include "engine.h"
+#include "names.h"
 #include "config.h"
 #include "config_read.h"
 #include "config_render.h"

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "engine.h"
+#include "config.h"
+#include "config_txn.h"
+#include "names.h"
 #include "config_parse.h"
 #include "pcap.h"
 #include "safefile.h"

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "names.h"
 #include "pindir.h"
 #include "safefile.h"
 #include "stats.h"

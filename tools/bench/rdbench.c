@@ -37,6 +37,7 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 #include "engine.h"
+#include "config_txn.h"
 #include "frame.h"
 #include "groupw.h"
 #include "stats.h"

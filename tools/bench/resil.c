@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include "buckets.h"
 #include "engine.h"
+#include "config_txn.h"
 #include "frame.h"
 #include "groupw.h"
 

@@ -38,6 +38,7 @@
 #include <bpf/bpf.h>
 #include <json-c/json.h>
 #include "engine.h"
+#include "config_txn.h"
 #include "config.h"
 #include "config_json.h"
 #include "config_parse.h"

@@ -30,6 +30,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "config_txn.h"
+#include "names.h"
 #include "fuzz_common.h"
 #include "stats.h"
 

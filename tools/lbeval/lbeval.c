@@ -25,6 +25,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine.h"
+#include "config_txn.h"
 #include "frame.h"
 #include "lbeval.h"
 #include "stats.h"
