@@ -3,6 +3,7 @@
 #
 #   t_ok DESC | t_fail DESC [WHY] | t_check RC DESC | t_skip DESC REASON
 #   t_done                      "N passed, M failed", exit status
+#   t_wait_for SECONDS CMD...   poll CMD until it succeeds (1 on timeout)
 #   t_cleanup CMD...            run CMD at exit (last registered runs first)
 #   t_bg VAR CMD...             start CMD in the background, its pid in VAR,
 #                               killed at exit if still running
@@ -43,6 +44,17 @@ t_fail() {
 	echo "not ok $t_n - $1"
 	[ -n "${2:-}" ] && echo "#   $2"
 	return 0
+}
+
+# t_wait_for SECONDS CMD...: poll CMD (output discarded) every 0.1 s until
+# it succeeds; 1 when it has not within SECONDS
+t_wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.1
+	done
 }
 
 # t_check RC DESC [WHY]: ok when RC is 0
