@@ -13,7 +13,6 @@
 #ifndef ROCEDP_CONFIG_H
 #define ROCEDP_CONFIG_H
 
-#include <json-c/json.h>
 #include "rocedp.h"
 
 #define RD_CTS_NAME_MAX 32
