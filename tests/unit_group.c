@@ -19,7 +19,7 @@
 
 #include "buckets.h"
 #include "rocedp.h"
-#include "sync.h"
+#include "group.h"
 #include "tap.h"
 
 /* group.c reports map errors through rd_err(); the CLI's lives in main.c */

@@ -19,7 +19,7 @@
 #include <linux/bpf.h>
 
 #include "rocedp.h"
-#include "sync.h"
+#include "group.h"
 #include "groupw.h"
 
 /* ------------------------------------------------------------ hash table */

@@ -83,12 +83,9 @@ endef
 
 $(eval $(call fuzz_harness,$(FUZZ_BIN),tools/fuzz/fuzz_dataplane.c,))
 
-# the config fuzzer: the parser's and the loader's branches (docs/design.md
-# has the config modules)
-FUZZ_CFG_COV := config config_json config_parse config_read config_txn
-$(foreach f,$(FUZZ_CFG_COV),$(eval $(call fuzz_cov,$(f),)))
-$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,\
-	$(FUZZ_CFG_COV)))
+# the config fuzzer: the parser's and the loader's branches
+$(eval $(call fuzz_cov,config,))
+$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,config))
 
 # the route-sync fuzzer: the FIB model. No comparison tracing: its loops
 # over every group id would take most of the time, and the inputs are
@@ -99,8 +96,12 @@ $(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tools/fuzz/fuzz_fib.c,group))
 # the netlink fuzzer: the daemon's message handling. No comparison
 # tracing: a resync walks 65536 route buckets, which it would slow
 # fivefold; the seeds already carry real attributes.
-$(eval $(call fuzz_cov,sync,-fno-sanitize-coverage=trace-cmp))
-$(eval $(call fuzz_harness,$(FUZZ_NL_BIN),tools/fuzz/fuzz_nl.c,sync))
+# All the sync modules that handle messages (docs/design.md, Sync modules).
+FUZZ_NL_COV := sync syncview syncroute syncmsg synccommit syncstate
+$(foreach f,$(FUZZ_NL_COV),$(eval $(call fuzz_cov,$(f),\
+	-fno-sanitize-coverage=trace-cmp)))
+$(eval $(call fuzz_harness,$(FUZZ_NL_BIN),tools/fuzz/fuzz_nl.c,\
+	$(FUZZ_NL_COV)))
 
 # real dumps of a scratch namespace (root, ip: tools/fuzz/nl_seeds.py)
 $(FUZZ_NL_SEEDS)/.stamp: tools/fuzz/nl_seeds.py

@@ -41,7 +41,7 @@
 #include "engine.h"
 #include "fuzz_common.h"
 #include "groupw.h"
-#include "sync.h"
+#include "group.h"
 
 #define N_IF 4 /* ifindexes 2..5 */
 #define N_GW 2 /* gateways per family */

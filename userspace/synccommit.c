@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Locking, member state and probes around a sync commit (synccommit.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/neighbour.h>
+
+#include <bpf/bpf.h>
+
+#include "rocedp.h"
+#include "nl.h"
+#include "syncguard.h"
+#include "synccommit.h"
+#include "syncstate.h"
+#include "syncview.h"
+
+static void queue_probe(struct rd_sync *s, struct sneigh *n)
+{
+	struct sneigh **q;
+
+	if (n->probe_queued)
+		return;
+	if (s->n_probe == s->cap_probe) {
+		size_t cap = s->cap_probe ? s->cap_probe * 2 : 64;
+
+		q = realloc(s->probe_q, cap * sizeof(*q));
+		if (!q)
+			return;
+		s->probe_q = q;
+		s->cap_probe = cap;
+	}
+	s->probe_q[s->n_probe++] = n;
+	n->probe_queued = true;
+}
+
+void fill_member(void *ctx, struct rocedp_member *m)
+{
+	struct rd_sync *s = ctx;
+	struct slink *l = link_find(s, m->ifindex);
+	struct sneigh *n;
+
+	if (l && l->has_addr)
+		memcpy(m->smac, l->addr, 6);
+	if (link_usable(l))
+		m->flags |= ROCEDP_MEMBERF_UP;
+	n = neigh_find(s, m->ifindex, m->nh_family, m->nh_addr);
+	if (neigh_resolved(n)) {
+		memcpy(m->dmac, n->lladdr, 6);
+		m->flags |= ROCEDP_MEMBERF_RESOLVED;
+		return;
+	}
+	s->unresolved++;
+	/* nobody may send through the kernel to this gateway: ask for it */
+	if (link_usable(l) &&
+	    (n || (n = neigh_get(s, m->ifindex, m->nh_family, m->nh_addr))))
+		queue_probe(s, n);
+}
+
+void run_probes(struct rd_sync *s)
+{
+	uint64_t now = now_ns();
+	struct sneigh *n;
+	size_t i;
+
+	for (i = 0; i < s->n_probe; i++) {
+		n = s->probe_q[i];
+		if (!n)
+			continue;
+		n->probe_queued = false;
+		if (neigh_resolved(n) ||
+		    (n->last_probe_ns &&
+		     now - n->last_probe_ns < PROBE_INTERVAL_NS))
+			continue;
+		/* a valid entry must not be touched: NTF_USE re-arms state */
+		if (n->state & (NUD_REACHABLE | NUD_STALE | NUD_DELAY |
+				NUD_PROBE | NUD_PERMANENT))
+			continue;
+		n->last_probe_ns = now;
+		s->st.neigh_probes++;
+		rd_nl_neigh_probe(&s->req, n->ifindex, n->family, n->addr);
+	}
+	s->n_probe = 0;
+}
+
+void report_unknown(struct rd_sync *s)
+{
+	uint64_t unk = s->req.unknown_attrs + s->mon.unknown_attrs;
+
+	s->st.unknown_attrs = unk;
+	s->st.bad_attrs = s->req.bad_attrs + s->mon.bad_attrs;
+	if (unk && !s->warned_unknown) {
+		s->warned_unknown = true;
+		fprintf(stderr,
+			"sync: skipped %" PRIu64
+			" netlink attributes newer than this build (counted, harmless)\n",
+			unk);
+	}
+}
+
+uint64_t counts_total(const struct rd_fib_counts *c)
+{
+	return c->group_writes + c->group_deletes + c->route_writes +
+	       c->route_deletes + c->port_writes;
+}
+
+uint32_t config_fib_gen(struct rd_sync *s)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(s->maps.fd[RD_MAP_CONFIG], &zero, &c))
+		return s->fib_gen;
+	return c.fib_gen;
+}
+
+/*
+ * Around every map write: see dir_fd. No write without the lock: a signal
+ * while waiting retries the wait, a stop request gives up (-ECANCELED),
+ * and so does any other failure (logged once); the caller keeps its
+ * changes for a later commit. Under the lock, a config load/set that
+ * wrote routes or groups since the maps were last read (fib_gen) makes us
+ * read them again, so its static entries are known before we write.
+ * Returns 1 then: the caller's commit must be a full one; else 0.
+ */
+int writers_lock(struct rd_sync *s, bool lock)
+{
+	static bool warned;
+	uint32_t gen;
+	int err;
+
+	if (!lock) {
+		rd_lock_release(s->dir_fd);
+		return 0;
+	}
+	err = rd_lock_wait(s->dir_fd, s->opts.stop);
+	if (err) {
+		if (err != -ECANCELED && !warned)
+			rd_err("sync", "locking %s: %s; maps not written",
+			       s->opts.pin_dir, strerror(-err));
+		warned = err != -ECANCELED;
+		return err;
+	}
+	gen = config_fib_gen(s);
+	if (gen == s->fib_gen)
+		return 0;
+	err = rd_fib_load_installed(s->fib);
+	if (err) {
+		rd_err("sync", "reading the maps after a config change: %s",
+		       strerror(-err));
+		return 0;
+	}
+	s->fib_gen = gen;
+	s->full_next = true;
+	rd_fib_touch_ifindex(s->fib, 0);
+	note_event(s, "config changed routes or groups (fib_gen %u)", gen);
+	return 1;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The netlink messages of rocedp sync (syncmsg.c): one handler per object
+ * (link, neighbour, nexthop, nexthop bucket, route), from a dump or an
+ * event. Each updates the kernel view (syncview.h), chooses the routes it
+ * touches again (syncroute.h) and marks what the next commit must write
+ * (s->dirty, groups touched by ifindex). Writes no map.
+ */
+#ifndef ROCEDP_SYNCMSG_H
+#define ROCEDP_SYNCMSG_H
+
+#include <linux/netlink.h>
+#include "nl.h"
+
+struct rd_sync;
+
+/* RTM_NEWLINK, RTM_DELLINK */
+void on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh);
+/* RTM_NEWNEIGH, RTM_DELNEIGH */
+void on_neigh(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh);
+/* RTM_NEWNEXTHOP, RTM_DELNEXTHOP */
+void on_nexthop(struct rd_sync *s, struct rd_nl *nl,
+		const struct nlmsghdr *nlh);
+/* RTM_NEWNEXTHOPBUCKET: from the dump, or the kernel moving a bucket. */
+void on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
+		  const struct nlmsghdr *nlh);
+/* RTM_NEWROUTE, RTM_DELROUTE */
+void on_route(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh);
+
+#endif

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers every sync module uses (syncstate.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+
+#include "syncstate.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void note_event(struct rd_sync *s, const char *fmt, ...)
+{
+	char buf[sizeof(s->first_event)];
+	va_list ap;
+
+	if (s->in_dump)
+		return;
+	s->batch_events++;
+	if (!s->opts.verbose && s->first_event[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!s->first_event[0])
+		memcpy(s->first_event, buf, sizeof(buf));
+	if (s->opts.verbose)
+		fprintf(stderr, "sync: event %s\n", buf);
+}
+
+const char *addr_str(uint8_t family, const void *addr, char *buf, size_t len)
+{
+	if (!inet_ntop(family, addr, buf, len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+void schedule_resync(struct rd_sync *s, uint64_t delay_ns)
+{
+	uint64_t t = now_ns() + delay_ns;
+
+	if (s->in_dump)
+		return;
+	if (!s->resync_at || t < s->resync_at)
+		s->resync_at = t;
+}

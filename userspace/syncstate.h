@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The state of one rocedp sync daemon (struct rd_sync), shared by the sync
+ * modules and private to them: the kernel view (syncview.c), route choice
+ * (syncroute.c), message handlers (syncmsg.c), map commits and probes
+ * (synccommit.c) and the event loop (sync.c). Also the small helpers they
+ * all use (syncstate.c).
+ */
+#ifndef ROCEDP_SYNCSTATE_H
+#define ROCEDP_SYNCSTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rocedp.h"
+#include "nl.h"
+#include "group.h"
+#include "syncopts.h"
+
+/* The kernel view's tables (syncview.h has their records). */
+#define LINK_BUCKETS 256
+#define NEIGH_BUCKETS 4096
+#define NH_BUCKETS 1024
+#define ROUTE_BUCKETS 65536
+struct slink;
+struct sneigh;
+struct snh;
+struct sroute;
+
+#define RESYNC_DELAY_NS (50 * 1000 * 1000ull) /* coalesce link flaps */
+#define PROBE_INTERVAL_NS (1000 * 1000 * 1000ull)
+#define MAX_DGRAMS_PER_BATCH 1024
+#define EVENT_RCVBUF (32 << 20)
+
+struct rd_sync {
+	struct rd_sync_opts opts;
+	struct rd_maps maps;
+	struct rd_nl req; /* dumps and probes */
+	struct rd_nl mon; /* events */
+	struct rd_fib *fib;
+	struct rd_fib_maps fm;
+	int lock_fd;
+	int dir_fd; /* the pin directory: `config load` locks it, so do we */
+	uint32_t fib_gen; /* rd_config.fib_gen when the maps were last read */
+	bool full_next; /* the maps were re-read: the next commit is full */
+	struct slink *links[LINK_BUCKETS];
+	struct sneigh *neighs[NEIGH_BUCKETS];
+	struct snh *nhs[NH_BUCKETS];
+	struct sroute **routes; /* ROUTE_BUCKETS */
+	bool in_dump;
+	bool defer_all; /* between dump tries: links and neighbours too */
+	size_t nh_vars; /* route variants naming a nexthop object */
+	bool service_ok; /* links and neighbours are loaded: serve events */
+	bool overrun_in_resync;
+	unsigned int resync_failures; /* in a row: paces the next try */
+	unsigned int svc_count;
+	char *deferred; /* route/nexthop events that arrived during a dump */
+	size_t n_deferred, cap_deferred;
+	bool dirty; /* something to commit */
+	uint64_t resync_at; /* 0 = none scheduled */
+	uint64_t next_tick;
+	unsigned int unresolved; /* members held out at the last commit */
+	struct sneigh **probe_q;
+	size_t n_probe, cap_probe;
+	char first_event[96];
+	uint64_t batch_events;
+	rd_sync_latency_fn lat_fn;
+	void *lat_ctx;
+	bool warned_unknown;
+	bool res_dump; /* a resilient group changed: dump its buckets */
+	struct rd_sync_stats st;
+};
+
+uint64_t now_ns(void);
+/* Name the batch's first event (for the latency line); verbose: each. */
+void note_event(struct rd_sync *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *addr_str(uint8_t family, const void *addr, char *buf, size_t len);
+/* A full resync in delay_ns at the latest (none during a dump). */
+void schedule_resync(struct rd_sync *s, uint64_t delay_ns);
+
+#endif
