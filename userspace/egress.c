@@ -63,20 +63,21 @@ static bool is_veth(const char *name)
 static int veth_stat_sum(const char *name, const char *pre, const char *suf,
 			 __u64 *sum)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		__u32 n;
-	} si = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
-			  .sset_mask = 1ull << ETH_SS_STATS } };
+	/* the header and its one data word (a flexible array member) */
+	__u64 sbuf[(sizeof(struct ethtool_sset_info) + sizeof(__u32) + 7) /
+		   8] = {};
+	struct ethtool_sset_info *si = (struct ethtool_sset_info *)sbuf;
 	struct ethtool_gstrings *gs = NULL;
 	struct ethtool_stats *st = NULL;
 	unsigned int i, n;
 	int err;
 
-	err = ethtool_ioctl(name, &si);
+	si->cmd = ETHTOOL_GSSET_INFO;
+	si->sset_mask = 1ull << ETH_SS_STATS;
+	err = ethtool_ioctl(name, si);
 	if (err)
 		return err;
-	n = si.hdr.sset_mask ? si.n : 0;
+	n = si->sset_mask ? si->data[0] : 0;
 	if (!n || n > 4096)
 		return -ENODATA;
 	gs = calloc(1, sizeof(*gs) + n * ETH_GSTRING_LEN);
