@@ -105,7 +105,7 @@ both_equal() { fibcmp leaf1 && fibcmp leaf2; }
 # check V EVENT: both leaves' maps equal their kernel's, and traffic crosses
 check() {
 	local v=$1 ev=$2 out rc
-	t_wait_for 5 both_equal
+	t_wait_for 10 both_equal
 	for l in leaf1 leaf2; do
 		out=$(fibcmp $l)
 		t_check $? "$v/$ev: $l: $out" "$out"
