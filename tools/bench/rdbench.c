@@ -41,7 +41,6 @@
 #include "frame.h"
 #include "groupw.h"
 #include "stats.h"
-#include "attach.h"
 #include "rocedp.skel.h"
 #include "pktgen.skel.h"
 #include "empty.skel.h"
