@@ -79,7 +79,7 @@ frr_start() { # NODE
 
 # frr_stop NODE [DAEMON...]: SIGTERM by pid file, then wait
 frr_stop() {
-	local n=$1 fd dm p i dms
+	local n=$1 fd dm p dms
 	shift
 	fd=$(frr_dir "$n")
 	dms=("$@")
@@ -87,7 +87,7 @@ frr_stop() {
 	for dm in "${dms[@]}"; do
 		p=$(cat "$fd/$dm.pid" 2>/dev/null) || continue
 		kill "$p" 2>/dev/null
-		for i in $(seq 100); do
+		for _ in $(seq 100); do
 			kill -0 "$p" 2>/dev/null || break
 			sleep 0.02
 		done
@@ -100,14 +100,14 @@ frr_stop() {
 # SIGTERM), SIGKILL after 4 s; and the pathspace dirs zebra made in
 # /var/run/frr
 frr_down() {
-	local d n f p pids=() i
+	local d n f p pids=()
 	d=$(state_dir)
 	[ -d "$d/frr" ] || return 0
 	for f in "$d"/frr/*/*.pid; do
 		p=$(cat "$f" 2>/dev/null) || continue
 		kill "$p" 2>/dev/null && pids+=("$p")
 	done
-	for i in $(seq 80); do
+	for _ in $(seq 80); do
 		for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && break; done
 		kill -0 "$p" 2>/dev/null || break
 		sleep 0.05
