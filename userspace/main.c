@@ -13,6 +13,7 @@
 #include "rocedp.h"
 #include "pindir.h"
 #include "config_keys.h"
+#include "sonic.h"
 
 struct rd_cmd {
 	const char *name;
@@ -38,6 +39,8 @@ static const struct rd_cmd cmds[] = {
 	  "[--watch SEC] [--prometheus] [--textfile DIR]" },
 	{ "flows", cmd_flows, true, "[--limit N]" },
 	{ "sync", cmd_sync, true, "[--daemon] [--once] [--table N]" },
+	{ "sonic", cmd_sonic, false,
+	  "import CONFIG_DB.json [--ports MAP] [--strict]" },
 	{ "replay", cmd_replay, true,
 	  "--in IN.pcap [--out OUT.pcap] [--verdicts FILE|-] [--config FILE]" },
 	{ "selftest-load", cmd_selftest_load, true, "(load every program)" },

@@ -1,16 +1,803 @@
 // SPDX-License-Identifier: GPL-2.0
-/* SONiC CONFIG_DB -> rocedp config document (docs/sonic.md). */
+/*
+ * SONiC CONFIG_DB -> rocedp config document (docs/sonic.md): the document
+ * checks, the helpers, SWITCH_HASH and the ARS tables. WRED and the DSCP
+ * maps are in sonic_qos.c.
+ */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include "sonic.h"
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include "rocedp.h"
+#include "sonic_int.h"
+
+void sn_warn(struct sn_ctx *c, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rocedp: sonic: warning: %s: ", key);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	c->warnings++;
+}
+
+void sn_fail(struct sn_ctx *c, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err)
+		return;
+	c->err = -EINVAL;
+	fprintf(stderr, "rocedp: sonic: %s: ", key);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct json_object *sn_table(struct sn_ctx *c, const char *name)
+{
+	struct json_object *t;
+
+	return json_object_object_get_ex(c->db, name, &t) ? t : NULL;
+}
+
+/* "f", else the Redis list form "f@" (hiredis sees leaf-lists that way) */
+static struct json_object *field(struct json_object *e, const char *f)
+{
+	char at[64];
+	struct json_object *v;
+
+	if (json_object_object_get_ex(e, f, &v))
+		return v;
+	snprintf(at, sizeof(at), "%s@", f);
+	return json_object_object_get_ex(e, at, &v) ? v : NULL;
+}
+
+bool sn_has(struct json_object *e, const char *f)
+{
+	return field(e, f) != NULL;
+}
+
+const char *sn_str(struct sn_ctx *c, const char *key, struct json_object *e,
+		   const char *f)
+{
+	struct json_object *v = field(e, f);
+
+	if (!v)
+		return NULL;
+	if (json_object_is_type(v, json_type_int))
+		return json_object_get_string(v);
+	if (!json_object_is_type(v, json_type_string)) {
+		sn_fail(c, key, "%s: expected a string, got %s", f,
+			json_object_to_json_string(v));
+		return NULL;
+	}
+	return json_object_get_string(v);
+}
+
+int sn_uint(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *f, unsigned long long min, unsigned long long max,
+	    unsigned long long *out)
+{
+	const char *s = sn_str(c, key, e, f);
+	char *end;
+
+	if (!s)
+		return c->err ? -1 : 0;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end || errno) {
+		sn_fail(c, key, "%s: \"%s\" is not a whole number", f, s);
+		return -1;
+	}
+	if (*out < min || *out > max) {
+		sn_fail(c, key, "%s: %s is out of range %llu..%llu", f, s, min,
+			max);
+		return -1;
+	}
+	return 1;
+}
+
+int sn_bool(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *f, bool *out)
+{
+	const char *s = sn_str(c, key, e, f);
+
+	if (!s)
+		return c->err ? -1 : 0;
+	if (strcasecmp(s, "true") && strcasecmp(s, "false")) {
+		sn_fail(c, key, "%s: \"%s\" is not true or false", f, s);
+		return -1;
+	}
+	*out = !strcasecmp(s, "true");
+	return 1;
+}
+
+static int list_add(struct sn_ctx *c, const char *key, const char *f,
+		    const char *s, size_t len, char out[][32], int n, int max)
+{
+	while (len && (*s == ' ')) {
+		s++;
+		len--;
+	}
+	while (len && s[len - 1] == ' ')
+		len--;
+	if (!len || len >= 32 || n >= max) {
+		sn_fail(c, key,
+			"%s: bad list element (empty, too long or too many)",
+			f);
+		return -1;
+	}
+	memcpy(out[n], s, len);
+	out[n][len] = 0;
+	return n + 1;
+}
+
+int sn_list(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *f, char out[][32], int max)
+{
+	struct json_object *v = field(e, f), *x;
+	const char *s, *comma;
+	int n = 0;
+	size_t i;
+
+	if (!v)
+		return 0;
+	if (json_object_is_type(v, json_type_array)) {
+		for (i = 0; i < json_object_array_length(v) && n >= 0; i++) {
+			x = json_object_array_get_idx(v, i);
+			if (!json_object_is_type(x, json_type_string)) {
+				sn_fail(c, key,
+					"%s: list elements must be strings", f);
+				return -1;
+			}
+			s = json_object_get_string(x);
+			n = list_add(c, key, f, s, strlen(s), out, n, max);
+		}
+		if (!i)
+			sn_fail(c, key, "%s: empty list", f);
+		return i ? n : -1;
+	}
+	s = sn_str(c, key, e, f);
+	if (!s)
+		return -1;
+	while (n >= 0) {
+		comma = strchr(s, ',');
+		n = list_add(c, key, f, s,
+			     comma ? (size_t)(comma - s) : strlen(s), out, n,
+			     max);
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	return n;
+}
+
+int sn_ref(struct sn_ctx *c, const char *key, const char *table, const char *v,
+	   char *out, size_t len)
+{
+	size_t tl = strlen(table), n = strlen(v);
+
+	/* "[WRED_PROFILE|AZURE]" (older releases; ':' older still) */
+	if (v[0] == '[') {
+		if (n < tl + 3 || strncmp(v + 1, table, tl) ||
+		    (v[tl + 1] != '|' && v[tl + 1] != ':') || v[n - 1] != ']') {
+			sn_fail(c, key, "\"%s\" is no reference to %s", v,
+				table);
+			return -1;
+		}
+		v += tl + 2;
+		n -= tl + 3;
+	}
+	if (!n || n >= len) {
+		sn_fail(c, key, "bad %s name \"%s\"", table, v);
+		return -1;
+	}
+	memcpy(out, v, n);
+	out[n] = 0;
+	return 0;
+}
+
+const char *sn_dev(struct sn_ctx *c, const char *key, const char *port)
+{
+	int i;
+
+	if (!c->o || !c->o->ports)
+		return port;
+	for (i = 0; i < c->n_pm; i++)
+		if (!strcmp(c->pm[i].sonic, port))
+			return c->pm[i].dev;
+	sn_warn(c, key, "port %s has no --ports entry: skipped", port);
+	return NULL;
+}
+
+static int natural_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int sn_sorted_keys(struct json_object *t, const char ***keys)
+{
+	int n = 0;
+
+	*keys = calloc(json_object_object_length(t) + 1, sizeof(**keys));
+	if (!*keys)
+		return -ENOMEM;
+	json_object_object_foreach(t, k, v)
+	{
+		(void)v;
+		(*keys)[n++] = k;
+	}
+	qsort(*keys, n, sizeof(**keys), natural_cmp);
+	return n;
+}
+
+/* config_db.json is {"TABLE": {"key": {"field": "value"|[...]}}} */
+static void check_shape(struct sn_ctx *c)
+{
+	char key[SN_KEY_LEN];
+
+	if (!json_object_is_type(c->db, json_type_object)) {
+		sn_fail(c, "document", "expected an object of tables");
+		return;
+	}
+	json_object_object_foreach(c->db, t, tv)
+	{
+		if (!json_object_is_type(tv, json_type_object)) {
+			sn_fail(c, t, "expected an object of keys");
+			return;
+		}
+		json_object_object_foreach(tv, k, kv)
+		{
+			snprintf(key, sizeof(key), "%s|%s", t, k);
+			if (!json_object_is_type(kv, json_type_object)) {
+				sn_fail(c, key, "expected an object of fields");
+				return;
+			}
+			json_object_object_foreach(kv, f, fv)
+			{
+				if (json_object_is_type(fv, json_type_string) ||
+				    json_object_is_type(fv, json_type_int) ||
+				    json_object_is_type(fv, json_type_array))
+					continue;
+				sn_fail(c, key,
+					"%s: expected a string or a list", f);
+				return;
+			}
+		}
+	}
+}
+
+/* "Ethernet0=eth1,Ethernet4=eth2" */
+static int parse_ports(struct sn_ctx *c, const char *s)
+{
+	const char *p = s, *eq, *end;
+	int cap = 1, i;
+
+	for (eq = s; *eq; eq++)
+		cap += *eq == ',';
+	c->pm = calloc(cap, sizeof(*c->pm));
+	if (!c->pm)
+		return -ENOMEM;
+	while (*p) {
+		struct sn_portmap *m = &c->pm[c->n_pm];
+
+		end = strchrnul(p, ',');
+		eq = memchr(p, '=', end - p);
+		if (!eq || eq == p || eq + 1 == end ||
+		    (size_t)(eq - p) >= sizeof(m->sonic) ||
+		    (size_t)(end - eq - 1) >= IF_NAMESIZE) {
+			sn_fail(c, "--ports",
+				"\"%.*s\" is not SONICPORT=DEV (DEV at most %d chars)",
+				(int)(end - p), p, IF_NAMESIZE - 1);
+			return -EINVAL;
+		}
+		memcpy(m->sonic, p, eq - p);
+		memcpy(m->dev, eq + 1, end - eq - 1);
+		for (i = 0; i < c->n_pm; i++)
+			if (!strcmp(c->pm[i].sonic, m->sonic) ||
+			    !strcmp(c->pm[i].dev, m->dev)) {
+				sn_fail(c, "--ports",
+					"%s=%s: port or device given twice",
+					m->sonic, m->dev);
+				return -EINVAL;
+			}
+		c->n_pm++;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Child object of c->out, created on first use. */
+static struct json_object *section(struct sn_ctx *c, const char *name)
+{
+	struct json_object *s;
+
+	if (json_object_object_get_ex(c->out, name, &s))
+		return s;
+	s = json_object_new_object();
+	json_object_object_add(c->out, name, s);
+	return s;
+}
+
+/* ---- SWITCH_HASH ---- */
+
+enum {
+	HF_SRC_IP = 1 << 0,
+	HF_DST_IP = 1 << 1,
+	HF_PROTO = 1 << 2,
+	HF_SPORT = 1 << 3,
+	HF_DPORT = 1 << 4,
+	HF_QP = 1 << 5,
+	HF_OTHER = 1 << 6, /* a SONiC field rocedp does not hash */
+};
+
+#define HF_5TUPLE (HF_SRC_IP | HF_DST_IP | HF_PROTO | HF_SPORT | HF_DPORT)
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} hash_fields[] = {
+	{ "SRC_IP", HF_SRC_IP },	   { "DST_IP", HF_DST_IP },
+	{ "IP_PROTOCOL", HF_PROTO },	   { "L4_SRC_PORT", HF_SPORT },
+	{ "L4_DST_PORT", HF_DPORT },	   { "RDMA_BTH_DEST_QP", HF_QP },
+	{ "RDMA_BTH_OPCODE", HF_OTHER },   { "IN_PORT", HF_OTHER },
+	{ "DST_MAC", HF_OTHER },	   { "SRC_MAC", HF_OTHER },
+	{ "ETHERTYPE", HF_OTHER },	   { "VLAN_ID", HF_OTHER },
+	{ "IPV6_FLOW_LABEL", HF_OTHER },   { "INNER_DST_MAC", HF_OTHER },
+	{ "INNER_SRC_MAC", HF_OTHER },	   { "INNER_ETHERTYPE", HF_OTHER },
+	{ "INNER_IP_PROTOCOL", HF_OTHER }, { "INNER_DST_IP", HF_OTHER },
+	{ "INNER_SRC_IP", HF_OTHER },	   { "INNER_L4_DST_PORT", HF_OTHER },
+	{ "INNER_L4_SRC_PORT", HF_OTHER },
+};
+
+/* What rocedp hashes for RoCE frames in each mode (bpf/hash.h) */
+static unsigned int mode_fields(const char *mode)
+{
+	if (!strcmp(mode, "5tuple"))
+		return HF_5TUPLE;
+	if (!strcmp(mode, "qp-only"))
+		return HF_SRC_IP | HF_DST_IP | HF_PROTO | HF_QP;
+	return HF_5TUPLE | HF_QP;
+}
+
+/*
+ * The RoCE list decides the mode: the BTH destination QP with the UDP ports
+ * is qp, the QP without them qp-only (the NIC-chosen source port is left
+ * out), no QP 5tuple.
+ */
+static const char *mode_of(unsigned int set)
+{
+	if (!(set & HF_QP))
+		return "5tuple";
+	return set & (HF_SPORT | HF_DPORT) ? "qp" : "qp-only";
+}
+
+/* A hash field list into bits; unsupported names listed into other. */
+static int hash_list(struct sn_ctx *c, const char *key, struct json_object *e,
+		     const char *f, unsigned int *set, char *other, size_t olen)
+{
+	char l[SN_MAX_LIST][32];
+	int n = sn_list(c, key, e, f, l, SN_MAX_LIST), i;
+	size_t k;
+
+	*set = 0;
+	other[0] = 0;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < sizeof(hash_fields) / sizeof(hash_fields[0]);
+		     k++)
+			if (!strcmp(l[i], hash_fields[k].name))
+				break;
+		if (k == sizeof(hash_fields) / sizeof(hash_fields[0])) {
+			sn_fail(c, key, "%s: unknown hash field \"%s\"", f,
+				l[i]);
+			return -1;
+		}
+		*set |= hash_fields[k].bit;
+		if (hash_fields[k].bit == HF_OTHER)
+			snprintf(other + strlen(other), olen - strlen(other),
+				 "%s%.31s", other[0] ? "," : "", l[i]);
+	}
+	return n;
+}
+
+static void names_of(unsigned int bits, char *buf, size_t len)
+{
+	size_t k;
+
+	buf[0] = 0;
+	for (k = 0; k < 6; k++)
+		if (bits & hash_fields[k].bit)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? "," : "", hash_fields[k].name);
+}
+
+static const char *const ecmp_lists[] = {
+	/* first present decides the mode for RoCE */
+	"ecmp_hash_ipv4_rdma", "ecmp_hash_ipv6_rdma", "ecmp_hash_ipv4",
+	"ecmp_hash_ipv6",      "ecmp_hash_ipnip",     "ecmp_hash",
+};
+
+static void convert_lists(struct sn_ctx *c, const char *key,
+			  struct json_object *g, struct json_object *h)
+{
+	char other[256], miss[128], msg[400];
+	const char *mode = NULL, *m;
+	unsigned int set, want;
+	size_t i, decider = 0;
+	int n;
+
+	for (i = 0; i < sizeof(ecmp_lists) / sizeof(ecmp_lists[0]); i++) {
+		n = hash_list(c, key, g, ecmp_lists[i], &set, other,
+			      sizeof(other));
+		if (n <= 0)
+			continue;
+		m = mode_of(set);
+		if (!mode) {
+			mode = m;
+			decider = i;
+			json_object_object_add(h, "mode",
+					       json_object_new_string(mode));
+		} else if (i < 2 && strcmp(m, mode)) {
+			sn_warn(c, key,
+				"%s asks for hash mode %s, %s for %s: rocedp has one mode for both families (%s)",
+				ecmp_lists[i], m, ecmp_lists[0], mode, mode);
+			continue;
+		}
+		/* non-RoCE traffic is always hashed on the 5-tuple */
+		want = i == decider || i < 2 ? mode_fields(mode) : HF_5TUPLE;
+		names_of(want & ~set, miss, sizeof(miss));
+		msg[0] = 0;
+		if (other[0])
+			snprintf(msg, sizeof(msg), "%s not hashed by rocedp",
+				 other);
+		if (miss[0])
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 "%srocedp also hashes %s", msg[0] ? "; " : "",
+				 miss);
+		if (msg[0])
+			sn_warn(c, key, "%s: %s", ecmp_lists[i], msg);
+	}
+}
+
+static void convert_hash(struct sn_ctx *c)
+{
+	struct json_object *t = sn_table(c, "SWITCH_HASH"), *sw, *g, *h;
+	unsigned long long seed, off;
+	int has_seed = 0, has_off = 0;
+	char key[SN_KEY_LEN];
+	size_t i;
+
+	h = json_object_new_object();
+	if (t) {
+		json_object_object_foreach(t, k, e)
+		{
+			snprintf(key, sizeof(key), "SWITCH_HASH|%s", k);
+			if (strcmp(k, "GLOBAL")) {
+				sn_warn(c, key,
+					"only SWITCH_HASH|GLOBAL is read");
+				continue;
+			}
+			g = e;
+			convert_lists(c, key, g, h);
+			json_object_object_foreach(g, f, fv)
+			{
+				char name[64];
+
+				(void)fv;
+				snprintf(name, sizeof(name), "%.*s",
+					 (int)strcspn(f, "@"), f);
+				for (i = 0; i < sizeof(ecmp_lists) /
+							sizeof(ecmp_lists[0]);
+				     i++)
+					if (!strcmp(name, ecmp_lists[i]))
+						break;
+				if (i < sizeof(ecmp_lists) /
+						    sizeof(ecmp_lists[0]) ||
+				    !strcmp(name, "ecmp_hash_seed") ||
+				    !strcmp(name, "ecmp_hash_offset"))
+					continue;
+				if (!strncmp(name, "lag_", 4))
+					sn_warn(c, key,
+						"%s: rocedp does no LAG hashing (a bond hashes in the kernel)",
+						name);
+				else if (!strcmp(name, "ecmp_hash_algorithm"))
+					sn_warn(c, key,
+						"ecmp_hash_algorithm %s: rocedp has one hash function (multiply-xor with the MurmurHash3 finaliser, bpf/hash.h)",
+						json_object_get_string(fv));
+				else
+					sn_warn(c, key,
+						"%s: unknown field, ignored",
+						name);
+			}
+			has_seed = sn_uint(c, key, g, "ecmp_hash_seed", 0,
+					   UINT32_MAX, &seed);
+			has_off = sn_uint(c, key, g, "ecmp_hash_offset", 0,
+					  UINT32_MAX, &off);
+		}
+	}
+	/* the switch-level form: SWITCH|switch */
+	sw = sn_table(c, "SWITCH");
+	if (sw) {
+		json_object_object_foreach(sw, k, e)
+		{
+			snprintf(key, sizeof(key), "SWITCH|%s", k);
+			if (has_seed <= 0)
+				has_seed = sn_uint(c, key, e, "ecmp_hash_seed",
+						   0, UINT32_MAX, &seed);
+			if (has_off <= 0)
+				has_off = sn_uint(c, key, e, "ecmp_hash_offset",
+						  0, UINT32_MAX, &off);
+			if (field(e, "lag_hash_seed") ||
+			    field(e, "lag_hash_offset"))
+				sn_warn(c, key,
+					"lag_hash_seed/offset: rocedp does no LAG hashing");
+		}
+	}
+	if (has_seed > 0 && has_off > 0 && seed != off)
+		sn_warn(c, "ecmp_hash_offset",
+			"%llu ignored: ecmp_hash_seed %llu is the seed", off,
+			seed);
+	if (has_seed > 0 || has_off > 0)
+		json_object_object_add(
+			h, "seed",
+			json_object_new_int64(has_seed > 0 ? seed : off));
+	if (json_object_object_length(h))
+		json_object_object_add(c->out, "hash", h);
+	else
+		json_object_put(h);
+}
+
+/* ---- ARS ---- */
+
+static void convert_ars_profile(struct sn_ctx *c, struct json_object *fl)
+{
+	static const char *const known[] = {
+		"algorithm",	    "sampling_interval",
+		"past_load_weight", "future_load_weight",
+		"max_flows",	    "ipv4_enable",
+		"ipv6_enable",	    NULL,
+	};
+	struct json_object *t = sn_table(c, "ARS_PROFILE");
+	unsigned long long v;
+	const char **keys, *s;
+	char key[SN_KEY_LEN], bands[256];
+	int n, i, k;
+	bool b;
+
+	if (!t)
+		return;
+	n = sn_sorted_keys(t, &keys);
+	for (i = 0; i < n && !c->err; i++) {
+		struct json_object *e = json_object_object_get(t, keys[i]);
+
+		snprintf(key, sizeof(key), "ARS_PROFILE|%s", keys[i]);
+		if (i) {
+			sn_warn(c, key,
+				"rocedp has one load estimator: ARS_PROFILE|%s is used",
+				keys[0]);
+			continue;
+		}
+		s = sn_str(c, key, e, "algorithm");
+		if (s && strcmp(s, "ewma"))
+			sn_warn(c, key,
+				"algorithm %s: rocedp's load estimate is a decaying byte count (ewma)",
+				s);
+		if (sn_uint(c, key, e, "sampling_interval", 1, 1000000, &v) > 0)
+			json_object_object_add(fl, "load_tau_us",
+					       json_object_new_int64(v));
+		if (sn_uint(c, key, e, "past_load_weight", 0, UINT32_MAX, &v) >
+			    0 &&
+		    !v)
+			sn_warn(c, key,
+				"past_load_weight 0: rocedp always uses the past (port) load");
+		if (sn_uint(c, key, e, "future_load_weight", 0, UINT32_MAX,
+			    &v) > 0 &&
+		    v)
+			sn_warn(c, key,
+				"future_load_weight %llu: rocedp's estimate has no queue-occupancy (future load) term",
+				v);
+		if (sn_uint(c, key, e, "max_flows", 1, UINT32_MAX, &v) > 0 &&
+		    v > ROCEDP_MAX_FLOWLETS)
+			sn_warn(c, key,
+				"max_flows %llu: rocedp's flowlet table holds %u flows",
+				v, ROCEDP_MAX_FLOWLETS);
+		if (sn_bool(c, key, e, "ipv4_enable", &b) > 0 && !b)
+			sn_warn(c, key,
+				"ipv4_enable false: rocedp's flowlets cover IPv4 and IPv6");
+		if (sn_bool(c, key, e, "ipv6_enable", &b) > 0 && !b)
+			sn_warn(c, key,
+				"ipv6_enable false: rocedp's flowlets cover IPv4 and IPv6");
+		bands[0] = 0;
+		json_object_object_foreach(e, f, fv)
+		{
+			(void)fv;
+			for (k = 0; known[k] && strcmp(known[k], f); k++)
+				;
+			if (known[k])
+				continue;
+			if (strstr(f, "_load_m"))
+				snprintf(bands + strlen(bands),
+					 sizeof(bands) - strlen(bands), "%s%s",
+					 bands[0] ? "," : "", f);
+			else
+				sn_warn(c, key, "%s: unknown field, ignored",
+					f);
+		}
+		if (bands[0])
+			sn_warn(c, key,
+				"%s: rocedp compares unquantised load estimates, no load bands",
+				bands);
+	}
+	free(keys);
+}
+
+static void convert_ars_object(struct sn_ctx *c, struct json_object *fl)
+{
+	struct json_object *t = sn_table(c, "ARS_OBJECT");
+	unsigned long long idle = 256, v, idle0 = 0;
+	const char **keys, *mode, *mode0 = NULL;
+	char key[SN_KEY_LEN];
+	int n, i;
+
+	if (!t)
+		return;
+	n = sn_sorted_keys(t, &keys);
+	for (i = 0; i < n && !c->err; i++) {
+		struct json_object *e = json_object_object_get(t, keys[i]);
+
+		snprintf(key, sizeof(key), "ARS_OBJECT|%s", keys[i]);
+		mode = sn_str(c, key, e, "assign_mode");
+		if (!mode)
+			mode = "per_flowlet_quality";
+		if (strcmp(mode, "per_flowlet_quality") &&
+		    strcmp(mode, "per_packet_quality")) {
+			sn_fail(c, key,
+				"assign_mode: \"%s\" is not per_flowlet_quality or per_packet_quality",
+				mode);
+			break;
+		}
+		idle = 256;
+		if (sn_uint(c, key, e, "flowlet_idle_time", 2, 2047, &idle) < 0)
+			break;
+		sn_uint(c, key, e, "max_flows", 1, UINT32_MAX, &v);
+		if (field(e, "max_flows") && !c->err && v > ROCEDP_MAX_FLOWLETS)
+			sn_warn(c, key,
+				"max_flows %llu: rocedp's flowlet table holds %u flows",
+				v, ROCEDP_MAX_FLOWLETS);
+		if (field(e, "primary_path_threshold") ||
+		    field(e, "alternative_path_cost"))
+			sn_warn(c, key,
+				"primary_path_threshold/alternative_path_cost: rocedp has no primary and alternative paths");
+		if (i) {
+			if (strcmp(mode, mode0) || idle != idle0)
+				sn_warn(c, key,
+					"rocedp has one flowlet setting: ARS_OBJECT|%s is used",
+					keys[0]);
+			continue;
+		}
+		mode0 = mode;
+		idle0 = idle;
+		if (!strcmp(mode, "per_packet_quality")) {
+			json_object_object_add(section(c, "hash"), "mode",
+					       json_object_new_string("spray"));
+			continue;
+		}
+		json_object_object_add(c->out, "features",
+				       json_object_new_array());
+		/* the gap is rtt_us / 2: SAI's "idle time = RTT/2" backwards */
+		json_object_object_add(fl, "rtt_us",
+				       json_object_new_int64(2 * idle));
+		json_object_object_add(fl, "gap",
+				       json_object_new_string("fixed"));
+		json_object_object_add(fl, "choice",
+				       json_object_new_string("least-loaded"));
+	}
+	free(keys);
+}
+
+static void convert_ars(struct sn_ctx *c)
+{
+	struct json_object *fl = json_object_new_object(), *t, *feat;
+	static const char *const feats[] = { "forward", "remark", "ecn",
+					     "flowlet" };
+	unsigned long long v;
+	char key[SN_KEY_LEN];
+	const char *s;
+	size_t i;
+
+	convert_ars_object(c, fl);
+	convert_ars_profile(c, fl);
+	if (json_object_object_get_ex(c->out, "features", &feat))
+		for (i = 0; i < 4; i++)
+			json_object_array_add(feat,
+					      json_object_new_string(feats[i]));
+	if (json_object_object_length(fl))
+		json_object_object_add(c->out, "flowlet", fl);
+	else
+		json_object_put(fl);
+	t = sn_table(c, "ARS_INTERFACE");
+	if (t) {
+		json_object_object_foreach(t, k, e)
+		{
+			snprintf(key, sizeof(key), "ARS_INTERFACE|%s", k);
+			if (sn_uint(c, key, e, "scaling_factor", 0, UINT32_MAX,
+				    &v) > 0 &&
+			    v)
+				sn_warn(c, key,
+					"scaling_factor %llu: rocedp compares byte loads without per-port scaling",
+					v);
+		}
+	}
+	t = sn_table(c, "ARS_NEXTHOP");
+	if (t) {
+		json_object_object_foreach(t, k, e)
+		{
+			snprintf(key, sizeof(key), "ARS_NEXTHOP|%s", k);
+			s = sn_str(c, key, e, "role");
+			if (s && strcmp(s, "primary_path"))
+				sn_warn(c, key,
+					"role %s: every rocedp member is a primary path",
+					s);
+		}
+	}
+}
+
+static void warn_pfc_wd(struct sn_ctx *c)
+{
+	struct json_object *t = sn_table(c, "PFC_WD");
+	char key[SN_KEY_LEN];
+
+	if (!t)
+		return;
+	json_object_object_foreach(t, k, e)
+	{
+		(void)e;
+		snprintf(key, sizeof(key), "PFC_WD|%s", k);
+		sn_warn(c, key,
+			"the PFC watchdog is the switch's own: rocedp sends and honours no PFC");
+	}
+}
 
 int rd_sonic_convert(struct json_object *configdb,
 		     const struct rd_sonic_opts *o, struct json_object **out,
 		     int *n_warnings)
 {
-	(void)configdb;
-	(void)o;
+	struct sn_ctx c = { .db = configdb, .o = o };
+
 	*out = NULL;
 	*n_warnings = 0;
-	return -ENOSYS;
+	check_shape(&c);
+	if (!c.err && o && o->ports)
+		parse_ports(&c, o->ports);
+	if (!c.err) {
+		c.out = json_object_new_object();
+		convert_hash(&c);
+	}
+	if (!c.err)
+		convert_ars(&c);
+	if (!c.err)
+		sn_convert_ecn(&c);
+	if (!c.err)
+		sn_convert_qos(&c);
+	if (!c.err)
+		warn_pfc_wd(&c);
+	free(c.pm);
+	*n_warnings = c.warnings;
+	if (!c.err && o && o->strict && c.warnings) {
+		rd_err("sonic", "refused: %d warning%s with --strict",
+		       c.warnings, c.warnings == 1 ? "" : "s");
+		c.err = -EINVAL;
+	}
+	if (c.err) {
+		json_object_put(c.out);
+		return c.err;
+	}
+	*out = c.out;
+	return 0;
 }

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the SONiC CONFIG_DB converter shared by sonic.c (document,
+ * hash, ARS) and sonic_qos.c (WRED/ECN, DSCP maps). docs/sonic.md.
+ */
+#ifndef ROCEDP_SONIC_INT_H
+#define ROCEDP_SONIC_INT_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "sonic.h"
+
+#define SN_KEY_LEN 160
+#define SN_MAX_LIST 32
+
+struct sn_portmap {
+	char sonic[64];
+	char dev[16];
+};
+
+struct sn_ctx {
+	struct json_object *db;
+	const struct rd_sonic_opts *o;
+	struct sn_portmap *pm;
+	int n_pm;
+	int warnings;
+	int err; /* the first error only is printed */
+	struct json_object *out;
+};
+
+void __attribute__((format(printf, 3, 4)))
+sn_warn(struct sn_ctx *c, const char *key, const char *fmt, ...);
+void __attribute__((format(printf, 3, 4)))
+sn_fail(struct sn_ctx *c, const char *key, const char *fmt, ...);
+
+/* TABLE, or NULL when the document has none */
+struct json_object *sn_table(struct sn_ctx *c, const char *name);
+/* Whether e has the field ("f" or "f@") */
+bool sn_has(struct json_object *e, const char *field);
+/* A field's string value ("f" or Redis' list form "f@"); NULL if absent. */
+const char *sn_str(struct sn_ctx *c, const char *key, struct json_object *e,
+		   const char *field);
+/* 1 present and in range, 0 absent, -1 malformed (reported) */
+int sn_uint(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *field, unsigned long long min, unsigned long long max,
+	    unsigned long long *out);
+/* "true"/"false": 1 present, 0 absent, -1 malformed */
+int sn_bool(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *field, bool *out);
+/* A list field (JSON array or "a,b,c"): count, 0 absent, -1 malformed. */
+int sn_list(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *field, char out[][32], int max);
+/* "NAME" or the reference form "[TABLE|NAME]" into NAME; -1 malformed */
+int sn_ref(struct sn_ctx *c, const char *key, const char *table, const char *v,
+	   char *out, size_t len);
+/* The Linux device for a SONiC port: NULL (warned) when --ports omits it */
+const char *sn_dev(struct sn_ctx *c, const char *key, const char *port);
+/* Keys of a table in natural order (Ethernet4 before Ethernet12). */
+int sn_sorted_keys(struct json_object *t, const char ***keys);
+
+void sn_convert_ecn(struct sn_ctx *c);
+void sn_convert_qos(struct sn_ctx *c);
+
+#endif
