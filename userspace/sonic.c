@@ -470,7 +470,7 @@ static void convert_hash(struct sn_ctx *c)
 	struct json_object *t = sn_table(c, "SWITCH_HASH"), *sw, *g, *h;
 	unsigned long long seed, off;
 	int has_seed = 0, has_off = 0;
-	char key[SN_KEY_LEN];
+	char key[SN_KEY_LEN], off_key[SN_KEY_LEN] = "";
 	size_t i;
 
 	h = json_object_new_object();
@@ -519,6 +519,8 @@ static void convert_hash(struct sn_ctx *c)
 					   UINT32_MAX, &seed);
 			has_off = sn_uint(c, key, g, "ecmp_hash_offset", 0,
 					  UINT32_MAX, &off);
+			if (has_off > 0)
+				snprintf(off_key, sizeof(off_key), "%s", key);
 		}
 	}
 	/* the switch-level form: SWITCH|switch */
@@ -530,9 +532,10 @@ static void convert_hash(struct sn_ctx *c)
 			if (has_seed <= 0)
 				has_seed = sn_uint(c, key, e, "ecmp_hash_seed",
 						   0, UINT32_MAX, &seed);
-			if (has_off <= 0)
-				has_off = sn_uint(c, key, e, "ecmp_hash_offset",
-						  0, UINT32_MAX, &off);
+			if (has_off <= 0 &&
+			    (has_off = sn_uint(c, key, e, "ecmp_hash_offset", 0,
+					       UINT32_MAX, &off)) > 0)
+				snprintf(off_key, sizeof(off_key), "%s", key);
 			if (field(e, "lag_hash_seed") ||
 			    field(e, "lag_hash_offset"))
 				sn_warn(c, key,
@@ -540,9 +543,9 @@ static void convert_hash(struct sn_ctx *c)
 		}
 	}
 	if (has_seed > 0 && has_off > 0 && seed != off)
-		sn_warn(c, "ecmp_hash_offset",
-			"%llu ignored: ecmp_hash_seed %llu is the seed", off,
-			seed);
+		sn_warn(c, off_key,
+			"ecmp_hash_offset %llu ignored: ecmp_hash_seed %llu is the seed",
+			off, seed);
 	if (has_seed > 0 || has_off > 0)
 		json_object_object_add(
 			h, "seed",

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rocedp sonic import (issue 20, item 1; docs/sonic.md). For every case:
+# the document printed equals tests/sonic/NAME.expected, the warnings
+# (stderr) equal NAME.warnings line for line (so their count too),
+# `rocedp config check` accepts the document (its ports exist as veths in a
+# private network namespace, as the kernel interfaces do on a SONiC box),
+# and --strict refuses a document with warnings and prints nothing. Every
+# tests/sonic/bad/*.json is refused with exactly the one error line of its
+# .error file and nothing on stdout.
+# Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
+
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-build}
+case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
+ROCEDP=${ROCEDP:-$OUT/rocedp}
+PY=/usr/bin/python3
+DIR=$ROOT/tests/sonic
+TMP=$(mktemp -d /tmp/rdsonic.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+fail() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { # DESC CMD...: ok when CMD succeeds
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else fail "$d"; fi
+}
+same() { # DESC EXPECTED-FILE GOT-FILE
+	if diff -u "$2" "$3" >"$TMP/diff"; then
+		ok "$1"
+	else
+		fail "$1"
+		sed 's/^/# /' "$TMP/diff" | head -n 40
+	fi
+}
+
+# config check of FILE with its ecn.ports as devices in a private netns
+config_check() { # FILE
+	local ports
+	ports=$($PY -c 'import json,sys
+print(" ".join(json.load(open(sys.argv[1])).get("ecn", {}).get("ports", {})))' "$1")
+	unshare -n sh -c '
+		f=$1; shift; i=0
+		for p in "$@"; do
+			ip link add "$p" type veth peer name "sp$i" || exit 3
+			i=$((i + 1))
+		done
+		'"$ROCEDP"' config check "$f"' sh "$1" $ports >"$TMP/check" 2>&1
+}
+
+# NAME INPUT [ARGS...]: NAME.expected and NAME.warnings in tests/sonic
+import_case() {
+	local name=$1 in=$DIR/$2 rc nw
+	shift 2
+	"$ROCEDP" sonic import "$in" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+	check "$name: import exits 0" [ "$rc" -eq 0 ]
+	same "$name: document as expected" "$DIR/$name.expected" "$TMP/$name.out"
+	same "$name: warnings as expected" "$DIR/$name.warnings" "$TMP/$name.err"
+	if [ "$can_netns" = 1 ]; then
+		if config_check "$TMP/$name.out"; then
+			ok "$name: rocedp config check accepts it"
+		else
+			fail "$name: rocedp config check accepts it"
+			sed 's/^/# /' "$TMP/check"
+		fi
+	else
+		ok "$name: config check # skip no root/unshare"
+	fi
+	nw=$(wc -l <"$DIR/$name.warnings")
+	"$ROCEDP" sonic import "$in" "$@" --strict >"$TMP/$name.sout" 2>"$TMP/$name.serr"
+	rc=$?
+	if [ "$nw" -gt 0 ]; then
+		check "$name: --strict refuses $nw warnings" [ "$rc" -ne 0 ]
+		check "$name: --strict prints no document" [ ! -s "$TMP/$name.sout" ]
+		check "$name: --strict says why" grep -q "refused: $nw warning" "$TMP/$name.serr"
+	else
+		check "$name: --strict accepts a document without warnings" [ "$rc" -eq 0 ]
+		same "$name: --strict prints the same document" "$DIR/$name.expected" "$TMP/$name.sout"
+	fi
+}
+
+can_netns=0
+if [ "$(id -u)" = 0 ] && unshare -n ip link add sq0 type veth peer name sq1 2>/dev/null; then
+	can_netns=1
+fi
+
+import_case default default.json
+import_case default_ports default.json --ports Ethernet0=swp1,Ethernet4=swp2
+import_case qp_only qp_only.json
+import_case spray spray.json
+import_case fallback fallback.json
+import_case unsupported unsupported.json
+
+# a malformed document: one error line, nothing on stdout, exit non-zero
+for f in "$DIR"/bad/*.json; do
+	b=$(basename "$f" .json)
+	"$ROCEDP" sonic import "$f" >"$TMP/bad.out" 2>"$TMP/bad.err"
+	rc=$?
+	sed "s|@FILE@|$f|" "$DIR/bad/$b.error" >"$TMP/bad.want"
+	if [ "$rc" -ne 0 ] && [ ! -s "$TMP/bad.out" ] && diff -q "$TMP/bad.want" "$TMP/bad.err" >/dev/null; then
+		ok "bad/$b: refused with one error line"
+	else
+		fail "bad/$b: refused with one error line (exit $rc)"
+		sed 's/^/# got: /' "$TMP/bad.err"
+		sed 's/^/# want: /' "$TMP/bad.want"
+	fi
+done
+
+bad_ports() { # DESC PORTS
+	"$ROCEDP" sonic import "$DIR/default.json" --ports "$2" >"$TMP/p.out" 2>"$TMP/p.err"
+	if [ $? -ne 0 ] && [ ! -s "$TMP/p.out" ] && [ "$(wc -l <"$TMP/p.err")" -eq 1 ] &&
+		grep -q -- '--ports' "$TMP/p.err"; then
+		ok "--ports $1 refused with one line"
+	else
+		fail "--ports $1 refused with one line"
+		sed 's/^/# /' "$TMP/p.err"
+	fi
+}
+bad_ports "without =" Ethernet0
+bad_ports "a device twice" Ethernet0=a,Ethernet4=a
+bad_ports "a port twice" Ethernet0=a,Ethernet0=b
+bad_ports "a too long device" Ethernet0=abcdefghijklmnopq
+
+"$ROCEDP" sonic import >/dev/null 2>&1
+check "import without a file exits 2" [ $? -eq 2 ]
+"$ROCEDP" sonic frobnicate >/dev/null 2>&1
+check "an unknown verb exits 2" [ $? -eq 2 ]
+"$ROCEDP" sonic import "$TMP/none.json" >"$TMP/n.out" 2>&1
+check "a missing file is refused" [ $? -ne 0 ]
