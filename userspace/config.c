@@ -39,12 +39,6 @@ bool rd_qos_class_settable(int cls)
 
 /* ------------------------------------------------------------ staging */
 
-const struct rocedp_port_cfg rd_cfg_default_port = {
-	.kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES,
-	.kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES,
-	.pmax_percent = ROCEDP_DEFAULT_PMAX_PERCENT,
-};
-
 void rd_staged_defaults(struct rd_staged *s)
 {
 	struct rocedp_config *c = &s->cfg;

@@ -68,8 +68,6 @@ void rd_staged_free(struct rd_staged *s);
 extern const char *const rd_cfg_feature_names[RD_CFG_N_FEATURES];
 extern const char *const rd_cfg_choice_names[RD_CFG_N_CHOICES];
 extern const char *const rd_cfg_class_keys[ROCEDP_CLASS_MAX + 1];
-/* An ECN port's settings when the config names none. */
-extern const struct rocedp_port_cfg rd_cfg_default_port;
 
 /* The order of the staged tables (sorted, so they can be merged). */
 int rd_cfg_route_cmp(const void *a, const void *b);

@@ -409,7 +409,7 @@ static void parse_port(struct rd_json_ctx *c, const char *path,
 	char p[RD_JSON_PATH_LEN];
 	long long n;
 
-	pt->pc = rd_cfg_default_port;
+	rd_port_defaults(&pt->pc);
 	if (!rd_json_want_type(c, path, v, json_type_object, "an object"))
 		return;
 	rd_json_check_keys(c, path, v, keys);

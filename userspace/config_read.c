@@ -146,11 +146,13 @@ static int read_ports(const struct rd_maps *m, struct rd_staged *s,
 		      struct rd_running *x)
 {
 	struct rocedp_port_state ps;
+	struct rocedp_port_cfg dflt;
 	unsigned int cap = 0, xcap = 0;
 	__u32 key;
 	struct rd_cfg_port pt;
 	int fd = m->fd[RD_MAP_PORT_CFG], err;
 
+	rd_port_defaults(&dflt);
 	for (key = 0; key < ROCEDP_PORT_SLOTS; key++) {
 		memset(&pt, 0, sizeof(pt));
 		pt.ifindex = key;
@@ -166,7 +168,7 @@ static int read_ports(const struct rd_maps *m, struct rd_staged *s,
 				return err;
 			x->ports[x->n_ports++] = pt;
 		}
-		if (!memcmp(&pt.pc, &rd_cfg_default_port, sizeof(pt.pc)))
+		if (!memcmp(&pt.pc, &dflt, sizeof(pt.pc)))
 			continue;
 		err = rd_cfg_grow((void **)&s->ports, s->n_ports, &cap,
 				  sizeof(pt));

@@ -29,6 +29,7 @@
 #include "groupw.h"
 #include "names.h"
 #include "pindir.h"
+#include "portw.h"
 
 /* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
 #define RD_EXIT_TEST_CRASH 70
@@ -48,10 +49,11 @@ struct txn {
 	long fault_at; /* test hook: fail this write (1-based), 0 = never */
 	long crash_at; /* test hook: die right after this write, no rollback */
 	long writes;
-	int devmap_fd;
+	int devmap_fd, port_cfg_fd; /* written through portw.c */
 	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
 	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
 	struct rd_groupw gw; /* groups go through groupw.c */
+	const char *obj; /* the command, for messages */
 };
 
 /* One map write (val) or delete (!val): -errno, absent deletes are 0. */
@@ -61,14 +63,19 @@ static int txn_write(const struct txn *t, int fd, const void *key,
 	if (fd == t->gw.hash && fd >= 0)
 		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
 			     rd_groupw_del(&t->gw, *(const __u32 *)key);
+	if (fd == t->devmap_fd && fd >= 0)
+		return rd_portw_tx(fd, *(const __u32 *)key, val);
+	if (fd == t->port_cfg_fd && fd >= 0 && val)
+		return rd_portw_cfg(fd, *(const __u32 *)key, val);
 	if (val)
 		return bpf_map_update_elem(fd, key, val, flags) ? -errno : 0;
 	return bpf_map_delete_elem(fd, key) && errno != ENOENT ? -errno : 0;
 }
 
-static void txn_init(struct txn *t, const struct rd_maps *m)
+static void txn_init(struct txn *t, const struct rd_maps *m, const char *obj)
 {
 	memset(t, 0, sizeof(*t));
+	t->obj = obj;
 #ifdef ROCEDP_FAULTS
 	/* test builds only (docs/faults.md): never in the shipped binary */
 	const char *f = getenv("ROCEDP_FAULT_CONFIG_WRITE");
@@ -78,6 +85,7 @@ static void txn_init(struct txn *t, const struct rd_maps *m)
 	t->crash_at = c ? atol(c) : 0;
 #endif
 	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
+	t->port_cfg_fd = m->fd[RD_MAP_PORT_CFG];
 	t->cfg_fd = m->fd[RD_MAP_CONFIG];
 	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
 	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
@@ -165,7 +173,7 @@ static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
 		err = txn_write(t, fd, key, val, flags);
 	if (err) {
 		free(u->old);
-		rd_err("config", "%s: %s", what, strerror(-err));
+		rd_err(t->obj, "%s: %s", what, strerror(-err));
 		return err;
 	}
 	t->n++;
@@ -197,7 +205,7 @@ static int txn_rollback(struct txn *t)
 				      bpf_prog_get_fd_by_id(dv->bpf_prog.id) :
 				      -1;
 			dv->bpf_prog.fd = pfd;
-			if (bpf_map_update_elem(u->fd, u->key, dv, BPF_ANY))
+			if (rd_portw_tx(u->fd, *(__u32 *)u->key, dv))
 				failed++;
 			if (pfd >= 0)
 				close(pfd);
@@ -208,7 +216,7 @@ static int txn_rollback(struct txn *t)
 		u->old = NULL;
 	}
 	if (failed)
-		rd_err("config",
+		rd_err(t->obj,
 		       "rollback incomplete: %d map entries could not be restored",
 		       failed);
 	return failed ? -EIO : 0;
@@ -225,10 +233,12 @@ static struct rd_cfg_port *find_port(struct rd_cfg_port *p, unsigned int n,
 static int apply_ports(struct txn *t, const struct rd_maps *m,
 		       const struct rd_staged *s, struct rd_running *x)
 {
+	struct rocedp_port_cfg dflt;
 	char what[64];
 	unsigned int i, j;
 	int err = 0;
 
+	rd_port_defaults(&dflt);
 	for (i = 0; i < s->n_groups && !err; i++) {
 		const struct rocedp_group *g = &s->groups[i].g;
 
@@ -263,15 +273,11 @@ port_cfg:
 				continue;
 			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
 				 ifx);
-			err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4,
-				     &rd_cfg_default_port,
-				     sizeof(rd_cfg_default_port), BPF_ANY,
-				     what);
+			err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4, &dflt,
+				     sizeof(dflt), BPF_ANY, what);
 			if (!err) {
-				struct rd_cfg_port np = {
-					.ifindex = ifx,
-					.pc = rd_cfg_default_port
-				};
+				struct rd_cfg_port np = { .ifindex = ifx,
+							  .pc = dflt };
 				void *p = realloc(x->ports, (x->n_ports + 1) *
 								    sizeof(np));
 
@@ -401,6 +407,7 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 			struct rd_running *x)
 {
 	struct rocedp_config want;
+	struct rocedp_port_cfg dflt;
 	unsigned int i, j, k;
 	char what[64];
 	__u32 bank;
@@ -499,9 +506,9 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 		if (find_port((struct rd_cfg_port *)s->ports, s->n_ports, ifx))
 			continue;
 		snprintf(what, sizeof(what), "rd_port_cfg ifindex %u", ifx);
-		err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4,
-			     &rd_cfg_default_port, sizeof(rd_cfg_default_port),
-			     BPF_ANY, what);
+		rd_port_defaults(&dflt);
+		err = txn_op(t, m->fd[RD_MAP_PORT_CFG], &ifx, 4, &dflt,
+			     sizeof(dflt), BPF_ANY, what);
 		if (err)
 			return err;
 	}
@@ -539,7 +546,7 @@ int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 			err = -EBUSY;
 		}
 	if (!err) {
-		txn_init(&t, m);
+		txn_init(&t, m, "config");
 		err = apply_writes(&t, m, s, &cur, x);
 		if (err && !txn_rollback(&t))
 			rd_err("config",
@@ -629,4 +636,80 @@ int rd_config_lock(const char *obj)
 		return -errno;
 	}
 	return fd;
+}
+
+/* ------------------------------------------------ writes outside a load */
+
+/*
+ * One map entry written by a command other than `config load/set`, by the
+ * same rules as a load: under the writers' lock, so no load or sync write
+ * falls between the read and the write, and through the journal. The
+ * lock is taken here, not by the caller, so no command can forget it.
+ */
+static int single_write(const struct rd_maps *m, const char *obj, int map,
+			__u32 key, const void *val, __u32 vsz, const char *what)
+{
+	struct txn t;
+	int err;
+
+	txn_init(&t, m, obj);
+	err = txn_op(&t, m->fd[map], &key, 4, val, vsz, BPF_ANY, what);
+	txn_free(&t);
+	return err;
+}
+
+int rd_config_port_edit(const struct rd_maps *m, const char *obj, __u32 ifindex,
+			rd_port_edit_fn edit, void *ctx)
+{
+	struct rocedp_port_cfg pc;
+	char what[64];
+	int lock, err;
+
+	if (ifindex >= ROCEDP_PORT_SLOTS)
+		return -E2BIG;
+	lock = rd_config_lock(obj);
+	if (lock < 0)
+		return lock;
+	/* an unset port starts from the defaults, as a load would give it */
+	err = rd_port_cfg_get(m->fd[RD_MAP_PORT_CFG], ifindex, &pc);
+	if (err == -ENOENT) {
+		rd_port_defaults(&pc);
+		err = 0;
+	} else if (err) {
+		rd_err(obj, "rd_port_cfg ifindex %u: %s", ifindex,
+		       strerror(-err));
+	}
+	if (!err)
+		err = edit(&pc, ctx);
+#ifdef ROCEDP_FAULTS
+	/* test builds only: widen the read-modify-write window (races) */
+	const char *d = getenv("ROCEDP_FAULT_PORT_EDIT_DELAY_US");
+
+	if (d)
+		usleep(atol(d));
+#endif
+	if (!err) {
+		snprintf(what, sizeof(what), "rd_port_cfg ifindex %u", ifindex);
+		err = single_write(m, obj, RD_MAP_PORT_CFG, ifindex, &pc,
+				   sizeof(pc), what);
+	}
+	close(lock);
+	return err;
+}
+
+int rd_config_qos_set(const struct rd_maps *m, const char *obj, __u32 cls,
+		      const struct rocedp_qos *q)
+{
+	char what[64];
+	int lock, err;
+
+	if (cls >= ROCEDP_CLASS_MAX)
+		return -EINVAL;
+	lock = rd_config_lock(obj);
+	if (lock < 0)
+		return lock;
+	snprintf(what, sizeof(what), "rd_qos %s", rd_class_name(cls));
+	err = single_write(m, obj, RD_MAP_QOS, cls, q, sizeof(*q), what);
+	close(lock);
+	return err;
 }

@@ -25,4 +25,17 @@ int rd_config_open_maps(const char *obj, struct rd_maps *m);
 /* Exclusive lock against other writers; returns the fd to close. */
 int rd_config_lock(const char *obj);
 
+/*
+ * Every other writer of the config's maps comes through here (docs/design.md,
+ * "Who writes which map"). obj names the command in error lines.
+ */
+/* Change one port's rd_port_cfg entry (unset: from the defaults); edit
+ * validates and may refuse (-errno, its own message). Takes the lock. */
+typedef int (*rd_port_edit_fn)(struct rocedp_port_cfg *pc, void *ctx);
+int rd_config_port_edit(const struct rd_maps *m, const char *obj, __u32 ifindex,
+			rd_port_edit_fn edit, void *ctx);
+/* One class of rd_qos. Takes the lock. */
+int rd_config_qos_set(const struct rd_maps *m, const char *obj, __u32 cls,
+		      const struct rocedp_qos *q);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "config_txn.h"
 #include "engine.h"
 #include "liveload.h"
 #include "pindir.h"
@@ -141,118 +142,158 @@ static int parse_u(const char *what, const char *s, unsigned long long max,
 	return 0;
 }
 
+/* The knobs `ecn set` names; the others stay as they are. */
+enum { K_KMIN, K_KMAX, K_PMAX, K_RATE, K_PROFILE, K_MAX };
+
+struct knobs {
+	bool has[K_MAX];
+	unsigned long long v[K_MAX];
+};
+
+static void knobs_apply(const struct knobs *k, struct rocedp_port_cfg *pc)
+{
+	if (k->has[K_KMIN])
+		pc->kmin_bytes = k->v[K_KMIN];
+	if (k->has[K_KMAX])
+		pc->kmax_bytes = k->v[K_KMAX];
+	if (k->has[K_PMAX])
+		pc->pmax_percent = k->v[K_PMAX];
+	if (k->has[K_RATE])
+		pc->rate_bps = k->v[K_RATE] * 1000000;
+	if (k->has[K_PROFILE])
+		pc->ecn_profile = k->v[K_PROFILE];
+}
+
+static int check_thresholds(const struct rocedp_port_cfg *pc)
+{
+	if (pc->kmin_bytes <= pc->kmax_bytes)
+		return 0;
+	rd_err("ecn", "kmin %u is above kmax %u", pc->kmin_bytes,
+	       pc->kmax_bytes);
+	return -EINVAL;
+}
+
+/* rd_port_edit_fn: applied under the writers' lock to the current entry */
+static int port_edit(struct rocedp_port_cfg *pc, void *ctx)
+{
+	knobs_apply(ctx, pc);
+	return check_thresholds(pc);
+}
+
+static int parse_knobs(int argc, char **argv, bool port, struct knobs *k)
+{
+	static const struct {
+		const char *name, *what;
+		unsigned long long max;
+		bool port_only;
+	} kn[K_MAX] = {
+		[K_KMIN] = { "kmin", "kmin", ROCEDP_ECN_MAX_BYTES, false },
+		[K_KMAX] = { "kmax", "kmax", ROCEDP_ECN_MAX_BYTES, false },
+		[K_PMAX] = { "pmax", "pmax", 100, false },
+		[K_RATE] = { "rate", "rate (Mbit/s)", ROCEDP_VQ_MAX_RATE_MBPS,
+			     true },
+		[K_PROFILE] = { "profile", "profile",
+				ROCEDP_ECN_MAX_PROFILES - 1, true },
+	};
+	int i, j;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 0; i < argc; i += 2) {
+		if (i + 1 >= argc) {
+			rd_err("ecn", "%s: missing value", argv[i]);
+			return -EINVAL;
+		}
+		for (j = 0; j < K_MAX; j++)
+			if (!strcmp(argv[i], kn[j].name) &&
+			    (port || !kn[j].port_only))
+				break;
+		if (j == K_MAX) {
+			rd_err("ecn", "set: unknown knob '%s'", argv[i]);
+			return -EINVAL;
+		}
+		if (parse_u(kn[j].what, argv[i + 1], kn[j].max, &k->v[j]))
+			return -EINVAL;
+		k->has[j] = true;
+	}
+	return 0;
+}
+
+/* ecn set profile N kmin B kmax B pmax P: the module's knobs (sysfs) */
+static int profile_set(int argc, char **argv)
+{
+	struct rocedp_port_cfg pc = { 0 };
+	unsigned int kmin, kmax, pmax;
+	unsigned long long prof;
+	struct knobs k;
+	int err;
+
+	if (argc < 3 ||
+	    parse_u("profile", argv[2], ROCEDP_ECN_MAX_PROFILES - 1, &prof))
+		return -EINVAL;
+	if (!rd_ecn_module_loaded()) {
+		rd_err("ecn",
+		       "profile %llu: the rocedp_ecn module is not loaded",
+		       prof);
+		return -ENOENT;
+	}
+	err = module_profile(prof, &kmin, &kmax, &pmax);
+	if (err) {
+		rd_err("ecn", "profile %llu: %s", prof, strerror(-err));
+		return err;
+	}
+	pc.kmin_bytes = kmin;
+	pc.kmax_bytes = kmax;
+	pc.pmax_percent = pmax;
+	err = parse_knobs(argc - 3, argv + 3, false, &k);
+	if (err)
+		return err;
+	knobs_apply(&k, &pc);
+	err = check_thresholds(&pc);
+	if (err)
+		return err;
+	err = module_profile_set(prof, pc.kmin_bytes, pc.kmax_bytes,
+				 pc.pmax_percent);
+	if (err)
+		rd_err("ecn", "profile %llu: the module refused: %s", prof,
+		       strerror(-err));
+	return err;
+}
+
 /*
  * ecn set PORT [kmin B] [kmax B] [pmax P] [rate MBPS] [profile N]
  * ecn set profile N kmin B kmax B pmax P   (module knobs)
  */
 static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 {
-	struct rocedp_port_cfg pc = {
-		.kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES,
-		.kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES,
-		.pmax_percent = ROCEDP_DEFAULT_PMAX_PERCENT,
-	};
-	unsigned long long v, prof = 0;
-	bool is_profile = false;
-	unsigned int ifindex = 0, kmin, kmax, pmax;
+	unsigned int ifindex;
+	struct knobs k;
 	char *end;
-	int i, err;
+	int err;
 
 	if (argc < 2) {
 		rd_err("ecn", "set: expected PORT or 'profile N'");
 		return -EINVAL;
 	}
-	if (!strcmp(argv[1], "profile")) {
-		if (argc < 3 || parse_u("profile", argv[2],
-					ROCEDP_ECN_MAX_PROFILES - 1, &prof))
-			return -EINVAL;
-		if (!rd_ecn_module_loaded()) {
-			rd_err("ecn",
-			       "profile %llu: the rocedp_ecn module is not loaded",
-			       prof);
-			return -ENOENT;
-		}
-		is_profile = true;
-		err = module_profile(prof, &kmin, &kmax, &pmax);
-		if (err) {
-			rd_err("ecn", "profile %llu: %s", prof, strerror(-err));
-			return err;
-		}
-		pc.kmin_bytes = kmin;
-		pc.kmax_bytes = kmax;
-		pc.pmax_percent = pmax;
-		i = 3;
-	} else {
-		ifindex = if_nametoindex(argv[1]);
-		if (!ifindex) {
-			ifindex = strtoul(argv[1], &end, 10);
-			if (*end || !ifindex) {
-				rd_err("ecn", "%s: no such interface", argv[1]);
-				return -ENODEV;
-			}
-		}
-		if (ifindex >= ROCEDP_PORT_SLOTS) {
-			rd_err("ecn", "%s: " RD_PORT_SLOTS_ERR, argv[1],
-			       ifindex, ROCEDP_PORT_SLOTS);
-			return -E2BIG;
-		}
-		/* start from what is set, so unnamed knobs stay */
-		bpf_map_lookup_elem(m->fd[RD_MAP_PORT_CFG], &ifindex, &pc);
-		i = 2;
-	}
-	for (; i < argc; i += 2) {
-		if (i + 1 >= argc) {
-			rd_err("ecn", "%s: missing value", argv[i]);
-			return -EINVAL;
-		}
-		if (!strcmp(argv[i], "kmin")) {
-			if (parse_u("kmin", argv[i + 1], ROCEDP_ECN_MAX_BYTES,
-				    &v))
-				return -EINVAL;
-			pc.kmin_bytes = v;
-		} else if (!strcmp(argv[i], "kmax")) {
-			if (parse_u("kmax", argv[i + 1], ROCEDP_ECN_MAX_BYTES,
-				    &v))
-				return -EINVAL;
-			pc.kmax_bytes = v;
-		} else if (!strcmp(argv[i], "pmax")) {
-			if (parse_u("pmax", argv[i + 1], 100, &v))
-				return -EINVAL;
-			pc.pmax_percent = v;
-		} else if (!strcmp(argv[i], "rate") && !is_profile) {
-			if (parse_u("rate (Mbit/s)", argv[i + 1],
-				    ROCEDP_VQ_MAX_RATE_MBPS, &v))
-				return -EINVAL;
-			pc.rate_bps = v * 1000000;
-		} else if (!strcmp(argv[i], "profile") && !is_profile) {
-			if (parse_u("profile", argv[i + 1],
-				    ROCEDP_ECN_MAX_PROFILES - 1, &v))
-				return -EINVAL;
-			pc.ecn_profile = v;
-		} else {
-			rd_err("ecn", "set: unknown knob '%s'", argv[i]);
-			return -EINVAL;
+	if (!strcmp(argv[1], "profile"))
+		return profile_set(argc, argv);
+	ifindex = if_nametoindex(argv[1]);
+	if (!ifindex) {
+		ifindex = strtoul(argv[1], &end, 10);
+		if (*end || !ifindex) {
+			rd_err("ecn", "%s: no such interface", argv[1]);
+			return -ENODEV;
 		}
 	}
-	if (pc.kmin_bytes > pc.kmax_bytes) {
-		rd_err("ecn", "kmin %u is above kmax %u", pc.kmin_bytes,
-		       pc.kmax_bytes);
-		return -EINVAL;
+	if (ifindex >= ROCEDP_PORT_SLOTS) {
+		rd_err("ecn", "%s: " RD_PORT_SLOTS_ERR, argv[1], ifindex,
+		       ROCEDP_PORT_SLOTS);
+		return -E2BIG;
 	}
-	if (is_profile) {
-		err = module_profile_set(prof, pc.kmin_bytes, pc.kmax_bytes,
-					 pc.pmax_percent);
-		if (err)
-			rd_err("ecn", "profile %llu: the module refused: %s",
-			       prof, strerror(-err));
+	err = parse_knobs(argc - 2, argv + 2, true, &k);
+	if (err)
 		return err;
-	}
-	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &ifindex, &pc, 0)) {
-		err = -errno;
-		rd_err("ecn", "%s: rd_port_cfg: %s", argv[1], strerror(errno));
-		return err;
-	}
-	return 0;
+	/* the read, the edit and the write under the config writers' lock */
+	return rd_config_port_edit(m, "ecn", ifindex, port_edit, &k);
 }
 
 int cmd_ecn(int argc, char **argv)

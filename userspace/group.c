@@ -21,6 +21,7 @@
 #include "rocedp.h"
 #include "group.h"
 #include "groupw.h"
+#include "portw.h"
 
 /* ------------------------------------------------------------ hash table */
 
@@ -802,8 +803,6 @@ int rd_fib_load_installed(struct rd_fib *f)
 static int ensure_port(struct rd_fib *f, uint32_t ifindex,
 		       struct rd_fib_counts *c)
 {
-	struct bpf_devmap_val want = { .ifindex = ifindex }, have;
-	struct rocedp_port_cfg pc;
 	char what[64];
 	size_t i;
 	int err;
@@ -811,46 +810,13 @@ static int ensure_port(struct rd_fib *f, uint32_t ifindex,
 	for (i = 0; i < f->n_ports; i++)
 		if (f->ports[i] == ifindex)
 			return 0;
-	if (f->maps.tx_ports >= 0) {
-		/* no program: XDP decides ECN in the ingress program */
-		want.bpf_prog.fd = -1;
-		if (bpf_map_lookup_elem(f->maps.tx_ports, &ifindex, &have) ||
-		    have.ifindex != ifindex || have.bpf_prog.id) {
-			if (bpf_map_update_elem(f->maps.tx_ports, &ifindex,
-						&want, BPF_ANY)) {
-				err = -errno;
-				snprintf(what, sizeof(what),
-					 "rd_tx_ports ifindex %u", ifindex);
-				fib_log_error(f, what, err);
-				c->errors++;
-				return err;
-			}
-			c->port_writes++;
-		}
-	}
-	/*
-	 * An unset slot gets the default thresholds (rate 0: no marking until
-	 * set). A port beyond the slots gets none: the dataplane counts its
-	 * frames as untracked. Check and write are not atomic: a config
-	 * written in between is overwritten with defaults, which the next
-	 * `config load` restores.
-	 */
-	if (f->maps.port_cfg >= 0 &&
-	    rd_port_cfg_get(f->maps.port_cfg, ifindex, &pc) == -ENOENT) {
-		memset(&pc, 0, sizeof(pc));
-		pc.kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES;
-		pc.kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES;
-		pc.pmax_percent = ROCEDP_DEFAULT_PMAX_PERCENT;
-		if (bpf_map_update_elem(f->maps.port_cfg, &ifindex, &pc,
-					BPF_ANY)) {
-			err = -errno;
-			snprintf(what, sizeof(what), "rd_port_cfg ifindex %u",
-				 ifindex);
-			fib_log_error(f, what, err);
-			c->errors++;
-			return err;
-		}
-		c->port_writes++;
+	/* under the writers' lock sync holds (writers_lock) */
+	err = rd_portw_ensure(f->maps.tx_ports, f->maps.port_cfg, ifindex,
+			      &c->port_writes, what, sizeof(what));
+	if (err) {
+		fib_log_error(f, what, err);
+		c->errors++;
+		return err;
 	}
 	if (f->n_ports == f->cap_ports) {
 		size_t cap = f->cap_ports ? f->cap_ports * 2 : 64;

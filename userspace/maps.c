@@ -164,6 +164,16 @@ void rd_maps_close(struct rd_maps *m)
  * not all zero (every writer sets the thresholds), which reads as the
  * "no entry" of the hash map it replaced; an all-zero slot means no ECN.
  */
+void rd_port_defaults(struct rocedp_port_cfg *pc)
+{
+	/* rate 0: no virtual queue, so no marking until a rate is set */
+	*pc = (struct rocedp_port_cfg){
+		.kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES,
+		.kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES,
+		.pmax_percent = ROCEDP_DEFAULT_PMAX_PERCENT,
+	};
+}
+
 int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc)
 {
 	static const struct rocedp_port_cfg unset;

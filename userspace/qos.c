@@ -136,8 +136,7 @@ static int qos_set(int argc, char **argv)
 	unsigned long v;
 	struct rd_maps m;
 	char all[128];
-	int cls, i, lock, err = 0;
-	__u32 key;
+	int cls, i, err = 0;
 
 	rd_qos_settable_classes(all, sizeof(all));
 	if (argc < 2) {
@@ -189,18 +188,10 @@ static int qos_set(int argc, char **argv)
 	}
 	if (rd_config_open_maps("qos", &m))
 		return 1;
-	lock = rd_config_lock("qos");
-	err = 0;
-	key = cls;
-	if (lock >= 0 &&
-	    bpf_map_update_elem(m.fd[RD_MAP_QOS], &key, &q, BPF_ANY)) {
-		err = -errno;
-		rd_err("qos", "rd_qos %s: %s", argv[0], strerror(-err));
-	}
-	if (lock >= 0)
-		close(lock);
+	/* the config's writer: under its lock, as a load writes rd_qos */
+	err = rd_config_qos_set(&m, "qos", cls, &q);
 	rd_maps_close(&m);
-	return lock < 0 || err ? 1 : 0;
+	return err ? 1 : 0;
 }
 
 static int qos_rules(const struct rd_maps *m)

@@ -54,6 +54,8 @@ void rd_maps_close(struct rd_maps *m);
 	"ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)"
 /* 0 and *pc if ifindex has ECN settings; -ENOENT unset, -E2BIG beyond the slots */
 int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc);
+/* The one place a port's default ECN settings are made (docs/config.md). */
+void rd_port_defaults(struct rocedp_port_cfg *pc);
 
 /*
  * Recompute a group's active list and cumulative weights from its members'
