@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rocedp.h"
-#include "sonic_int.h"
+#include "sonic_qos.h"
 
 #define SN_MAX_TC 16
 #define SN_NAME_LEN 64

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the SONiC CONFIG_DB converter shared by sonic.c (document,
- * hash, ARS) and sonic_qos.c (WRED/ECN, DSCP maps). docs/sonic.md.
+ * The CONFIG_DB document as the SONiC converter reads it (sonic_db.c):
+ * {"TABLE": {"key": {"field": "value"}}}, fields read with their key named
+ * in every warning and error. docs/sonic.md.
  */
-#ifndef ROCEDP_SONIC_INT_H
-#define ROCEDP_SONIC_INT_H
+#ifndef ROCEDP_SONIC_DB_H
+#define ROCEDP_SONIC_DB_H
 
 #include <stdbool.h>
 #include <json-c/json.h>
-#include "sonic.h"
 
 #define SN_KEY_LEN 160
 #define SN_MAX_LIST 32
@@ -20,7 +20,7 @@ struct sn_portmap {
 
 struct sn_ctx {
 	struct json_object *db;
-	const struct rd_sonic_opts *o;
+	bool have_ports; /* --ports given: unmapped ports are skipped */
 	struct sn_portmap *pm;
 	int n_pm;
 	int warnings;
@@ -58,7 +58,9 @@ const char *sn_dev(struct sn_ctx *c, const char *key, const char *port);
 /* Keys of a table in natural order (Ethernet4 before Ethernet12). */
 int sn_sorted_keys(struct json_object *t, const char ***keys);
 
-void sn_convert_ecn(struct sn_ctx *c);
-void sn_convert_qos(struct sn_ctx *c);
+/* {"TABLE": {"key": {"field": string|list}}}, else one error */
+void sn_check_shape(struct sn_ctx *c);
+/* --ports "Ethernet0=eth1,Ethernet4=eth2" into c->pm */
+int sn_parse_ports(struct sn_ctx *c, const char *s);
 
 #endif
