@@ -123,9 +123,8 @@ int cmd_attach(int argc, char **argv)
 	struct rd_attached *a;
 	struct rocedp *skel = NULL;
 	struct rd_maps maps;
-	struct rocedp_config cfg;
 	bool set_features = false;
-	__u32 features = 0, zero = 0;
+	__u32 features = 0;
 	unsigned int ifindex;
 	int c, i, err, ret = 1;
 
@@ -205,15 +204,9 @@ int cmd_attach(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (set_features) {
-		if (bpf_map_lookup_elem(maps.fd[RD_MAP_CONFIG], &zero, &cfg) ||
-		    (cfg.features = features,
-		     bpf_map_update_elem(maps.fd[RD_MAP_CONFIG], &zero, &cfg,
-					 0))) {
-			rd_err("attach", "rd_config: %s", strerror(errno));
-			goto out;
-		}
-	}
+	/* through the config writer: a load or sync may run meanwhile */
+	if (set_features && rd_config_set_features(&maps, "attach", features))
+		goto out;
 	err = rd_strip_devmap_progs(skel);
 	if (err) {
 		rd_err("attach",

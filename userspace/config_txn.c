@@ -30,6 +30,7 @@
 #include "names.h"
 #include "pindir.h"
 #include "portw.h"
+#include "routew.h"
 
 /* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
 #define RD_EXIT_TEST_CRASH 70
@@ -63,6 +64,9 @@ static int txn_write(const struct txn *t, int fd, const void *key,
 	if (fd == t->gw.hash && fd >= 0)
 		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
 			     rd_groupw_del(&t->gw, *(const __u32 *)key);
+	if (fd >= 0 && (fd == t->fib_fd[1] || fd == t->fib_fd[2]))
+		return val ? rd_routew_put(fd, key, val, flags) :
+			     rd_routew_del(fd, key);
 	if (fd == t->devmap_fd && fd >= 0)
 		return rd_portw_tx(fd, *(const __u32 *)key, val);
 	if (fd == t->port_cfg_fd && fd >= 0 && val)
@@ -692,6 +696,28 @@ int rd_config_port_edit(const struct rd_maps *m, const char *obj, __u32 ifindex,
 		snprintf(what, sizeof(what), "rd_port_cfg ifindex %u", ifindex);
 		err = single_write(m, obj, RD_MAP_PORT_CFG, ifindex, &pc,
 				   sizeof(pc), what);
+	}
+	close(lock);
+	return err;
+}
+
+int rd_config_set_features(const struct rd_maps *m, const char *obj,
+			   __u32 features)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+	int lock, err;
+
+	lock = rd_config_lock(obj);
+	if (lock < 0)
+		return lock;
+	if (bpf_map_lookup_elem(m->fd[RD_MAP_CONFIG], &zero, &c)) {
+		err = -errno;
+		rd_err(obj, "rd_config: %s", strerror(-err));
+	} else {
+		c.features = features;
+		err = single_write(m, obj, RD_MAP_CONFIG, 0, &c, sizeof(c),
+				   "rd_config");
 	}
 	close(lock);
 	return err;

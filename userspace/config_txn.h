@@ -34,6 +34,9 @@ int rd_config_lock(const char *obj);
 typedef int (*rd_port_edit_fn)(struct rocedp_port_cfg *pc, void *ctx);
 int rd_config_port_edit(const struct rd_maps *m, const char *obj, __u32 ifindex,
 			rd_port_edit_fn edit, void *ctx);
+/* rd_config's features (attach --features), the rest kept. Takes the lock. */
+int rd_config_set_features(const struct rd_maps *m, const char *obj,
+			   __u32 features);
 /* One class of rd_qos. Takes the lock. */
 int rd_config_qos_set(const struct rd_maps *m, const char *obj, __u32 cls,
 		      const struct rocedp_qos *q);

@@ -22,6 +22,7 @@
 #include "group.h"
 #include "groupw.h"
 #include "portw.h"
+#include "routew.h"
 
 /* ------------------------------------------------------------ hash table */
 
@@ -925,8 +926,8 @@ static void commit_route(struct rd_fib *f, struct fprefix *p,
 		return;
 	fd = route_key(f, p, &key);
 	if (p->want) {
-		if (fd >= 0 && bpf_map_update_elem(fd, &key, &v, BPF_ANY))
-			err = -errno;
+		if (fd >= 0)
+			err = rd_routew_put(fd, &key, &v, BPF_ANY);
 		/* ENOSPC, ENOMEM: pending, its cover marked, retried */
 		p->pending = err != 0;
 		if (!err) {
@@ -940,8 +941,8 @@ static void commit_route(struct rd_fib *f, struct fprefix *p,
 			c->route_fails++;
 		}
 	} else {
-		if (fd >= 0 && bpf_map_delete_elem(fd, &key) && errno != ENOENT)
-			err = -errno;
+		if (fd >= 0)
+			err = rd_routew_del(fd, &key);
 		if (!err) {
 			inst_ref(f, &p->inst_val, -1);
 			p->inst = false;
@@ -1013,16 +1014,12 @@ static void commit_marks(struct rd_fib *f, bool clear, struct rd_fib_counts *c)
 		v.flags = p->mark_want ? v.flags | ROCEDP_ROUTEF_KERNEL :
 					 v.flags & ~ROCEDP_ROUTEF_KERNEL;
 		fd = route_key(f, p, &key);
-		err = fd >= 0 && bpf_map_update_elem(fd, &key, &v, BPF_EXIST) ?
-			      -errno :
-			      0;
+		err = fd >= 0 ? rd_routew_put(fd, &key, &v, BPF_EXIST) : 0;
 		/* kernels before 6.13's fix refuse even an in-place write
 		 * into a full trie: make room with the entry itself */
 		if (err == -ENOSPC && p->mark_want &&
-		    !bpf_map_delete_elem(fd, &key)) {
-			err = bpf_map_update_elem(fd, &key, &v, BPF_ANY) ?
-				      -errno :
-				      0;
+		    !rd_routew_del(fd, &key)) {
+			err = rd_routew_put(fd, &key, &v, BPF_ANY);
 			if (err) { /* gone: passes as no_route, retried */
 				inst_ref(f, &p->inst_val, -1);
 				p->inst = false;

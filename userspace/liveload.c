@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "groupw.h"
 #include "pindir.h"
+#include "portw.h"
 #include "rocedp.skel.h"
 
 static const char *pin_path(char *buf, size_t len, const char *sub)
@@ -183,7 +184,7 @@ int rd_strip_devmap_progs(struct rocedp *skel)
 	struct bpf_devmap_val v;
 	__u32 key, next, *prev = NULL;
 	char path[256];
-	int err = 0;
+	int err = 0, e;
 
 	while (!bpf_map_get_next_key(map_fd, prev, &next)) {
 		key = next;
@@ -191,8 +192,9 @@ int rd_strip_devmap_progs(struct rocedp *skel)
 		if (bpf_map_lookup_elem(map_fd, &key, &v) || !v.bpf_prog.id)
 			continue;
 		v.bpf_prog.fd = -1;
-		if (bpf_map_update_elem(map_fd, &key, &v, 0))
-			err = -errno;
+		e = rd_portw_tx(map_fd, key, &v);
+		if (e)
+			err = e;
 	}
 	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress"));
 	unlink(pin_path(path, sizeof(path), "/progs/xdp_egress_new"));

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one writer of rd_routes4 and rd_routes6. Two callers share the
+ * tries under the writers' lock (the pin directory's flock): config_txn.c
+ * writes the config's static routes (ROCEDP_ROUTEF_STATIC, journalled),
+ * group.c the routes `rocedp sync` mirrors, and rd_config.fib_gen tells
+ * sync to read the tries again after a load (docs/design.md, "Who writes
+ * which map").
+ */
+#ifndef ROCEDP_ROUTEW_H
+#define ROCEDP_ROUTEW_H
+
+#include "rocedp.h"
+
+/* key is a struct rocedp_route4_key or rocedp_route6_key, as fd's map;
+ * flags BPF_ANY or BPF_EXIST (an in-place rewrite). -errno. */
+int rd_routew_put(int fd, const void *key, const struct rocedp_route *v,
+		  __u64 flags);
+/* Remove the entry; absent is no error. -errno. */
+int rd_routew_del(int fd, const void *key);
+
+#endif
