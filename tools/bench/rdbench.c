@@ -238,15 +238,13 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 	struct rocedp_route4_key rk = { .prefixlen = 16 };
 	struct rocedp_route rv = { .group_id = 1,
 				   .flags = ROCEDP_ROUTEF_STATIC };
-	struct rocedp_port_cfg pc = { .rate_bps = 25000000000ull,
-				      .kmin_bytes = ROCEDP_DEFAULT_KMIN_BYTES,
-				      .kmax_bytes = ROCEDP_DEFAULT_KMAX_BYTES,
-				      .pmax_percent =
-					      ROCEDP_DEFAULT_PMAX_PERCENT };
+	struct rocedp_port_cfg pc;
 	struct rocedp_qos q = { .action = ROCEDP_QOS_SET_DSCP, .dscp = 26 };
 	__u32 key = 1, cls = ROCEDP_CLASS_DATA;
 	int i, err;
 
+	rd_port_defaults(&pc); /* a 25G port at the default thresholds */
+	pc.rate_bps = 25000000000ull;
 	g.n_members = 4;
 	for (i = 0; i < 4; i++) {
 		struct rocedp_member *mb = &g.members[i];
