@@ -5,8 +5,8 @@
 # set`, `rocedp config load` and a running `rocedp sync` on the same pin
 # directory, raced for MW_ROUNDS rounds (default 1000).
 #
-# Each round starts `ecn set a0 kmin K kmax 2K` (K new every round) and
-# `config load` of one of two files (they differ in a0's rate, pmax and
+# Each round starts `ecn set a0 kmin K kmax 2K` (K new every round),
+# `qos set data dscp D` and `config load` of one of two files (they differ in a0's rate, pmax and
 # profile) at the same time, while the kernel route sync follows moves to
 # the other port. Afterwards a0's rd_port_cfg entry must be exactly one of
 # the two orders: the config's entry (config last), or the config's entry
@@ -16,6 +16,7 @@
 # wrote it back after. `ecn set` runs from rocedp-faults with
 # ROCEDP_FAULT_PORT_EDIT_DELAY_US, which widens its read-modify-write
 # window so that an unlocked writer is caught within a few rounds.
+# rd_qos's data class must be qos set's D or the config's default (leave).
 # At the end, sync's route and the config's static route are both there.
 #
 # The maps are the dataplane's own definitions pinned by bpftool into a
@@ -29,7 +30,6 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROCEDP=${ROCEDP:-$ROOT/build/rocedp}
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
-CLANG=${CLANG:-clang}
 PY=/usr/bin/python3
 ROUNDS=${MW_ROUNDS:-1000}
 NS=${MW_NS_PREFIX:-}rdmw$$
@@ -37,8 +37,8 @@ PIN=/sys/fs/bpf/rdmw$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdmw.XXXXXX)
 SYNC_PID=
-N=0
-FAILED=0
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash" # ok, nok, pin_maps
 
 cleanup() {
 	[ -n "$SYNC_PID" ] && kill "$SYNC_PID" 2>/dev/null && wait "$SYNC_PID" 2>/dev/null
@@ -47,19 +47,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-
-ok() {
-	N=$((N + 1))
-	echo "ok $N - $1"
-}
-
-nok() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/#   /'
-	return 0
-}
 
 rd() { nsenter --net=/run/netns/"$NS" "$ROCEDP" "$@"; }
 rdf() {
@@ -91,23 +78,7 @@ for b in "$ROCEDP" "$ROCEDP_FAULTS_BIN"; do
 		exit 1
 	fi
 done
-mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-mkdir -p "$PIN/maps"
-cat >"$TMP/maps.bpf.c" <<'EOF'
-#include <linux/bpf.h>
-#include <bpf/bpf_helpers.h>
-#include "maps.h"
-SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
-char LICENSE[] SEC("license") = "GPL";
-EOF
-MULTIARCH=$(cc -print-multiarch 2>/dev/null)
-if ! $CLANG -g -O2 -target bpf -I "$ROOT/bpf" -I "/usr/include/$MULTIARCH" \
-	-c "$TMP/maps.bpf.c" -o "$TMP/maps.bpf.o" >"$TMP/load.out" 2>&1 ||
-	! bpftool prog loadall "$TMP/maps.bpf.o" "$PIN/maps/progs" \
-		pinmaps "$PIN/maps" >>"$TMP/load.out" 2>&1; then
-	nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
-	exit 1
-fi
+pin_maps "$PIN/maps" || exit 1
 ip netns add "$NS" &&
 	ip -n "$NS" link add a0 type veth peer name a1 &&
 	ip -n "$NS" link add b0 type veth peer name b1 &&
@@ -166,12 +137,17 @@ port_a0() {
 ecn_last=0
 cfg_last=0
 bad=0
+qos_last=0
+qbad=0
 badlog=
 for r in $(seq 1 "$ROUNDS"); do
 	c=$((r % 2))
 	k=$((4096 + 8 * r))
 	rdf ecn set a0 kmin "$k" kmax $((2 * k)) >"$TMP/ecn.out" 2>&1 &
 	e=$!
+	d=$((r % 63 + 1))
+	rd qos set data dscp "$d" >"$TMP/qos.out" 2>&1 &
+	q=$!
 	if [ $c = 0 ]; then
 		ip -n "$NS" route replace 10.9.0.0/16 via 10.100.1.2 dev b0 &
 	else
@@ -182,11 +158,21 @@ for r in $(seq 1 "$ROUNDS"); do
 	lrc=$?
 	wait "$e"
 	erc=$?
+	wait "$q"
+	qrc=$?
 	wait "$rt"
-	if [ $lrc != 0 ] || [ $erc != 0 ]; then
+	if [ $lrc != 0 ] || [ $erc != 0 ] || [ $qrc != 0 ]; then
 		bad=$((bad + 1))
-		badlog+="round $r: load exit $lrc ($(cat "$TMP/cfg.out")), ecn set exit $erc ($(cat "$TMP/ecn.out"))"$'\n'
+		badlog+="round $r: load exit $lrc ($(cat "$TMP/cfg.out")), ecn set exit $erc ($(cat "$TMP/ecn.out")), qos set exit $qrc ($(cat "$TMP/qos.out"))"$'\n'
 		continue
+	fi
+	# the config leaves data alone (its default): qos set's value or that
+	got=$(rd qos show | awk '$1 == "data" { print $2, $3 }')
+	if [ "$got" = "set $d" ]; then
+		qos_last=$((qos_last + 1))
+	elif [ "$got" != "leave -" ]; then
+		qbad=$((qbad + 1))
+		[ "$qbad" -le 5 ] && badlog+="round $r: rd_qos data is '$got'; want 'set $d' or 'leave -'"$'\n'
 	fi
 	got=$(port_a0)
 	base="${RATE[$c]} %s %s ${PMAX[$c]} ${PROF[$c]}"
@@ -205,6 +191,11 @@ if [ $bad = 0 ]; then
 	ok "$ROUNDS rounds: a0's rd_port_cfg entry always one writer's whole result (ecn set last $ecn_last, config last $cfg_last)"
 else
 	nok "$ROUNDS rounds: $bad with a lost or half-applied write (ecn set last $ecn_last, config last $cfg_last)" "$badlog"
+fi
+if [ $qbad = 0 ]; then
+	ok "$ROUNDS rounds: rd_qos data always qos set's value or the config's ($qos_last with qos set last)"
+else
+	nok "$ROUNDS rounds: rd_qos data lost a write in $qbad rounds"
 fi
 if [ $ecn_last -gt 0 ] && [ $cfg_last -gt 0 ]; then
 	ok "the writers did interleave: both orders were seen"

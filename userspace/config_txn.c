@@ -648,7 +648,8 @@ int rd_config_lock(const char *obj)
  * One map entry written by a command other than `config load/set`, by the
  * same rules as a load: under the writers' lock, so no load or sync write
  * falls between the read and the write, and through the journal. The
- * lock is taken here, not by the caller, so no command can forget it.
+ * rd_config_* functions below take the lock themselves, not their
+ * callers, so no command can forget it.
  */
 static int single_write(const struct rd_maps *m, const char *obj, int map,
 			__u32 key, const void *val, __u32 vsz, const char *what)
