@@ -115,6 +115,23 @@ if ! rd config load "$TMP/c1.json" >"$TMP/out" 2>&1; then
 	nok "config load before the race" "$(cat "$TMP/out")"
 	exit 1
 fi
+# ecn set on a port with no entry starts from the defaults (it used to
+# start from the all-zero slot); a refused edit writes nothing
+port_of() { rd ecn show | awk -v p="$1" '$1 == p { print $3, $6, $8, $10 }'; }
+rd ecn set b1 rate 10 >"$TMP/out" 2>&1
+got=$(port_of b1)
+if [ "$got" = "10 $DKMIN $DKMAX 20%" ]; then
+	ok "ecn set b1 rate 10 on an unset port: the defaults and the rate"
+else
+	nok "ecn set b1 rate 10 on an unset port: the defaults and the rate" "got '$got' (rate kmin kmax pmax): $(cat "$TMP/out")"
+fi
+if ! rd ecn set b1 kmin 500000 >"$TMP/out" 2>&1 &&
+	grep -q "kmin 500000 is above kmax $DKMAX" "$TMP/out" &&
+	[ "$(port_of b1)" = "$got" ]; then
+	ok "ecn set b1 kmin above kmax: refused by name, entry unchanged"
+else
+	nok "ecn set b1 kmin above kmax: refused by name, entry unchanged" "$(cat "$TMP/out"); now '$(port_of b1)'"
+fi
 nsenter --net=/run/netns/"$NS" "$ROCEDP" sync >"$TMP/sync.log" 2>&1 &
 SYNC_PID=$!
 sleep 0.5
