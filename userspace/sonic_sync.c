@@ -67,6 +67,7 @@ struct syncd {
 	struct sport ports[MAX_PORTS];
 	unsigned int n_ports;
 	unsigned long applies, refusals, reconnects;
+	bool state_stale; /* STATE_DB to rewrite even if nothing changes */
 };
 
 static volatile sig_atomic_t stop;
@@ -302,16 +303,12 @@ static void publish_names(struct syncd *d)
 {
 	char key[80], o[40];
 	const char *fv[2] = { key, o };
-	const char *cap[] = { "HASH|NATIVE_HASH_FIELD_LIST",
-			      hash_fields,
-			      "ECMP_HASH_CAPABLE",
-			      "true",
-			      "LAG_HASH_CAPABLE",
+	const char *cap[] = { "HASH|NATIVE_HASH_FIELD_LIST", hash_fields,
+			      "ECMP_HASH_CAPABLE", "true", "LAG_HASH_CAPABLE",
 			      "false",
-			      "ECMP_HASH_ALGORITHM_CAPABLE",
-			      "true",
-			      "ECMP_HASH_ALGORITHM",
-			      "CRC" };
+			      /* one hash function, none of SAI's names */
+			      "ECMP_HASH_ALGORITHM_CAPABLE", "false",
+			      "LAG_HASH_ALGORITHM_CAPABLE", "false" };
 	unsigned int i, q;
 
 	for (i = 0; i < d->n_ports; i++) {
@@ -469,6 +466,10 @@ static int resync(struct syncd *d)
 						    JSON_C_TO_STRING_PLAIN);
 	if (text && d->applied && !strcmp(text, d->applied)) {
 		capture_end(&cap, why, sizeof(why));
+		/* back to what runs (after a refusal), or a new connection */
+		if (d->state_stale)
+			state_write(d, "ok", NULL);
+		d->state_stale = false;
 		json_object_put(doc);
 		json_object_put(db);
 		return 0;
@@ -482,12 +483,14 @@ static int resync(struct syncd *d)
 			snprintf(why, sizeof(why), "%s", strerror(-err));
 		logf_("change refused, running config kept: %s", why);
 		state_write(d, "refused", why);
+		d->state_stale = true;
 	} else {
 		free(d->applied);
 		d->applied = strdup(text);
 		d->applies++;
 		logf_("CONFIG_DB applied (%u keys, %d warnings)", n_keys, warn);
 		state_write(d, "ok", NULL);
+		d->state_stale = false;
 		maps_drop(d); /* reopen: a re-attach pins new maps */
 	}
 	json_object_put(doc);
@@ -517,8 +520,8 @@ static int parse_opts(struct syncd *d, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	char *end, host[256];
 	double sec;
-	char *end;
 	int c;
 
 	optind = 1;
@@ -566,8 +569,9 @@ static int parse_opts(struct syncd *d, int argc, char **argv)
 		rd_err(OBJ, "sync: unexpected argument '%s'", argv[optind]);
 		return 2;
 	}
-	if (!d->url) {
-		rd_err(OBJ, "sync: --redis unix:PATH|HOST:PORT is required");
+	if (!d->url || rd_sredis_parse_url(d->url, host, sizeof(host), &c)) {
+		rd_err(OBJ, "sync: --redis %s: want unix:PATH or HOST:PORT",
+		       d->url ? d->url : "missing");
 		return 2;
 	}
 	return 0;
@@ -597,11 +601,16 @@ static void run(struct syncd *d)
 					d->reconnects++;
 				logf_("redis: connected to %s", d->url);
 				was_up = true;
+				d->state_stale = true;
 				backoff = BACKOFF_MIN_MS;
 				dirty_at = first_dirty = now; /* full resync */
 			} else {
 				logf_("redis: %s: %s (retry in %ld ms)", d->url,
 				      err, backoff);
+				if (d->once) {
+					d->refusals++; /* exit 1 */
+					break;
+				}
 				next_try = now + backoff;
 				backoff = backoff * 2 > BACKOFF_MAX_MS ?
 						  BACKOFF_MAX_MS :

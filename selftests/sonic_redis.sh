@@ -1,0 +1,210 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `rocedp sonic sync` against a real Redis (docs/sonic.md, "Live"): a
+# redis-server of this test's own on a unix socket in a temp dir (never the
+# system service) holds a SONiC CONFIG_DB written with redis-cli HSETs as
+# SONiC's tools write it (hashes "TABLE|key", lists as "field@" "a,b").
+# rocedp runs on two veths of a switch namespace between two hosts. The
+# daemon must: apply CONFIG_DB to the maps; follow live WRED and hash
+# changes (a burst applied once); publish the native hash fields in STATE_DB
+# and counters in COUNTERS_DB that move with RoCE traffic; survive a Redis
+# restart (maps and forwarding untouched meanwhile, then reconnect and keep
+# following); refuse a bad change, keep the running config and say so in
+# STATE_DB ROCEDP|status.
+#
+# Usage: selftests/sonic_redis.sh   (root)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ip nsenter redis-server redis-cli || exit $?
+H1=R_h1$$
+SW=R_sw$$
+H2=R_h2$$
+PIN=/sys/fs/bpf/R_sr$$
+SOCK=$T_TMP/redis.sock
+X() { nsenter --net="/run/netns/$SW" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
+rc() { redis-cli -s "$SOCK" "$@"; }
+teardown() {
+	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
+	ip netns del "$H1" 2>/dev/null
+	ip netns del "$SW" 2>/dev/null
+	ip netns del "$H2" 2>/dev/null
+	rm -rf "$PIN"
+}
+t_cleanup teardown
+
+redis_start() {
+	T_BG_OUT=$T_TMP/redis.out T_BG_ERR=$T_TMP/redis.out t_bg REDIS_PID \
+		redis-server --port 0 --unixsocket "$SOCK" --unixsocketperm 700 \
+		--dir "$T_TMP" --dbfilename dump.rdb --save "" --appendonly no \
+		--daemonize no
+	t_wait_for 5 sh -c "redis-cli -s '$SOCK' ping | grep -q PONG"
+}
+redis_stop() { # SHUTDOWN SAVE: the data comes back, as SONiC's does
+	rc shutdown save >/dev/null 2>&1
+	wait "$REDIS_PID" 2>/dev/null
+}
+
+# state FIELD: STATE_DB ROCEDP|status FIELD
+state() { rc -n 6 hget "ROCEDP|status" "$1"; }
+# dump EXPR: python over j = rocedp's running config (config dump)
+dump() {
+	X -j config dump >"$T_TMP/dump.json" 2>"$T_TMP/dump.err" &&
+		t_pyj "$T_TMP/dump.json" "$1"
+}
+kmin() { dump 'j["ecn"]["ports"]["s0"]["kmin_bytes"]' 2>/dev/null; }
+mode() { dump 'j["hash"]["mode"]' 2>/dev/null; }
+# ctr NAME_MAP NAME FIELD: a COUNTERS_DB counter through its name map
+ctr() {
+	local o
+	o=$(rc -n 2 hget "$1" "$2") && [ -n "$o" ] &&
+		rc -n 2 hget "COUNTERS:$o" "$3"
+}
+
+# --- topology: h1 -- s0 [sw: rocedp] s1 -- h2 ---
+for n in "$H1" "$SW" "$H2"; do ip netns add "$n" || exit 1; done
+ip -n "$H1" link add eth0 type veth peer name s0 netns "$SW"
+ip -n "$H2" link add eth0 type veth peer name s1 netns "$SW"
+for n in "$H1" "$SW" "$H2"; do ip -n "$n" link set lo up; done
+ip -n "$H1" link set eth0 up
+ip -n "$H2" link set eth0 up
+ip -n "$SW" link set s0 up
+ip -n "$SW" link set s1 up
+ip -n "$H1" addr add 10.1.0.2/24 dev eth0
+ip -n "$H2" addr add 10.2.0.2/24 dev eth0
+ip -n "$SW" addr add 10.1.0.1/24 dev s0
+ip -n "$SW" addr add 10.2.0.1/24 dev s1
+ip -n "$H1" route add default via 10.1.0.1
+ip -n "$H2" route add default via 10.2.0.1
+ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1
+X attach s0 s1 --mode generic >"$T_TMP/attach.out" 2>&1
+t_check $? "attach s0 s1 (generic XDP) in the switch namespace" "$(cat "$T_TMP/attach.out")"
+
+redis_start
+t_check $? "redis-server on $SOCK answers" "$(tail -n3 "$T_TMP/redis.out")"
+
+# --- CONFIG_DB as SONiC's templates write it (sonic-cfggen, config CLI) ---
+rc -n 4 >"$T_TMP/load.out" 2>&1 <<'EOF'
+HSET "DEVICE_METADATA|localhost" hostname rsw1 hwsku Force10-S6000 type LeafRouter
+HSET "PORT|Ethernet0" alias fortyGigE0/0 lanes 29,30,31,32 speed 100000 mtu 9100 admin_status up
+HSET "PORT|Ethernet4" alias fortyGigE0/4 lanes 25,26,27,28 speed 100000 mtu 9100 admin_status up
+HSET "SWITCH_HASH|GLOBAL" ecmp_hash@ SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL ecmp_hash_ipv4_rdma@ SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL,RDMA_BTH_DEST_QP ecmp_hash_ipv6_rdma@ SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL,RDMA_BTH_DEST_QP
+HSET "WRED_PROFILE|AZURE_LOSSLESS" wred_green_enable true wred_yellow_enable true wred_red_enable true ecn ecn_all green_max_threshold 2097152 green_min_threshold 1048576 yellow_max_threshold 2097152 yellow_min_threshold 1048576 red_max_threshold 2097152 red_min_threshold 1048576 green_drop_probability 5 yellow_drop_probability 5 red_drop_probability 5
+HSET "QUEUE|Ethernet0|3-4" wred_profile AZURE_LOSSLESS
+HSET "QUEUE|Ethernet4|3-4" wred_profile AZURE_LOSSLESS
+HSET "DSCP_TO_TC_MAP|AZURE" 0 1 1 1 2 1 3 3 4 4 5 1 6 1 7 1 8 0 46 5 48 6
+HSET "TC_TO_QUEUE_MAP|AZURE" 0 0 1 1 3 3 4 4 5 5 6 6
+HSET "PORT_QOS_MAP|Ethernet0" dscp_to_tc_map AZURE tc_to_queue_map AZURE pfc_enable 3,4
+HSET "PORT_QOS_MAP|Ethernet4" dscp_to_tc_map AZURE tc_to_queue_map AZURE pfc_enable 3,4
+HSET "ARS_PROFILE|default" algorithm ewma sampling_interval 16 past_load_weight 1 future_load_weight 0 max_flows 512
+HSET "ARS_OBJECT|ars1" assign_mode per_flowlet_quality flowlet_idle_time 256 max_flows 512
+EOF
+[ "$(rc -n 4 dbsize)" -ge 12 ]
+t_check $? "CONFIG_DB loaded with redis-cli HSET ($(rc -n 4 dbsize) keys)" "$(cat "$T_TMP/load.out")"
+
+T_BG_OUT=$T_TMP/sync.out T_BG_ERR=$T_TMP/sync.log t_bg SYNC_PID \
+	nsenter --net="/run/netns/$SW" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" \
+	sonic sync --redis "unix:$SOCK" --ports Ethernet0=s0,Ethernet4=s1 \
+	--port-interval 0.2 --queue-interval 0.5
+t_wait_for 5 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' state)\" = ok ]"
+t_check $? "sonic sync applies CONFIG_DB: STATE_DB ROCEDP|status state ok" "$(tail -n5 "$T_TMP/sync.log")"
+
+[ "$(kmin)" = 1048576 ]
+t_check $? "maps: s0 (Ethernet0) ECN kmin = AZURE_LOSSLESS green_min_threshold (got $(kmin))" "$(cat "$T_TMP/dump.err")"
+[ "$(mode)" = qp ]
+t_check $? "maps: hash mode qp from ecmp_hash_ipv4_rdma with RDMA_BTH_DEST_QP (got $(mode))"
+
+caps=$(rc -n 6 hget "SWITCH_CAPABILITY|switch" "HASH|NATIVE_HASH_FIELD_LIST")
+case ",$caps," in *,RDMA_BTH_DEST_QP,*) r=0 ;; *) r=1 ;; esac
+t_check $r "STATE_DB SWITCH_CAPABILITY|switch HASH|NATIVE_HASH_FIELD_LIST: $caps"
+
+# --- live changes: WRED, then the hash lists in one burst ---
+rc -n 4 hset "WRED_PROFILE|AZURE_LOSSLESS" green_min_threshold 524288 >/dev/null
+for _ in $(seq 30); do [ "$(kmin)" = 524288 ] && break; sleep 0.1; done
+[ "$(kmin)" = 524288 ]
+t_check $? "live: green_min_threshold 524288 reaches the maps (got $(kmin))"
+
+before=$(state applies)
+printf '%s\n' \
+	'HSET "SWITCH_HASH|GLOBAL" ecmp_hash_ipv4_rdma@ SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL' \
+	'HSET "SWITCH_HASH|GLOBAL" ecmp_hash_ipv6_rdma@ SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL' |
+	rc -n 4 >/dev/null
+for _ in $(seq 30); do [ "$(mode)" = 5tuple ] && break; sleep 0.1; done
+[ "$(mode)" = 5tuple ]
+t_check $? "live: RDMA_BTH_DEST_QP dropped from the RDMA hash lists: mode 5tuple (got $(mode))"
+sleep 0.3
+[ $(($(state applies) - before)) = 1 ]
+t_check $? "the burst of two HSETs is applied once (applies $before -> $(state applies))"
+
+# --- counters: RoCE traffic h1 -> h2 through the switch ---
+sleep 0.5
+in0=$(ctr COUNTERS_PORT_NAME_MAP Ethernet0 SAI_PORT_STAT_IF_IN_UCAST_PKTS)
+[ -n "$in0" ]
+t_check $? "COUNTERS_DB: Ethernet0 in COUNTERS_PORT_NAME_MAP, IN_UCAST_PKTS $in0"
+q=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet0:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
+[ -n "$q" ]
+t_check $? "COUNTERS_DB: Ethernet0:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS present ($q)"
+a=$(ctr COUNTERS_ARS_NAME_MAP ars1 SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS)
+[ -n "$a" ]
+t_check $? "COUNTERS_DB: ARS object ars1 NEXT_HOP_REASSIGNMENTS present ($a)"
+
+send() { # NAME: RoCE messages h1 -> h2, the responder on h2
+	local srv
+	t_serve srv "$1" "$H2" eth0 || return 1
+	ip netns exec "$H1" "$ROCEGEN" send --dst 10.2.0.2 --qps 2 --msg 16K \
+		--count 4 --timeout 5 -j >"$T_TMP/$1.send" 2>"$T_TMP/$1.send.err"
+	local r=$?
+	kill -TERM "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	return $r
+}
+send traffic1
+t_check $? "rocegen: 8 messages h1 -> h2 through the switch" "$(head -c 300 "$T_TMP/traffic1.send.err")"
+moved() {
+	local v
+	v=$(ctr COUNTERS_PORT_NAME_MAP Ethernet0 SAI_PORT_STAT_IF_IN_UCAST_PKTS)
+	[ -n "$v" ] && [ "$v" -gt "${in0:-0}" ]
+}
+t_wait_for 3 moved
+t_check $? "COUNTERS_DB moves: Ethernet0 IN_UCAST_PKTS $in0 -> $(ctr COUNTERS_PORT_NAME_MAP Ethernet0 SAI_PORT_STAT_IF_IN_UCAST_PKTS), OUT_OCTETS on Ethernet4 $(ctr COUNTERS_PORT_NAME_MAP Ethernet4 SAI_PORT_STAT_IF_OUT_OCTETS)"
+
+# --- Redis restarts: maps and forwarding stay, the daemon comes back ---
+redis_stop
+sleep 0.5
+[ "$(kmin)" = 524288 ] && [ "$(mode)" = 5tuple ]
+t_check $? "Redis down: the maps are unchanged (kmin $(kmin), mode $(mode))"
+send traffic2
+t_check $? "Redis down: RoCE traffic still goes through" "$(head -c 300 "$T_TMP/traffic2.send.err")"
+kill -0 "$SYNC_PID" 2>/dev/null
+t_check $? "Redis down: the daemon keeps running" "$(tail -n3 "$T_TMP/sync.log")"
+redis_start
+t_check $? "redis-server restarted with its saved data"
+t_wait_for 8 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' reconnects)\" -ge 1 ] 2>/dev/null"
+t_check $? "the daemon reconnects (STATE_DB reconnects $(state reconnects))" "$(tail -n4 "$T_TMP/sync.log")"
+rc -n 4 hset "WRED_PROFILE|AZURE_LOSSLESS" green_min_threshold 786432 >/dev/null
+for _ in $(seq 30); do [ "$(kmin)" = 786432 ] && break; sleep 0.1; done
+[ "$(kmin)" = 786432 ]
+t_check $? "after the restart it follows again: green_min_threshold 786432 (got $(kmin))"
+
+# --- a bad change is refused: running config kept, STATE_DB says why ---
+refusals=$(state refusals)
+rc -n 4 hset "ARS_OBJECT|ars1" flowlet_idle_time 99999 >/dev/null
+t_wait_for 3 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' state)\" = refused ]"
+t_check $? "flowlet_idle_time 99999 (SONiC allows 2..2047): refused, STATE_DB state refused" "$(tail -n3 "$T_TMP/sync.log")"
+err=$(state error)
+case "$err" in *ARS_OBJECT*) r=0 ;; *) r=1 ;; esac
+t_check $r "STATE_DB ROCEDP|status error names the key: $err"
+[ "$(state refusals)" = $((refusals + 1)) ] && [ "$(kmin)" = 786432 ] && [ "$(mode)" = 5tuple ]
+t_check $? "the running config stays (kmin $(kmin), mode $(mode), refusals $(state refusals))"
+grep -q "refused" "$T_TMP/sync.log"
+t_check $? "the refusal is logged"
+rc -n 4 hset "ARS_OBJECT|ars1" flowlet_idle_time 256 >/dev/null
+t_wait_for 3 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' state)\" = ok ]"
+t_check $? "fixed again: state ok, error cleared ('$(state error)')"
+
+kill -TERM "$SYNC_PID" 2>/dev/null
+wait "$SYNC_PID"
+t_check $? "SIGTERM: the daemon exits 0" "$(tail -n2 "$T_TMP/sync.log")"
+redis_stop
+
+t_done
