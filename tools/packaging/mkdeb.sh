@@ -13,7 +13,7 @@ rm -rf "$stage"
 # docs/faults.md), not a second build in the default build/
 make --no-print-directory install OUT="$out" DESTDIR="$stage" PREFIX=/usr >/dev/null
 mkdir -p "$stage/DEBIAN"
-depends=$(dpkg-query -W -f='${Package} (>= ${Version}), ' libbpf1 libxdp1 libmnl0 libjson-c5 2>/dev/null | sed 's/, $//')
+depends=$(dpkg-query -W -f='${Package} (>= ${Version}), ' libbpf1 libxdp1 libmnl0 libjson-c5 libhiredis0.14 2>/dev/null | sed 's/, $//')
 cat >"$stage/DEBIAN/control" <<CTL
 Package: rocedp
 Version: $version
