@@ -298,6 +298,12 @@ static void oid(char *buf, size_t len, unsigned long long v)
 	snprintf(buf, len, "oid:0x%llx", v);
 }
 
+/* A queue's OID: its port's ifindex and the queue number inside. */
+static unsigned long long queue_oid(unsigned int ifindex, unsigned int q)
+{
+	return OID_QUEUE | (unsigned long long)ifindex << 8 | q;
+}
+
 /* COUNTERS_*_NAME_MAP and SWITCH_CAPABILITY: after each (re)sync */
 static void publish_names(struct syncd *d)
 {
@@ -322,9 +328,7 @@ static void publish_names(struct syncd *d)
 			       "COUNTERS_PORT_NAME_MAP", fv, 1);
 		for (q = 0; q < N_QUEUES; q++) {
 			snprintf(key, sizeof(key), "%s:%u", p->name, q);
-			oid(o, sizeof(o),
-			    OID_QUEUE | (unsigned long long)p->ifindex << 8 |
-				    q);
+			oid(o, sizeof(o), queue_oid(p->ifindex, q));
 			rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB,
 				       "COUNTERS_QUEUE_NAME_MAP", fv, 1);
 		}
@@ -357,6 +361,22 @@ static void u64s(char *buf, __u64 v)
 	snprintf(buf, 24, "%llu", (unsigned long long)v);
 }
 
+/* Port i's counters; false when it has no device or cannot be read. */
+static bool port_stats(struct syncd *d, unsigned int i,
+		       struct rocedp_port_stats *ps)
+{
+	__u32 k = d->ports[i].ifindex;
+
+	return k && !rd_percpu_sum(d->m.fd[RD_MAP_PORT_STATS], &k, (__u64 *)ps,
+				   sizeof(*ps) / 8);
+}
+
+/* "COUNTERS:oid:0x..." */
+static void ctr_key(char *key, size_t len, unsigned long long v)
+{
+	snprintf(key, len, "COUNTERS:oid:0x%llx", v);
+}
+
 static void publish_ports(struct syncd *d)
 {
 	char key[64], v[4][24];
@@ -371,18 +391,13 @@ static void publish_ports(struct syncd *d)
 	if (!maps_ready(d))
 		return;
 	for (i = 0; i < d->n_ports; i++) {
-		__u32 k = d->ports[i].ifindex;
-
-		if (!k || rd_percpu_sum(d->m.fd[RD_MAP_PORT_STATS], &k,
-					(__u64 *)&ps, sizeof(ps) / 8))
+		if (!port_stats(d, i, &ps))
 			continue;
 		u64s(v[0], ps.rx_pkts);
 		u64s(v[1], ps.rx_bytes);
 		u64s(v[2], ps.tx_pkts);
 		u64s(v[3], ps.tx_bytes);
-		oid(key, sizeof(key), OID_PORT | k);
-		memmove(key + 9, key, strlen(key) + 1);
-		memcpy(key, "COUNTERS:", 9);
+		ctr_key(key, sizeof(key), OID_PORT | d->ports[i].ifindex);
 		rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, fv, 4);
 	}
 	/* ARS: rocedp counts flowlet moves for the whole switch */
@@ -398,8 +413,7 @@ static void publish_ports(struct syncd *d)
 
 		u64s(v[0], ctr[ROCEDP_CTR_FLOWLET_MOVE]);
 		u64s(v[1], ctr[ROCEDP_CTR_FLOWLET_MEMBER_GONE]);
-		oid(key + 9, sizeof(key) - 9, OID_NHG | 1);
-		memcpy(key, "COUNTERS:", 9);
+		ctr_key(key, sizeof(key), OID_NHG | 1);
 		rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, av, 3);
 	}
 	if (rd_sredis_flush(&d->r) == -EIO)
@@ -416,15 +430,11 @@ static void publish_queues(struct syncd *d)
 	if (!maps_ready(d))
 		return;
 	for (i = 0; i < d->n_ports; i++) {
-		__u32 k = d->ports[i].ifindex;
-
-		if (!k || rd_percpu_sum(d->m.fd[RD_MAP_PORT_STATS], &k,
-					(__u64 *)&ps, sizeof(ps) / 8))
+		if (!port_stats(d, i, &ps))
 			continue;
 		for (q = 0; q < N_QUEUES; q++) {
-			memcpy(key, "COUNTERS:", 9);
-			oid(key + 9, sizeof(key) - 9,
-			    OID_QUEUE | (unsigned long long)k << 8 | q);
+			ctr_key(key, sizeof(key),
+				queue_oid(d->ports[i].ifindex, q));
 			u64s(v, (int)q == d->ports[i].roce_queue ?
 					ps.ecn_marked :
 					0);
