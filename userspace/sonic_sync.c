@@ -30,12 +30,11 @@
 #include "sonic.h"
 #include "sonic_redis.h"
 #include "stats.h"
+#include "syncguard.h"
 
 #define OBJ "sonic"
 #define MAX_PORTS 256
 #define N_QUEUES 8 /* SONiC's unicast queues per port */
-#define BACKOFF_MIN_MS 100
-#define BACKOFF_MAX_MS 5000
 #define BURST_MAX_MS 1000 /* a steady stream of events still applies */
 
 /* SAI object types in the top byte of an OID, as syncd numbers them */
@@ -442,6 +441,8 @@ static void publish_queues(struct syncd *d)
 		}
 	}
 	rd_sredis_flush(&d->r);
+	/* reopened next time: a detach and attach pins new maps */
+	maps_drop(d);
 }
 
 /* CONFIG_DB -> maps. 0 applied or unchanged, -EINVAL refused, -EIO lost. */
@@ -596,7 +597,8 @@ static void run(struct syncd *d)
 {
 	long long now, next_try = 0, next_port = 0, next_queue = 0;
 	long long dirty_at = -1, first_dirty = -1;
-	long backoff = BACKOFF_MIN_MS;
+	unsigned int failures = 0;
+	long backoff = 0;
 	bool was_up = false;
 	char err[256];
 	struct pollfd pfd;
@@ -612,19 +614,22 @@ static void run(struct syncd *d)
 				logf_("redis: connected to %s", d->url);
 				was_up = true;
 				d->state_stale = true;
-				backoff = BACKOFF_MIN_MS;
+				failures = 0;
+				backoff = 0;
 				dirty_at = first_dirty = now; /* full resync */
 			} else {
-				logf_("redis: %s: %s (retry in %ld ms)", d->url,
-				      err, backoff);
+				/* sync's pacing: 10 ms doubling to 1 s */
+				backoff = (long)(rd_backoff_ns(++failures) /
+						 1000000);
+				/* the first failure of an outage, then each minute */
+				if (failures % 60 == 1)
+					logf_("redis: %s: %s (retrying every %ld ms at most)",
+					      d->url, err, backoff);
 				if (d->once) {
 					d->refusals++; /* exit 1 */
 					break;
 				}
 				next_try = now + backoff;
-				backoff = backoff * 2 > BACKOFF_MAX_MS ?
-						  BACKOFF_MAX_MS :
-						  backoff * 2;
 			}
 		}
 		if (d->r.cmd && dirty_at >= 0 &&
