@@ -7,7 +7,8 @@
 # rocedp runs on two veths of a switch namespace between two hosts. The
 # daemon must: apply CONFIG_DB to the maps; follow live WRED and hash
 # changes (a burst applied once); publish the native hash fields in STATE_DB
-# and counters in COUNTERS_DB that move with RoCE traffic; survive a Redis
+# and counters in COUNTERS_DB that move with RoCE traffic (per-port packets
+# and bytes; per-queue ECN marks once rocedp forwards and marks); survive a Redis
 # restart (maps and forwarding untouched meanwhile, then reconnect and keep
 # following); refuse a bad change, keep the running config and say so in
 # STATE_DB ROCEDP|status.
@@ -148,10 +149,10 @@ a=$(ctr COUNTERS_ARS_NAME_MAP ars1 SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGN
 [ -n "$a" ]
 t_check $? "COUNTERS_DB: ARS object ars1 NEXT_HOP_REASSIGNMENTS present ($a)"
 
-send() { # NAME: RoCE messages h1 -> h2, the responder on h2
+send() { # NAME [DST]: RoCE messages h1 -> h2, the responder on h2
 	local srv
 	t_serve srv "$1" "$H2" eth0 || return 1
-	ip netns exec "$H1" "$ROCEGEN" send --dst 10.2.0.2 --qps 2 --msg 16K \
+	ip netns exec "$H1" "$ROCEGEN" send --dst "${2:-10.2.0.2}" --qps 2 --msg 16K \
 		--count 4 --timeout 5 -j >"$T_TMP/$1.send" 2>"$T_TMP/$1.send.err"
 	local r=$?
 	kill -TERM "$srv" 2>/dev/null
@@ -201,6 +202,31 @@ t_check $? "the refusal is logged"
 rc -n 4 hset "ARS_OBJECT|ars1" flowlet_idle_time 256 >/dev/null
 t_wait_for 3 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' state)\" = ok ]"
 t_check $? "fixed again: state ok, error cleared ('$(state error)')"
+
+# --- ECN marks per queue: rocedp forwarding (routes from `rocedp sync`)
+# and s1's queue estimate pinned above AZURE_LOSSLESS's Kmax (a test knob
+# SONiC has no field for: veths have no queue to build) ---
+T_BG_OUT=/dev/null T_BG_ERR=$T_TMP/rsync.log t_bg RSYNC_PID \
+	nsenter --net="/run/netns/$SW" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" sync
+# rocedp forwards gateway routes (connected subnets stay the kernel's)
+ip -n "$H2" addr add 10.9.0.2/32 dev eth0
+ip -n "$SW" route add 10.9.0.0/24 via 10.2.0.2 dev s1
+X config set ecn.ports.s1.hold_queue_bytes=4194304 >"$T_TMP/hold.out" 2>&1
+t_check $? "config set ecn.ports.s1.hold_queue_bytes (above Kmax)" "$(cat "$T_TMP/hold.out")"
+m0=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
+o0=$(ctr COUNTERS_PORT_NAME_MAP Ethernet4 SAI_PORT_STAT_IF_OUT_UCAST_PKTS)
+sleep 1 # sync's first dump
+send traffic3 10.9.0.2
+t_check $? "rocegen: RoCE through rocedp's own forwarding" "$(head -c 300 "$T_TMP/traffic3.send.err")"
+marked() {
+	local v
+	v=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
+	[ -n "$v" ] && [ "$v" -gt "${m0:-0}" ]
+}
+t_wait_for 3 marked
+t_check $? "COUNTERS_DB: Ethernet4:3 WRED_ECN_MARKED_PACKETS $m0 -> $(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS), OUT_UCAST_PKTS $o0 -> $(ctr COUNTERS_PORT_NAME_MAP Ethernet4 SAI_PORT_STAT_IF_OUT_UCAST_PKTS)" "$(X -j stats 2>&1 | head -c 400)"
+kill -TERM "$RSYNC_PID" 2>/dev/null
+wait "$RSYNC_PID" 2>/dev/null
 
 kill -TERM "$SYNC_PID" 2>/dev/null
 wait "$SYNC_PID"
