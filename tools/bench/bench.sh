@@ -5,7 +5,7 @@
 # $OUT/bench, then tools/bench/report.py merges them into bench.json and
 # prints the table. Every figure is measured in this run.
 #
-#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval
+#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
 # BENCH_TPUT_RUNS (6), BENCH_CPU (1: the CPU the traffic source is pinned to),
@@ -27,11 +27,11 @@ SECTIONS=()
 for a in "$@"; do
 	case $a in
 	-j) JSON=1 ;;
-	cost | tput | sync | mem | resil | lbeval) SECTIONS+=("$a") ;;
+	cost | tput | sync | mem | resil | lbeval | failover) SECTIONS+=("$a") ;;
 	*) echo "bench: unknown argument '$a'" >&2; exit 2 ;;
 	esac
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval failover)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bench: needs root (BPF_PROG_TEST_RUN, namespaces)" >&2
@@ -423,9 +423,22 @@ sec_lbeval() {
 	fi
 }
 
+# ------------------------------------------------------------------ failover
+# FRR fabric, RoCE traffic through 5 BGP events, rocedp against the kernel
+# (tools/bench/failover.sh, about 2 min; docs/frr.md)
+sec_failover() {
+	log "failover under traffic on the FRR fabric, rocedp and the kernel (~2 min)"
+	if [ ! -x /usr/lib/frr/bgpd ]; then
+		echo '{"missing":true,"why":"frr is not installed"}' >"$B/failover.json"
+		return 0
+	fi
+	ROCEDP=$ROCEDP ROCEGEN=$(realpath "$OUT/rocegen") tools/bench/failover.sh \
+		-j "$B/failover.json" >"$B/failover.out" 2>"$B/failover.err"
+}
+
 T0=$(date +%s)
 FAIL=0
-for s in cost tput sync mem resil lbeval; do # nothing stale reaches the report
+for s in cost tput sync mem resil lbeval failover; do # nothing stale reaches the report
 	rm -f "$B/$s.json" "$B/$s.jsonl"
 done
 for s in "${SECTIONS[@]}"; do

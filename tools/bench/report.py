@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Merge the section files of `make bench` into bench.json and print the table.
 
-Reads DIR/{cost,mem,sync,resil,lbeval}.json and DIR/tput.jsonl as written in this
+Reads DIR/{cost,mem,sync,resil,lbeval,failover}.json and DIR/tput.jsonl as written in this
 run by tools/bench/bench.sh; a section whose file is missing is reported as
 missing, never filled in.
 """
@@ -402,6 +402,26 @@ def main():
                 targets.append(("lbeval flowlet imbalance <= 1.05, 0 reordered",
                                 "%.3f, %d" % (m["imbalance"], m["reordered"]),
                                 m["imbalance"] <= 1.05 and m["reordered"] == 0))
+
+    # ------------------------------------------------------------ failover
+    fo = load(os.path.join(d, "failover.json"))
+    doc["failover"] = fo
+    p("")
+    p("== failover under traffic (FRR fabric; tools/bench/failover.sh)")
+    if not fo:
+        p("   MISSING (section failed or not run)")
+    elif fo.get("missing"):
+        p("   MISSING: %s" % fo["why"])
+    else:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from failover_table import table
+        lines.extend("   " + x for x in table(fo).splitlines())
+        dead = [r.get("to_dead") for r in fo["rows"] if r["mode"] == "rocedp" and r.get("to_dead") is not None]
+        targets.append(("failover: rocedp sends 0 frames to a dead member once it is known",
+                        "%s" % sum(dead), sum(dead) == 0))
+        lost = {m: sum(r.get("lost") or 0 for r in fo["rows"] if r["mode"] == m) for m in ("rocedp", "kernel")}
+        targets.append(("failover: rocedp loses no more frames than the kernel (all events)",
+                        "%d vs %d" % (lost["rocedp"], lost["kernel"]), lost["rocedp"] <= lost["kernel"]))
 
     # ------------------------------------------------------------ targets
     doc["targets"] = [{"target": t, "measured": m, "met": ok} for t, m, ok in targets]
