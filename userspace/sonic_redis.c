@@ -222,29 +222,26 @@ static int select_db(struct rd_sredis *r, int db)
 }
 
 /* ConfigDBConnector's raw -> typed: "f@" holds a comma-joined list. */
-static void add_field(struct json_object *h, const redisReply *f,
-		      const redisReply *v)
+static void add_field(struct json_object *h, const char *f, const char *v)
 {
+	size_t flen = strlen(f);
 	struct json_object *arr;
 	char *dup, *t, *save = NULL;
 
-	if (f->type != REDIS_REPLY_STRING || v->type != REDIS_REPLY_STRING)
+	if (!strcmp(f, "NULL")) /* placeholder of an empty entry */
 		return;
-	if (!strcmp(f->str, "NULL")) /* placeholder of an empty entry */
-		return;
-	if (f->len < 2 || f->str[f->len - 1] != '@') {
-		json_object_object_add(h, f->str,
-				       json_object_new_string(v->str));
+	if (flen < 2 || f[flen - 1] != '@') {
+		json_object_object_add(h, f, json_object_new_string(v));
 		return;
 	}
 	arr = json_object_new_array();
-	dup = strdup(v->str);
+	dup = strdup(v);
 	if (dup)
 		for (t = strtok_r(dup, ",", &save); t;
 		     t = strtok_r(NULL, ",", &save))
 			json_object_array_add(arr, json_object_new_string(t));
 	free(dup);
-	dup = strndup(f->str, f->len - 1);
+	dup = strndup(f, flen - 1);
 	if (dup)
 		json_object_object_add(h, dup, arr);
 	else
@@ -252,9 +249,8 @@ static void add_field(struct json_object *h, const redisReply *f,
 	free(dup);
 }
 
-/* One key's HGETALL reply into root[TABLE][rest]. */
-static void add_key(struct json_object *root, const char *key,
-		    const redisReply *rep)
+int rd_sredis_add_hash(struct json_object *root, const char *key,
+		       const char *const *fv, size_t n)
 {
 	struct json_object *tbl, *h;
 	const char *bar = strchr(key, '|');
@@ -262,18 +258,42 @@ static void add_key(struct json_object *root, const char *key,
 	size_t i;
 
 	/* not a TABLE|key hash (CONFIG_DB_INITIALIZED and the like) */
-	if (!bar || bar == key || (size_t)(bar - key) >= sizeof(table) ||
-	    rep->type != REDIS_REPLY_ARRAY)
-		return;
+	if (!bar || bar == key || (size_t)(bar - key) >= sizeof(table))
+		return -EINVAL;
 	snprintf(table, sizeof(table), "%.*s", (int)(bar - key), key);
 	if (!json_object_object_get_ex(root, table, &tbl)) {
 		tbl = json_object_new_object();
 		json_object_object_add(root, table, tbl);
 	}
 	h = json_object_new_object();
-	for (i = 0; i + 1 < rep->elements; i += 2)
-		add_field(h, rep->element[i], rep->element[i + 1]);
+	for (i = 0; i < n; i++)
+		add_field(h, fv[2 * i], fv[2 * i + 1]);
 	json_object_object_add(tbl, bar + 1, h);
+	return 0;
+}
+
+/* One key's HGETALL reply into root[TABLE][rest]. */
+static void add_key(struct json_object *root, const char *key,
+		    const redisReply *rep)
+{
+	const char **fv;
+	size_t i, n = 0;
+
+	if (rep->type != REDIS_REPLY_ARRAY)
+		return; /* WRONGTYPE: not a CONFIG_DB table entry */
+	fv = calloc(rep->elements + 1, sizeof(*fv));
+	if (!fv)
+		return;
+	for (i = 0; i + 1 < rep->elements; i += 2) {
+		if (rep->element[i]->type != REDIS_REPLY_STRING ||
+		    rep->element[i + 1]->type != REDIS_REPLY_STRING)
+			continue;
+		fv[2 * n] = rep->element[i]->str;
+		fv[2 * n + 1] = rep->element[i + 1]->str;
+		n++;
+	}
+	rd_sredis_add_hash(root, key, fv, n);
+	free(fv);
 }
 
 int rd_sredis_read_configdb(struct rd_sredis *r, struct json_object **out,

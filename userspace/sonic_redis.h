@@ -9,6 +9,7 @@
 #define ROCEDP_SONIC_REDIS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <json-c/json.h>
 
 /* SONiC's database numbers (sonic-swss-common database_config.json) */
@@ -44,6 +45,11 @@ int rd_sredis_sub_drain(struct rd_sredis *r);
  * placeholder dropped. *n_keys counts the keys read. -errno. */
 int rd_sredis_read_configdb(struct rd_sredis *r, struct json_object **out,
 			    unsigned int *n_keys);
+
+/* One CONFIG_DB hash (n field/value pairs in fv) into root as
+ * root[TABLE][rest]; -EINVAL (nothing added) for a key without "TABLE|". */
+int rd_sredis_add_hash(struct json_object *root, const char *key,
+		       const char *const *fv, size_t n);
 
 /* HSET key f1 v1 f2 v2 ... (n pairs) in db, pipelined with what follows
  * until rd_sredis_flush(). */
