@@ -3,7 +3,7 @@
  * The one writer of egress port entries: rd_port_cfg (ECN settings) and
  * rd_tx_ports (the devmap), as groupw.c is for groups. Callers hold the
  * writers' lock (the pin directory's flock): `config load/set`, `ecn set`
- * and `qos set` through config_txn.c, `rocedp sync` through group.c
+ * and `qos set` through config_txn.c, `rocedp sync` through group_commit.c
  * (docs/design.md, "Who writes which map").
  */
 #ifndef ROCEDP_PORTW_H

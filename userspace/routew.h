@@ -3,7 +3,7 @@
  * The one writer of rd_routes4 and rd_routes6. Two callers share the
  * tries under the writers' lock (the pin directory's flock): config_txn.c
  * writes the config's static routes (ROCEDP_ROUTEF_STATIC, journalled),
- * group.c the routes `rocedp sync` mirrors, and rd_config.fib_gen tells
+ * group_commit.c the routes `rocedp sync` mirrors, and rd_config.fib_gen tells
  * sync to read the tries again after a load (docs/design.md, "Who writes
  * which map").
  */

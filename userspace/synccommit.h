@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "group.h"
+#include "group_commit.h"
 
 struct rd_sync;
 

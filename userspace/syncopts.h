@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "group.h"
+#include "group_commit.h"
 
 struct rd_sync_opts {
 	const char *pin_dir; /* NULL: ROCEDP_PIN_DIR */

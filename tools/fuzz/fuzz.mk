@@ -90,8 +90,12 @@ $(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,config))
 # the route-sync fuzzer: the FIB model. No comparison tracing: its loops
 # over every group id would take most of the time, and the inputs are
 # operation codes, not values to match.
-$(eval $(call fuzz_cov,group,-fno-sanitize-coverage=trace-cmp))
-$(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tools/fuzz/fuzz_fib.c,group))
+# All the FIB model's modules (docs/design.md, FIB model modules).
+FUZZ_FIB_COV := group group_tab group_hops group_commit
+$(foreach f,$(FUZZ_FIB_COV),$(eval $(call fuzz_cov,$(f),\
+	-fno-sanitize-coverage=trace-cmp)))
+$(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tools/fuzz/fuzz_fib.c,\
+	$(FUZZ_FIB_COV)))
 
 # the netlink fuzzer: the daemon's message handling. No comparison
 # tracing: a resync walks 65536 route buckets, which it would slow
