@@ -488,6 +488,11 @@ static int resync(struct syncd *d)
 	if (!err)
 		err = apply_doc(doc);
 	capture_end(&cap, why, sizeof(why));
+	if (err == -EINTR && stop) { /* SIGTERM while waiting for the lock */
+		json_object_put(doc);
+		json_object_put(db);
+		return 0;
+	}
 	if (err) {
 		d->refusals++;
 		if (!why[0])
