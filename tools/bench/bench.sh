@@ -5,7 +5,7 @@
 # $OUT/bench, then tools/bench/report.py merges them into bench.json and
 # prints the table. Every figure is measured in this run.
 #
-#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover
+#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover scale
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
 # BENCH_TPUT_RUNS (6), BENCH_CPU (1: the CPU the traffic source is pinned to),
@@ -27,11 +27,11 @@ SECTIONS=()
 for a in "$@"; do
 	case $a in
 	-j) JSON=1 ;;
-	cost | tput | sync | mem | resil | lbeval | failover) SECTIONS+=("$a") ;;
+	cost | tput | sync | mem | resil | lbeval | failover | scale) SECTIONS+=("$a") ;;
 	*) echo "bench: unknown argument '$a'" >&2; exit 2 ;;
 	esac
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval failover)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval failover scale)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bench: needs root (BPF_PROG_TEST_RUN, namespaces)" >&2
@@ -436,9 +436,23 @@ sec_failover() {
 		-j "$B/failover.json" >"$B/failover.out" 2>"$B/failover.err"
 }
 
+# ------------------------------------------------------------------ scale
+# an injector bgpd feeds 100k IPv4 + 20k IPv6 prefixes over eBGP to a leaf:
+# kernel against maps on advertise, withdraw, re-advertise; the daemon's
+# peak memory and CPU (tools/bench/scale.sh, about 30 s; docs/frr.md)
+sec_scale() {
+	log "route scale over BGP (${BENCH_SCALE_V4:-100000} + ${BENCH_SCALE_V6:-20000} prefixes, ~30 s)"
+	if [ ! -x /usr/lib/frr/bgpd ]; then
+		echo '{"missing":true,"why":"frr is not installed"}' >"$B/scale.json"
+		return 0
+	fi
+	tools/bench/scale.sh "$ROCEDP" "$RDB" "$B/scale.json" "${BENCH_SCALE_V4:-100000}" \
+		"${BENCH_SCALE_V6:-20000}" 2>"$B/scale.err"
+}
+
 T0=$(date +%s)
 FAIL=0
-for s in cost tput sync mem resil lbeval failover; do # nothing stale reaches the report
+for s in cost tput sync mem resil lbeval failover scale; do # nothing stale reaches the report
 	rm -f "$B/$s.json" "$B/$s.jsonl"
 done
 for s in "${SECTIONS[@]}"; do

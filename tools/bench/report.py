@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Merge the section files of `make bench` into bench.json and print the table.
 
-Reads DIR/{cost,mem,sync,resil,lbeval,failover}.json and DIR/tput.jsonl as written in this
+Reads DIR/{cost,mem,sync,resil,lbeval,failover,scale}.json and DIR/tput.jsonl as written in this
 run by tools/bench/bench.sh; a section whose file is missing is reported as
 missing, never filled in.
 """
@@ -422,6 +422,40 @@ def main():
         lost = {m: sum(r.get("lost") or 0 for r in fo["rows"] if r["mode"] == m) for m in ("rocedp", "kernel")}
         targets.append(("failover: rocedp loses no more frames than the kernel (all events)",
                         "%d vs %d" % (lost["rocedp"], lost["kernel"]), lost["rocedp"] <= lost["kernel"]))
+
+    # ------------------------------------------------------------ scale
+    sc = load(os.path.join(d, "scale.json"))
+    doc["scale"] = sc
+    p("")
+    p("== route scale over BGP (injector bgpd -> leaf zebra -> kernel -> rocedp sync; "
+      "tools/bench/scale.sh)")
+    if not sc:
+        p("   MISSING (section failed or not run)")
+    elif sc.get("missing"):
+        p("   MISSING: %s" % sc["why"])
+    else:
+        p("   %d IPv4 + %d IPv6 prefixes; seconds from the trigger until the count is final"
+          % (sc["n4"], sc["n6"]))
+        p("   %-12s %9s %9s %9s %8s  %s" % ("event", "kernel s", "maps s", "lag s", "poll s",
+                                          "final kernel v4/v6, maps v4/v6"))
+        lags = []
+        for k in ("advertise", "withdraw", "readvertise"):
+            e = sc[k]
+            f = lambda v: "-" if v is None else "%.3f" % v
+            p("   %-12s %9s %9s %9s %8s  %d/%d, %d/%d"
+              % (k, f(e["kernel_s"]), f(e["maps_s"]), f(e["lag_s"]), f(e.get("poll_mean_s")),
+                 e["kernel_v4"], e["kernel_v6"], e["maps_v4"], e["maps_v6"]))
+            lags.append(e["lag_s"])
+        st = sc.get("sync") or {}
+        p("   sync daemon: peak RSS (VmHWM) %.1f MiB, CPU %.2f s user + %.2f s sys; "
+          "%s events, %s resyncs, %s overruns"
+          % (sc["vmhwm_kb"] / 1024, sc["cpu_user_s"], sc["cpu_sys_s"], st.get("events"),
+             st.get("resyncs"), st.get("overruns")))
+        ok = all(v is not None and v < 1 for v in lags)
+        targets.append(("scale: maps equal the kernel's count within 1 s at %dk routes"
+                        % ((sc["n4"] + sc["n6"]) // 1000),
+                        "max lag %s s, %s overruns"
+                        % (max(lags) if ok else "-", st.get("overruns")), ok))
 
     # ------------------------------------------------------------ targets
     doc["targets"] = [{"target": t, "measured": m, "met": ok} for t, m, ok in targets]
