@@ -40,7 +40,8 @@ static const struct rd_cmd cmds[] = {
 	{ "flows", cmd_flows, true, "[--limit N]" },
 	{ "sync", cmd_sync, true, "[--daemon] [--once] [--table N]" },
 	{ "sonic", cmd_sonic, false,
-	  "import CONFIG_DB.json [--ports MAP] [--strict]" },
+	  "import CONFIG_DB.json [--ports MAP] [--strict]|"
+	  "sync --redis URL [--ports MAP] [--strict] [--once]" },
 	{ "replay", cmd_replay, true,
 	  "--in IN.pcap [--out OUT.pcap] [--verdicts FILE|-] [--config FILE]" },
 	{ "selftest-load", cmd_selftest_load, true, "(load every program)" },
