@@ -160,7 +160,7 @@ static int ensure_port(struct rd_fib *f, uint32_t ifindex,
 	for (i = 0; i < f->n_ports; i++)
 		if (f->ports[i] == ifindex)
 			return 0;
-	/* under the writers' lock sync holds (writers_lock) */
+	/* under the writers' lock sync holds (rd_writers_lock) */
 	err = rd_portw_ensure(f->maps.tx_ports, f->maps.port_cfg, ifindex,
 			      &c->port_writes, what, sizeof(what));
 	if (err) {

@@ -59,22 +59,22 @@ static int on_msg(const struct nlmsghdr *nlh, void *data)
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
-		on_link(s, ctx->nl, nlh);
+		rd_on_link(s, ctx->nl, nlh);
 		break;
 	case RTM_NEWNEIGH:
 	case RTM_DELNEIGH:
-		on_neigh(s, ctx->nl, nlh);
+		rd_on_neigh(s, ctx->nl, nlh);
 		break;
 	case RTM_NEWROUTE:
 	case RTM_DELROUTE:
-		on_route(s, ctx->nl, nlh);
+		rd_on_route(s, ctx->nl, nlh);
 		break;
 	case RTM_NEWNEXTHOP:
 	case RTM_DELNEXTHOP:
-		on_nexthop(s, ctx->nl, nlh);
+		rd_on_nexthop(s, ctx->nl, nlh);
 		break;
 	case RTM_NEWNEXTHOPBUCKET:
-		on_nh_bucket(s, ctx->nl, nlh);
+		rd_on_nh_bucket(s, ctx->nl, nlh);
 		break;
 	default:
 		s->st.ignored_msgs++;
@@ -99,7 +99,7 @@ static void nh_res_refresh(struct rd_sync *s)
 		for (h = s->nhs[b]; h; h = h->next)
 			if (h->res_dirty) {
 				h->res_dirty = false;
-				nh_changed(s, h->id, false);
+				rd_nh_changed(s, h->id, false);
 			}
 }
 
@@ -109,23 +109,23 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 	struct rd_fib_counts before = s->st.writes;
 	uint64_t writes, ns;
 
-	if (s->resync_failures || writers_lock(s, true) < 0)
+	if (s->resync_failures || rd_writers_lock(s, true) < 0)
 		return; /* nothing written: dirty stays for the next try */
 	if (groups_only) {
 		/* after a re-read, the next route commit is full (full_next) */
-		rd_fib_commit_groups(s->fib, fill_member, s, &s->st.writes);
+		rd_fib_commit_groups(s->fib, rd_fill_member, s, &s->st.writes);
 	} else {
 		nh_res_refresh(s);
 		s->unresolved = 0;
-		rd_fib_commit(s->fib, s->full_next, fill_member, s,
+		rd_fib_commit(s->fib, s->full_next, rd_fill_member, s,
 			      &s->st.writes);
 		s->full_next = false;
 		s->dirty = false;
 	}
-	writers_lock(s, false);
-	writes = counts_total(&s->st.writes) - counts_total(&before);
+	rd_writers_lock(s, false);
+	writes = rd_counts_total(&s->st.writes) - rd_counts_total(&before);
 	if (writes) {
-		ns = now_ns() - t_arrival;
+		ns = rd_now_ns() - t_arrival;
 		s->st.batches++;
 		s->st.lat_last_ns = ns;
 		s->st.lat_sum_ns += ns;
@@ -153,8 +153,8 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 	s->first_event[0] = 0;
 	s->batch_events = 0;
 	if (!groups_only) /* the request socket may be in a dump */
-		run_probes(s);
-	report_unknown(s);
+		rd_run_probes(s);
+	rd_report_unknown(s);
 }
 
 /* ------------------------------------------------------------ resync */
@@ -186,9 +186,9 @@ static int serve_or_defer(const struct nlmsghdr *nlh, void *data)
 		s->st.events++;
 		if (nlh->nlmsg_type == RTM_NEWLINK ||
 		    nlh->nlmsg_type == RTM_DELLINK)
-			on_link(s, ctx->nl, nlh);
+			rd_on_link(s, ctx->nl, nlh);
 		else
-			on_neigh(s, ctx->nl, nlh);
+			rd_on_neigh(s, ctx->nl, nlh);
 		s->in_dump = true;
 		return MNL_CB_OK;
 	}
@@ -229,7 +229,7 @@ static void service_events(struct rd_sync *s)
 
 	if (poll(&pfd, 1, 0) <= 0)
 		return;
-	t = now_ns();
+	t = rd_now_ns();
 	s->service_ok = false; /* no recursion from inside the callbacks */
 	n = rd_nl_drain(&s->mon, serve_or_defer, &ctx, MAX_DGRAMS_PER_BATCH);
 	if (n == -ENOBUFS) {
@@ -301,9 +301,9 @@ static int backoff(struct rd_sync *s, uint64_t ns)
 {
 	struct msg_ctx ctx = { s, &s->mon };
 	struct pollfd pfd = { .fd = rd_nl_fd(&s->mon), .events = POLLIN };
-	uint64_t end = now_ns() + ns, now;
+	uint64_t end = rd_now_ns() + ns, now;
 
-	while ((now = now_ns()) < end) {
+	while ((now = rd_now_ns()) < end) {
 		if (s->opts.stop && *s->opts.stop)
 			return -ECANCELED;
 		if (poll(&pfd, 1, (end - now) / 1000000 + 1) <= 0)
@@ -329,7 +329,7 @@ static int resync_failed(struct rd_sync *s, int err)
 		return err;
 	if (!s->resync_failures++)
 		rd_err("sync", "full resync: %s; retrying", strerror(-err));
-	s->resync_at = now_ns() + rd_backoff_ns(s->resync_failures);
+	s->resync_at = rd_now_ns() + rd_backoff_ns(s->resync_failures);
 	return err;
 }
 
@@ -341,7 +341,7 @@ static int resync_failed(struct rd_sync *s, int err)
  */
 static int resync(struct rd_sync *s, bool reload)
 {
-	uint64_t t0 = now_ns(), t1, t2, t3;
+	uint64_t t0 = rd_now_ns(), t1, t2, t3;
 	unsigned int b, k = 0;
 	struct sroute *r;
 	int err, tries;
@@ -351,14 +351,14 @@ static int resync(struct rd_sync *s, bool reload)
 	s->st.resyncs++;
 	if (reload) {
 		/* read first: a config change while we read shows at the commit */
-		s->fib_gen = config_fib_gen(s);
+		s->fib_gen = rd_config_fib_gen(s);
 		err = rd_fib_load_installed(s->fib);
 		if (err) {
 			rd_err("sync", "reading the maps: %s", strerror(-err));
 			return resync_failed(s, err);
 		}
 	}
-	t1 = now_ns();
+	t1 = rd_now_ns();
 	/*
 	 * EAGAIN: the table changed during the dump. Try again, paced, for as
 	 * long as it takes: giving up would leave the maps stale.
@@ -370,7 +370,7 @@ static int resync(struct rd_sync *s, bool reload)
 			if (err)
 				return err;
 		}
-		clear_kernel_view(s);
+		rd_clear_kernel_view(s);
 		s->in_dump = true;
 		err = dump_all(s);
 		s->in_dump = false;
@@ -380,11 +380,11 @@ static int resync(struct rd_sync *s, bool reload)
 	if (err)
 		return resync_failed(s, err);
 	s->resync_failures = 0;
-	t2 = now_ns();
+	t2 = rd_now_ns();
 	rd_fib_begin_full(s->fib);
 	for (b = 0; b < ROUTE_BUCKETS; b++)
 		for (r = s->routes[b]; r; r = r->next) {
-			route_apply(s, r);
+			rd_route_apply(s, r);
 			if (!(++k & 4095)) {
 				s->service_ok = true;
 				s->in_dump = true;
@@ -394,31 +394,31 @@ static int resync(struct rd_sync *s, bool reload)
 			}
 		}
 	rd_fib_end_full(s->fib);
-	t3 = now_ns();
+	t3 = rd_now_ns();
 	rd_fib_touch_ifindex(s->fib, 0);
 	s->unresolved = 0;
-	err = writers_lock(s, true);
+	err = rd_writers_lock(s, true);
 	if (err < 0) {
 		s->full_next = s->dirty =
 			true; /* the model is ahead of the maps */
 		return err;
 	}
-	rd_fib_commit(s->fib, true, fill_member, s, &s->st.writes);
-	writers_lock(s, false);
+	rd_fib_commit(s->fib, true, rd_fill_member, s, &s->st.writes);
+	rd_writers_lock(s, false);
 	s->full_next = false;
 	s->dirty = false;
 	s->first_event[0] = 0;
 	s->batch_events = 0;
-	run_probes(s);
-	report_unknown(s);
+	rd_run_probes(s);
+	rd_report_unknown(s);
 	if (s->opts.verbose)
 		fprintf(stderr,
 			"sync: full resync in %.1f ms (maps read %.1f, dump %.1f, model %.1f)\n",
-			(now_ns() - t0) / 1e6, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
-			(t3 - t2) / 1e6);
+			(rd_now_ns() - t0) / 1e6, (t1 - t0) / 1e6,
+			(t2 - t1) / 1e6, (t3 - t2) / 1e6);
 	/* what arrived during the dump, in order, then committed as a batch */
 	if (s->n_deferred) {
-		t0 = now_ns();
+		t0 = rd_now_ns();
 		run_deferred(s);
 		if (s->dirty)
 			commit_batch(s, t0, false);
@@ -436,7 +436,7 @@ int rd_sync_resync(struct rd_sync *s)
 int rd_sync_feed(struct rd_sync *s, const void *buf, size_t len)
 {
 	struct msg_ctx ctx = { s, &s->mon };
-	uint64_t t = now_ns();
+	uint64_t t = rd_now_ns();
 	int ret;
 
 	s->service_ok = false; /* the messages given, none from the socket */
@@ -553,7 +553,7 @@ void rd_sync_close(struct rd_sync *s)
 	if (!s)
 		return;
 	if (s->routes)
-		clear_kernel_view(s);
+		rd_clear_kernel_view(s);
 	free(s->routes);
 	free(s->probe_q);
 	free(s->deferred);
@@ -583,7 +583,7 @@ void rd_sync_set_latency_fn(struct rd_sync *s, rd_sync_latency_fn fn, void *ctx)
 
 void rd_sync_get_stats(struct rd_sync *s, struct rd_sync_stats *st)
 {
-	report_unknown(s);
+	rd_report_unknown(s);
 	s->st.routes = rd_fib_n_routes(s->fib);
 	s->st.groups = rd_fib_n_groups(s->fib);
 	*st = s->st;
@@ -593,7 +593,7 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 {
 	struct msg_ctx ctx = { s, &s->mon };
 	struct pollfd pfd = { .fd = rd_nl_fd(&s->mon), .events = POLLIN };
-	uint64_t now = now_ns(), t_arrival;
+	uint64_t now = rd_now_ns(), t_arrival;
 	int wait = timeout_ms, n, ret;
 
 	if (!s->next_tick)
@@ -610,7 +610,7 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 	if (ret < 0)
 		return errno == EINTR ? 0 : -errno;
 	if (ret > 0) {
-		t_arrival = now_ns();
+		t_arrival = rd_now_ns();
 		n = rd_nl_drain(&s->mon, on_msg, &ctx, MAX_DGRAMS_PER_BATCH);
 		if (n == -ENOBUFS) {
 			s->st.overruns++;
@@ -631,7 +631,7 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		if (s->dirty && s->resync_at != 1)
 			commit_batch(s, t_arrival, false);
 	}
-	now = now_ns();
+	now = rd_now_ns();
 	if (s->resync_at && now >= s->resync_at) {
 		ret = resync(s, false);
 		if (ret == -ECANCELED)
@@ -646,7 +646,7 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		} else if (rd_fib_n_pending(s->fib)) {
 			/* routes the trie refused: retried until they land */
 			commit_batch(s, now, false);
-		} else if (config_fib_gen(s) != s->fib_gen) {
+		} else if (rd_config_fib_gen(s) != s->fib_gen) {
 			/* a config change with no event since: e.g. a static
 			 * route removed whose prefix the kernel routes too */
 			commit_batch(s, now, false);

@@ -35,32 +35,32 @@ static void queue_probe(struct rd_sync *s, struct sneigh *n)
 	n->probe_queued = true;
 }
 
-void fill_member(void *ctx, struct rocedp_member *m)
+void rd_fill_member(void *ctx, struct rocedp_member *m)
 {
 	struct rd_sync *s = ctx;
-	struct slink *l = link_find(s, m->ifindex);
+	struct slink *l = rd_link_find(s, m->ifindex);
 	struct sneigh *n;
 
 	if (l && l->has_addr)
 		memcpy(m->smac, l->addr, 6);
-	if (link_usable(l))
+	if (rd_link_usable(l))
 		m->flags |= ROCEDP_MEMBERF_UP;
-	n = neigh_find(s, m->ifindex, m->nh_family, m->nh_addr);
-	if (neigh_resolved(n)) {
+	n = rd_neigh_find(s, m->ifindex, m->nh_family, m->nh_addr);
+	if (rd_neigh_resolved(n)) {
 		memcpy(m->dmac, n->lladdr, 6);
 		m->flags |= ROCEDP_MEMBERF_RESOLVED;
 		return;
 	}
 	s->unresolved++;
 	/* nobody may send through the kernel to this gateway: ask for it */
-	if (link_usable(l) &&
-	    (n || (n = neigh_get(s, m->ifindex, m->nh_family, m->nh_addr))))
+	if (rd_link_usable(l) &&
+	    (n || (n = rd_neigh_get(s, m->ifindex, m->nh_family, m->nh_addr))))
 		queue_probe(s, n);
 }
 
-void run_probes(struct rd_sync *s)
+void rd_run_probes(struct rd_sync *s)
 {
-	uint64_t now = now_ns();
+	uint64_t now = rd_now_ns();
 	struct sneigh *n;
 	size_t i;
 
@@ -69,7 +69,7 @@ void run_probes(struct rd_sync *s)
 		if (!n)
 			continue;
 		n->probe_queued = false;
-		if (neigh_resolved(n) ||
+		if (rd_neigh_resolved(n) ||
 		    (n->last_probe_ns &&
 		     now - n->last_probe_ns < PROBE_INTERVAL_NS))
 			continue;
@@ -84,7 +84,7 @@ void run_probes(struct rd_sync *s)
 	s->n_probe = 0;
 }
 
-void report_unknown(struct rd_sync *s)
+void rd_report_unknown(struct rd_sync *s)
 {
 	uint64_t unk = s->req.unknown_attrs + s->mon.unknown_attrs;
 
@@ -99,13 +99,13 @@ void report_unknown(struct rd_sync *s)
 	}
 }
 
-uint64_t counts_total(const struct rd_fib_counts *c)
+uint64_t rd_counts_total(const struct rd_fib_counts *c)
 {
 	return c->group_writes + c->group_deletes + c->route_writes +
 	       c->route_deletes + c->port_writes;
 }
 
-uint32_t config_fib_gen(struct rd_sync *s)
+uint32_t rd_config_fib_gen(struct rd_sync *s)
 {
 	struct rocedp_config c;
 	__u32 zero = 0;
@@ -124,7 +124,7 @@ uint32_t config_fib_gen(struct rd_sync *s)
  * read them again, so its static entries are known before we write.
  * Returns 1 then: the caller's commit must be a full one; else 0.
  */
-int writers_lock(struct rd_sync *s, bool lock)
+int rd_writers_lock(struct rd_sync *s, bool lock)
 {
 	static bool warned;
 	uint32_t gen;
@@ -142,7 +142,7 @@ int writers_lock(struct rd_sync *s, bool lock)
 		warned = err != -ECANCELED;
 		return err;
 	}
-	gen = config_fib_gen(s);
+	gen = rd_config_fib_gen(s);
 	if (gen == s->fib_gen)
 		return 0;
 	err = rd_fib_load_installed(s->fib);
@@ -154,6 +154,6 @@ int writers_lock(struct rd_sync *s, bool lock)
 	s->fib_gen = gen;
 	s->full_next = true;
 	rd_fib_touch_ifindex(s->fib, 0);
-	note_event(s, "config changed routes or groups (fib_gen %u)", gen);
+	rd_note_event(s, "config changed routes or groups (fib_gen %u)", gen);
 	return 1;
 }

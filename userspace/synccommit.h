@@ -19,16 +19,16 @@ struct rd_sync;
 
 /* rd_member_fill_fn for rd_fib_commit; ctx is the struct rd_sync. An
  * unresolved gateway on a usable link is queued for a probe. */
-void fill_member(void *ctx, struct rocedp_member *m);
+void rd_fill_member(void *ctx, struct rocedp_member *m);
 /* Probe the queued neighbours (at most one per PROBE_INTERVAL_NS each). */
-void run_probes(struct rd_sync *s);
+void rd_run_probes(struct rd_sync *s);
 /* Netlink attribute counters into the stats; warn once of unknown ones. */
-void report_unknown(struct rd_sync *s);
-uint64_t counts_total(const struct rd_fib_counts *c);
+void rd_report_unknown(struct rd_sync *s);
+uint64_t rd_counts_total(const struct rd_fib_counts *c);
 /* rd_config.fib_gen in the maps (s->fib_gen when it cannot be read). */
-uint32_t config_fib_gen(struct rd_sync *s);
+uint32_t rd_config_fib_gen(struct rd_sync *s);
 /* Take (lock) or release the writers' lock: -errno, or 1 when the caller's
  * commit must be full (the maps were read again), else 0. */
-int writers_lock(struct rd_sync *s, bool lock);
+int rd_writers_lock(struct rd_sync *s, bool lock);
 
 #endif

@@ -18,7 +18,7 @@
 
 /* ------------------------------------------------------------ links */
 
-void on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
+void rd_on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[IFLA_MAX + 1];
 	const struct ifinfomsg *ifi;
@@ -36,17 +36,17 @@ void on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	if (!idx)
 		return;
 	if (nlh->nlmsg_type == RTM_DELLINK) {
-		link_del(s, idx);
+		rd_link_del(s, idx);
 		rd_fib_touch_ifindex(s->fib, idx);
 		rd_fib_forget_port(s->fib, idx);
 		s->dirty = true;
-		note_event(s, "link %u deleted", idx);
+		rd_note_event(s, "link %u deleted", idx);
 		/* IPv4 flushes routes over a vanished link without telling */
-		schedule_resync(s, RESYNC_DELAY_NS);
+		rd_schedule_resync(s, RESYNC_DELAY_NS);
 		return;
 	}
 	rd_nl_parse(nl, nlh, sizeof(*ifi), tb, IFLA_MAX);
-	l = link_find(s, idx);
+	l = rd_link_find(s, idx);
 	if (!l) {
 		l = calloc(1, sizeof(*l));
 		if (!l)
@@ -57,7 +57,7 @@ void on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 		was_usable = false;
 		was_up = false;
 	} else {
-		was_usable = link_usable(l);
+		was_usable = rd_link_usable(l);
 		was_up = l->flags & IFF_UP;
 	}
 	memcpy(old_mac, l->addr, 6);
@@ -73,15 +73,15 @@ void on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	if (name)
 		snprintf(l->name, sizeof(l->name), "%.*s",
 			 (int)mnl_attr_get_payload_len(tb[IFLA_IFNAME]), name);
-	if (was_usable != link_usable(l) || memcmp(old_mac, l->addr, 6)) {
+	if (was_usable != rd_link_usable(l) || memcmp(old_mac, l->addr, 6)) {
 		rd_fib_touch_ifindex(s->fib, idx);
 		s->dirty = true;
-		note_event(s, "link %s(%u) %s", l->name, idx,
-			   link_usable(l) ? "up" : "down");
+		rd_note_event(s, "link %s(%u) %s", l->name, idx,
+			      rd_link_usable(l) ? "up" : "down");
 	}
 	/* admin up/down flushes or revives kernel routes without events */
 	if (was_up != !!(l->flags & IFF_UP))
-		schedule_resync(s, RESYNC_DELAY_NS);
+		rd_schedule_resync(s, RESYNC_DELAY_NS);
 }
 
 /* ------------------------------------------------------------ neighbours */
@@ -110,7 +110,8 @@ static const char *nud_name(uint16_t state)
 	}
 }
 
-void on_neigh(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
+void rd_on_neigh(struct rd_sync *s, struct rd_nl *nl,
+		 const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[NDA_MAX + 1];
 	const struct ndmsg *ndm;
@@ -132,27 +133,27 @@ void on_neigh(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	if (!dst)
 		return;
 	memcpy(addr, dst, alen);
-	n = neigh_find(s, ndm->ndm_ifindex, ndm->ndm_family, addr);
+	n = rd_neigh_find(s, ndm->ndm_ifindex, ndm->ndm_family, addr);
 	if (nlh->nlmsg_type == RTM_DELNEIGH) {
 		if (!n)
 			return;
-		was_resolved = neigh_resolved(n);
-		neigh_del(s, n);
+		was_resolved = rd_neigh_resolved(n);
+		rd_neigh_del(s, n);
 		if (was_resolved) {
 			rd_fib_touch_ifindex(s->fib, ndm->ndm_ifindex);
 			s->dirty = true;
-			note_event(s, "neigh %s dev %d deleted",
-				   addr_str(ndm->ndm_family, addr, a,
-					    sizeof(a)),
-				   ndm->ndm_ifindex);
+			rd_note_event(s, "neigh %s dev %d deleted",
+				      rd_addr_str(ndm->ndm_family, addr, a,
+						  sizeof(a)),
+				      ndm->ndm_ifindex);
 		}
 		return;
 	}
 	if (!n)
-		n = neigh_get(s, ndm->ndm_ifindex, ndm->ndm_family, addr);
+		n = rd_neigh_get(s, ndm->ndm_ifindex, ndm->ndm_family, addr);
 	if (!n)
 		return;
-	was_resolved = neigh_resolved(n);
+	was_resolved = rd_neigh_resolved(n);
 	memcpy(old_ll, n->lladdr, 6);
 	n->state = ndm->ndm_state;
 	ll = tb[NDA_LLADDR] ? mnl_attr_get_payload(tb[NDA_LLADDR]) : NULL;
@@ -162,13 +163,13 @@ void on_neigh(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	} else if (n->state & (NUD_FAILED | NUD_INCOMPLETE)) {
 		n->has_lladdr = false;
 	}
-	if (was_resolved != neigh_resolved(n) ||
-	    (neigh_resolved(n) && memcmp(old_ll, n->lladdr, 6))) {
+	if (was_resolved != rd_neigh_resolved(n) ||
+	    (rd_neigh_resolved(n) && memcmp(old_ll, n->lladdr, 6))) {
 		rd_fib_touch_ifindex(s->fib, ndm->ndm_ifindex);
 		s->dirty = true;
-		note_event(s, "neigh %s dev %d %s",
-			   addr_str(ndm->ndm_family, addr, a, sizeof(a)),
-			   ndm->ndm_ifindex, nud_name(n->state));
+		rd_note_event(s, "neigh %s dev %d %s",
+			      rd_addr_str(ndm->ndm_family, addr, a, sizeof(a)),
+			      ndm->ndm_ifindex, nud_name(n->state));
 	}
 }
 
@@ -181,7 +182,7 @@ void on_neigh(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
  */
 static bool nh_res_init(struct rd_sync *s, struct snh *h)
 {
-	struct snh *old = nh_find(s, h->id);
+	struct snh *old = rd_nh_find(s, h->id);
 
 	if (h->res_nb > ROCEDP_MAX_BUCKETS && (!old || !old->res_nb))
 		rd_err("sync",
@@ -199,8 +200,8 @@ static bool nh_res_init(struct rd_sync *s, struct snh *h)
 }
 
 /* RTM_NEWNEXTHOPBUCKET: from the dump, or the kernel moving a bucket. */
-void on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
-		  const struct nlmsghdr *nlh)
+void rd_on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
+		     const struct nlmsghdr *nlh)
 {
 	struct snh *h;
 	uint32_t group, nh;
@@ -208,7 +209,7 @@ void on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
 
 	if (rd_nl_res_bucket(nl, nlh, &group, &b, &nh))
 		return;
-	h = nh_find(s, group);
+	h = rd_nh_find(s, group);
 	if (!h || b >= h->res_nb || h->res_nh[b] == nh)
 		return;
 	h->res_nh[b] = nh;
@@ -216,7 +217,8 @@ void on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
 	s->dirty = true;
 }
 
-void on_nexthop(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
+void rd_on_nexthop(struct rd_sync *s, struct rd_nl *nl,
+		   const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[NHA_MAX + 1];
 	const struct nexthop_grp *grp;
@@ -234,10 +236,10 @@ void on_nexthop(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	if (!id)
 		return;
 	if (nlh->nlmsg_type == RTM_DELNEXTHOP) {
-		nh_del(s, id);
-		note_event(s, "nexthop %u deleted", id);
+		rd_nh_del(s, id);
+		rd_note_event(s, "nexthop %u deleted", id);
 		if (!s->in_dump)
-			nh_changed(s, id, true);
+			rd_nh_changed(s, id, true);
 		return;
 	}
 	h = calloc(1, sizeof(*h));
@@ -278,13 +280,13 @@ void on_nexthop(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	if (tb[NHA_BLACKHOLE] || tb[NHA_FDB] || tb[NHA_ENCAP])
 		h->unusable = true;
 	/* replace in place: routes keep pointing at the id */
-	nh_del(s, id);
+	rd_nh_del(s, id);
 	pp = &s->nhs[id % NH_BUCKETS];
 	h->next = *pp;
 	*pp = h;
-	note_event(s, "nexthop %u %s", id, h->is_group ? "group" : "hop");
+	rd_note_event(s, "nexthop %u %s", id, h->is_group ? "group" : "hop");
 	if (!s->in_dump)
-		nh_changed(s, id, false);
+		rd_nh_changed(s, id, false);
 }
 
 /* ------------------------------------------------------------ routes */
@@ -366,7 +368,8 @@ static bool hop_same(const struct rd_hop *a, const struct rd_hop *b)
 	       !memcmp(a->gw, b->gw, sizeof(a->gw));
 }
 
-void on_route(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
+void rd_on_route(struct rd_sync *s, struct rd_nl *nl,
+		 const struct nlmsghdr *nlh)
 {
 	struct rd_hop hops[ROCEDP_MAX_MEMBERS + 1], *nh;
 	const struct nlattr *tb[RTA_MAX + 1];
@@ -424,18 +427,18 @@ void on_route(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 		n = hops[0].ifindex || hops[0].family ? 1 : 0;
 	}
 
-	r = route_find(s, rtm->rtm_family, rtm->rtm_dst_len, addr,
-		       nlh->nlmsg_type == RTM_NEWROUTE);
+	r = rd_route_find(s, rtm->rtm_family, rtm->rtm_dst_len, addr,
+			  nlh->nlmsg_type == RTM_NEWROUTE);
 	if (!r)
 		return;
 	for (pp = &r->vars; (v = *pp); pp = &v->next)
 		if (v->table == table && v->metric == metric &&
 		    v->tos == rtm->rtm_tos)
 			break;
-	note_event(s, "route %s %s/%u",
-		   nlh->nlmsg_type == RTM_NEWROUTE ? "add" : "del",
-		   addr_str(rtm->rtm_family, addr, a, sizeof(a)),
-		   rtm->rtm_dst_len);
+	rd_note_event(s, "route %s %s/%u",
+		      nlh->nlmsg_type == RTM_NEWROUTE ? "add" : "del",
+		      rd_addr_str(rtm->rtm_family, addr, a, sizeof(a)),
+		      rtm->rtm_dst_len);
 
 	if (nlh->nlmsg_type == RTM_DELROUTE) {
 		if (!v)
@@ -456,13 +459,13 @@ void on_route(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 		}
 		if (!v->n_hops) {
 			if (v->alias)
-				schedule_resync(
+				rd_schedule_resync(
 					s, 0); /* the hidden one is live now */
 			*pp = v->next;
-			var_free(s, v);
+			rd_var_free(s, v);
 		}
-		route_apply(s, r);
-		route_free_if_empty(s, r);
+		rd_route_apply(s, r);
+		rd_route_free_if_empty(s, r);
 		return;
 	}
 
@@ -515,5 +518,5 @@ void on_route(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	s->nh_vars += !!nh_id - !!v->nh_id;
 	v->nh_id = nh_id;
 	if (!s->in_dump)
-		route_apply(s, r);
+		rd_route_apply(s, r);
 }

@@ -15,16 +15,19 @@
 struct rd_sync;
 
 /* RTM_NEWLINK, RTM_DELLINK */
-void on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh);
-/* RTM_NEWNEIGH, RTM_DELNEIGH */
-void on_neigh(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh);
-/* RTM_NEWNEXTHOP, RTM_DELNEXTHOP */
-void on_nexthop(struct rd_sync *s, struct rd_nl *nl,
+void rd_on_link(struct rd_sync *s, struct rd_nl *nl,
 		const struct nlmsghdr *nlh);
+/* RTM_NEWNEIGH, RTM_DELNEIGH */
+void rd_on_neigh(struct rd_sync *s, struct rd_nl *nl,
+		 const struct nlmsghdr *nlh);
+/* RTM_NEWNEXTHOP, RTM_DELNEXTHOP */
+void rd_on_nexthop(struct rd_sync *s, struct rd_nl *nl,
+		   const struct nlmsghdr *nlh);
 /* RTM_NEWNEXTHOPBUCKET: from the dump, or the kernel moving a bucket. */
-void on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
-		  const struct nlmsghdr *nlh);
+void rd_on_nh_bucket(struct rd_sync *s, struct rd_nl *nl,
+		     const struct nlmsghdr *nlh);
 /* RTM_NEWROUTE, RTM_DELROUTE */
-void on_route(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh);
+void rd_on_route(struct rd_sync *s, struct rd_nl *nl,
+		 const struct nlmsghdr *nlh);
 
 #endif

@@ -20,7 +20,7 @@
  * When the object was deleted, the kernel dropped the routes using it
  * directly, without telling: drop them too.
  */
-void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
+void rd_nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 {
 	unsigned int b, k;
 	struct sroute *r, *rnext;
@@ -43,18 +43,18 @@ void nh_changed(struct rd_sync *s, uint32_t id, bool deleted)
 			rnext = r->next;
 			hit = false;
 			for (pp = &r->vars; (v = *pp);) {
-				vh = v->nh_id ? nh_find(s, v->nh_id) : NULL;
+				vh = v->nh_id ? rd_nh_find(s, v->nh_id) : NULL;
 				hit |= v->nh_id == id || (vh && vh->hit);
 				if (deleted && v->nh_id == id) {
 					*pp = v->next;
-					var_free(s, v);
+					rd_var_free(s, v);
 					continue;
 				}
 				pp = &v->next;
 			}
 			if (hit) {
-				route_apply(s, r);
-				route_free_if_empty(s, r);
+				rd_route_apply(s, r);
+				rd_route_free_if_empty(s, r);
 			}
 		}
 }
@@ -105,7 +105,7 @@ static int var_hops(struct rd_sync *s, const struct svar *v, struct rd_hop *out,
 		memcpy(out, v->hops, v->n_hops * sizeof(*out));
 		return v->n_hops;
 	}
-	h = nh_find(s, v->nh_id);
+	h = rd_nh_find(s, v->nh_id);
 	if (!h || h->unusable)
 		return -1;
 	if (!h->is_group) {
@@ -125,7 +125,7 @@ static int var_hops(struct rd_sync *s, const struct svar *v, struct rd_hop *out,
 	if (h->res_nb && h->res_nb <= ROCEDP_MAX_BUCKETS)
 		nh_res_table(h, res);
 	for (i = 0; i < h->n_grp; i++) {
-		m = nh_find(s, h->grp[i].id);
+		m = rd_nh_find(s, h->grp[i].id);
 		if (!m || m->is_group || m->unusable || !m->has_gw)
 			return -1;
 		memset(&out[n], 0, sizeof(out[n]));
@@ -138,7 +138,7 @@ static int var_hops(struct rd_sync *s, const struct svar *v, struct rd_hop *out,
 	return n;
 }
 
-void route_apply(struct rd_sync *s, struct sroute *r)
+void rd_route_apply(struct rd_sync *s, struct sroute *r)
 {
 	struct rd_hop hops[ROCEDP_MAX_MEMBERS + 1];
 	static struct rd_res res;
@@ -169,7 +169,7 @@ void route_apply(struct rd_sync *s, struct sroute *r)
 				 ROCEDP_ROUTEF_LOCAL, NULL, 0);
 	if (err)
 		rd_err("sync", "route %s/%u: %s; left to the kernel",
-		       addr_str(r->family, r->addr, a, sizeof(a)), r->plen,
+		       rd_addr_str(r->family, r->addr, a, sizeof(a)), r->plen,
 		       err == -E2BIG  ? "more than 64 next hops" :
 		       err == -ENOSPC ? "no free group id" :
 					strerror(-err));

@@ -14,11 +14,11 @@
 #include "syncview.h"
 
 /* Choose r's route again and set (or delete) it in the FIB model. */
-void route_apply(struct rd_sync *s, struct sroute *r);
+void rd_route_apply(struct rd_sync *s, struct sroute *r);
 /*
  * Re-evaluate every route that uses nexthop id, directly or in a group;
  * deleted: drop the routes that used it directly.
  */
-void nh_changed(struct rd_sync *s, uint32_t id, bool deleted);
+void rd_nh_changed(struct rd_sync *s, uint32_t id, bool deleted);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "syncstate.h"
 
-uint64_t now_ns(void)
+uint64_t rd_now_ns(void)
 {
 	struct timespec ts;
 
@@ -16,7 +16,7 @@ uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-void note_event(struct rd_sync *s, const char *fmt, ...)
+void rd_note_event(struct rd_sync *s, const char *fmt, ...)
 {
 	char buf[sizeof(s->first_event)];
 	va_list ap;
@@ -35,16 +35,16 @@ void note_event(struct rd_sync *s, const char *fmt, ...)
 		fprintf(stderr, "sync: event %s\n", buf);
 }
 
-const char *addr_str(uint8_t family, const void *addr, char *buf, size_t len)
+const char *rd_addr_str(uint8_t family, const void *addr, char *buf, size_t len)
 {
 	if (!inet_ntop(family, addr, buf, len))
 		snprintf(buf, len, "?");
 	return buf;
 }
 
-void schedule_resync(struct rd_sync *s, uint64_t delay_ns)
+void rd_schedule_resync(struct rd_sync *s, uint64_t delay_ns)
 {
-	uint64_t t = now_ns() + delay_ns;
+	uint64_t t = rd_now_ns() + delay_ns;
 
 	if (s->in_dump)
 		return;

@@ -71,12 +71,13 @@ struct rd_sync {
 	struct rd_sync_stats st;
 };
 
-uint64_t now_ns(void);
+uint64_t rd_now_ns(void);
 /* Name the batch's first event (for the latency line); verbose: each. */
-void note_event(struct rd_sync *s, const char *fmt, ...)
+void rd_note_event(struct rd_sync *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-const char *addr_str(uint8_t family, const void *addr, char *buf, size_t len);
+const char *rd_addr_str(uint8_t family, const void *addr, char *buf,
+			size_t len);
 /* A full resync in delay_ns at the latest (none during a dump). */
-void schedule_resync(struct rd_sync *s, uint64_t delay_ns);
+void rd_schedule_resync(struct rd_sync *s, uint64_t delay_ns);
 
 #endif

@@ -11,7 +11,7 @@
 #include "syncstate.h"
 #include "syncview.h"
 
-struct slink *link_find(struct rd_sync *s, uint32_t ifindex)
+struct slink *rd_link_find(struct rd_sync *s, uint32_t ifindex)
 {
 	struct slink *l = s->links[ifindex % LINK_BUCKETS];
 
@@ -21,13 +21,13 @@ struct slink *link_find(struct rd_sync *s, uint32_t ifindex)
 }
 
 /* A member on this link can carry frames now. */
-bool link_usable(const struct slink *l)
+bool rd_link_usable(const struct slink *l)
 {
 	return l && (l->flags & IFF_UP) && (l->flags & IFF_RUNNING) &&
 	       l->type == ARPHRD_ETHER && l->has_addr;
 }
 
-void link_del(struct rd_sync *s, uint32_t ifindex)
+void rd_link_del(struct rd_sync *s, uint32_t ifindex)
 {
 	struct slink **pp = &s->links[ifindex % LINK_BUCKETS], *l;
 
@@ -49,8 +49,8 @@ static unsigned int neigh_bucket(uint32_t ifindex, const uint8_t *addr)
 	return h % NEIGH_BUCKETS;
 }
 
-struct sneigh *neigh_find(struct rd_sync *s, uint32_t ifindex, uint8_t family,
-			  const void *addr16)
+struct sneigh *rd_neigh_find(struct rd_sync *s, uint32_t ifindex,
+			     uint8_t family, const void *addr16)
 {
 	struct sneigh *n = s->neighs[neigh_bucket(ifindex, addr16)];
 
@@ -61,10 +61,10 @@ struct sneigh *neigh_find(struct rd_sync *s, uint32_t ifindex, uint8_t family,
 	return NULL;
 }
 
-struct sneigh *neigh_get(struct rd_sync *s, uint32_t ifindex, uint8_t family,
-			 const void *addr16)
+struct sneigh *rd_neigh_get(struct rd_sync *s, uint32_t ifindex, uint8_t family,
+			    const void *addr16)
 {
-	struct sneigh *n = neigh_find(s, ifindex, family, addr16);
+	struct sneigh *n = rd_neigh_find(s, ifindex, family, addr16);
 	unsigned int b;
 
 	if (n)
@@ -81,7 +81,7 @@ struct sneigh *neigh_get(struct rd_sync *s, uint32_t ifindex, uint8_t family,
 	return n;
 }
 
-void neigh_del(struct rd_sync *s, struct sneigh *n)
+void rd_neigh_del(struct rd_sync *s, struct sneigh *n)
 {
 	struct sneigh **pp = &s->neighs[neigh_bucket(n->ifindex, n->addr)];
 	size_t i;
@@ -101,7 +101,7 @@ void neigh_del(struct rd_sync *s, struct sneigh *n)
  * NOARP counts only with a link-layer address: such links (static tunnels)
  * have no resolution, so the entry is as good as PERMANENT.
  */
-bool neigh_resolved(const struct sneigh *n)
+bool rd_neigh_resolved(const struct sneigh *n)
 {
 	const uint16_t ok = NUD_REACHABLE | NUD_STALE | NUD_DELAY | NUD_PROBE |
 			    NUD_PERMANENT | NUD_NOARP;
@@ -111,7 +111,7 @@ bool neigh_resolved(const struct sneigh *n)
 	       memcmp(n->lladdr, zero, 6);
 }
 
-struct snh *nh_find(struct rd_sync *s, uint32_t id)
+struct snh *rd_nh_find(struct rd_sync *s, uint32_t id)
 {
 	struct snh *h = s->nhs[id % NH_BUCKETS];
 
@@ -120,7 +120,7 @@ struct snh *nh_find(struct rd_sync *s, uint32_t id)
 	return h;
 }
 
-void nh_del(struct rd_sync *s, uint32_t id)
+void rd_nh_del(struct rd_sync *s, uint32_t id)
 {
 	struct snh **pp = &s->nhs[id % NH_BUCKETS], *h;
 
@@ -145,8 +145,8 @@ static unsigned int route_bucket(uint8_t family, uint8_t plen,
 	return (h ^ (h >> 16)) % ROUTE_BUCKETS;
 }
 
-struct sroute *route_find(struct rd_sync *s, uint8_t family, uint8_t plen,
-			  const uint8_t *addr, bool create)
+struct sroute *rd_route_find(struct rd_sync *s, uint8_t family, uint8_t plen,
+			     const uint8_t *addr, bool create)
 {
 	unsigned int b = route_bucket(family, plen, addr);
 	struct sroute *r;
@@ -168,14 +168,14 @@ struct sroute *route_find(struct rd_sync *s, uint8_t family, uint8_t plen,
 	return r;
 }
 
-void var_free(struct rd_sync *s, struct svar *v)
+void rd_var_free(struct rd_sync *s, struct svar *v)
 {
 	s->nh_vars -= !!v->nh_id;
 	free(v->hops);
 	free(v);
 }
 
-void route_free_if_empty(struct rd_sync *s, struct sroute *r)
+void rd_route_free_if_empty(struct rd_sync *s, struct sroute *r)
 {
 	struct sroute **pp =
 		&s->routes[route_bucket(r->family, r->plen, r->addr)];
@@ -190,7 +190,7 @@ void route_free_if_empty(struct rd_sync *s, struct sroute *r)
 		}
 }
 
-void clear_kernel_view(struct rd_sync *s)
+void rd_clear_kernel_view(struct rd_sync *s)
 {
 	struct sroute *r, *rn;
 	struct sneigh *n, *nn;
@@ -227,7 +227,7 @@ void clear_kernel_view(struct rd_sync *s)
 			rn = r->next;
 			for (v = r->vars; v; v = vn) {
 				vn = v->next;
-				var_free(s, v);
+				rd_var_free(s, v);
 			}
 			free(r);
 		}

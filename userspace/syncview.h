@@ -55,7 +55,7 @@ struct snh {
 	struct snh_member *grp;
 	uint16_t res_nb; /* resilient: bucket count, res_nh[b] the nh id */
 	bool res_dirty; /* a bucket changed: routes re-applied at commit */
-	bool hit; /* nh_changed: is or holds the nexthop that changed */
+	bool hit; /* rd_nh_changed: is or holds the nexthop that changed */
 	uint32_t *res_nh;
 };
 
@@ -79,29 +79,29 @@ struct sroute {
 
 struct rd_sync;
 
-struct slink *link_find(struct rd_sync *s, uint32_t ifindex);
+struct slink *rd_link_find(struct rd_sync *s, uint32_t ifindex);
 /* A member on this link can carry frames now. */
-bool link_usable(const struct slink *l);
-void link_del(struct rd_sync *s, uint32_t ifindex);
+bool rd_link_usable(const struct slink *l);
+void rd_link_del(struct rd_sync *s, uint32_t ifindex);
 
-struct sneigh *neigh_find(struct rd_sync *s, uint32_t ifindex, uint8_t family,
-			  const void *addr16);
-/* neigh_find, or a new entry (state 0) when there is none; NULL: ENOMEM. */
-struct sneigh *neigh_get(struct rd_sync *s, uint32_t ifindex, uint8_t family,
-			 const void *addr16);
+struct sneigh *rd_neigh_find(struct rd_sync *s, uint32_t ifindex,
+			     uint8_t family, const void *addr16);
+/* rd_neigh_find, or a new entry (state 0) when there is none; NULL: ENOMEM. */
+struct sneigh *rd_neigh_get(struct rd_sync *s, uint32_t ifindex, uint8_t family,
+			    const void *addr16);
 /* Unlink and free n; a queued probe of it is dropped. */
-void neigh_del(struct rd_sync *s, struct sneigh *n);
-bool neigh_resolved(const struct sneigh *n);
+void rd_neigh_del(struct rd_sync *s, struct sneigh *n);
+bool rd_neigh_resolved(const struct sneigh *n);
 
-struct snh *nh_find(struct rd_sync *s, uint32_t id);
-void nh_del(struct rd_sync *s, uint32_t id);
+struct snh *rd_nh_find(struct rd_sync *s, uint32_t id);
+void rd_nh_del(struct rd_sync *s, uint32_t id);
 
-struct sroute *route_find(struct rd_sync *s, uint8_t family, uint8_t plen,
-			  const uint8_t *addr, bool create);
-void var_free(struct rd_sync *s, struct svar *v);
-void route_free_if_empty(struct rd_sync *s, struct sroute *r);
+struct sroute *rd_route_find(struct rd_sync *s, uint8_t family, uint8_t plen,
+			     const uint8_t *addr, bool create);
+void rd_var_free(struct rd_sync *s, struct svar *v);
+void rd_route_free_if_empty(struct rd_sync *s, struct sroute *r);
 
 /* Forget the whole view (before a dump, at close). */
-void clear_kernel_view(struct rd_sync *s);
+void rd_clear_kernel_view(struct rd_sync *s);
 
 #endif

@@ -109,7 +109,7 @@ static void parse_prefix(const char *txt, struct pfx *p)
 			p->addr[i] &= 0xff << (8 - (p->plen - i * 8));
 }
 
-/* Link and neighbour state, as sync's fill_member reads it. */
+/* Link and neighbour state, as sync's rd_fill_member reads it. */
 static void fill(void *ctx, struct rocedp_member *m)
 {
 	int i = m->ifindex - 2, f = m->nh_family == AF_INET6, g;
