@@ -168,6 +168,42 @@ print(json.dumps({"kernel_s": tk and round(tk, 3), "maps_s": tm and round(tm, 3)
 EOF
 }
 
+# contents: every injected prefix in the kernel (proto bgp) against the
+# maps (rd_routes4/6 within the injector's ranges, each with its group's
+# members: next hop and ifindex); prints {"differ":N,...}. Not timed: a
+# bpftool dump of 100k entries takes about a second
+contents() {
+	in_ns $LEAF $PY - "$PIN" <<'EOF2'
+import ipaddress as ia, json, subprocess, sys
+pin = sys.argv[1]
+sh = lambda *a: json.loads(subprocess.run(a, check=True, capture_output=True, text=True).stdout)
+idx = {l["ifname"]: l["ifindex"] for l in sh("ip", "-j", "link")}
+def nh(m):
+    if m["nh_family"] == 2:
+        return str(ia.IPv4Address(m["nh_addr"][0].to_bytes(4, "little")))
+    return str(ia.IPv6Address(b"".join(w.to_bytes(4, "little") for w in m["nh_addr"])))
+groups = {}
+for e in sh("bpftool", "-j", "map", "dump", "pinned", pin + "/rd_groups"):
+    g = e["formatted"]["value"]
+    groups[e["formatted"]["key"]] = sorted((nh(m), m["ifindex"]) for m in g["members"][: g["n_members"]])
+have = {}
+for m, fam, pre in (("rd_routes4", 4, ia.ip_network("20.0.0.0/7")), ("rd_routes6", 6, ia.ip_network("2001:db8::/32"))):
+    for e in sh("bpftool", "-j", "map", "dump", "pinned", pin + "/" + m):
+        k, v = e["formatted"]["key"], e["formatted"]["value"]
+        a = ia.IPv4Address(k["addr"].to_bytes(4, "little")) if fam == 4 else ia.IPv6Address(bytes(k["addr"]))
+        n = ia.ip_network(f"{a}/{k['prefixlen']}")
+        if n.subnet_of(pre):
+            have[str(n)] = groups.get(v["group_id"], "missing group")
+want = {}
+for f in ("-4", "-6"):
+    for r in sh("ip", "-j", f, "route", "show", "proto", "bgp"):
+        hops = r.get("nexthops") or [r]
+        want[r["dst"]] = sorted((h["gateway"], idx[h["dev"]]) for h in hops)
+d = [n for n in set(want) | set(have) if want.get(n) != have.get(n)]
+print(json.dumps({"kernel": len(want), "maps": len(have), "differ": len(d), "first": sorted(d)[:3]}))
+EOF2
+}
+
 now() { date +%s%N; }
 outmap() { # permit|deny: gate every prefix on the injector, then re-send
 	# `clear bgp *` alone is IPv6 only in FRR
@@ -176,7 +212,7 @@ outmap() { # permit|deny: gate every prefix on the injector, then re-send
 }
 
 run() {
-	local first withdraw readv st pid
+	local first withdraw readv st pid c1 c2
 	setup || return 1
 	# the maps' baseline: connected routes, held before BGP
 	MB4=$(in_ns $LEAF "$RDB" count $PIN/rd_routes4)
@@ -186,6 +222,8 @@ run() {
 	frr $INJ zebra && frr $INJ bgpd || return 1
 	first=$(waitfor "$N4" "$N6") || return 1
 	log "advertise: $first"
+	c1=$(contents) || return 1
+	log "contents after advertise: $c1"
 	T0=$(now)
 	outmap deny || return 1
 	withdraw=$(waitfor 0 0) || return 1
@@ -194,6 +232,8 @@ run() {
 	outmap permit || return 1
 	readv=$(waitfor "$N4" "$N6") || return 1
 	log "re-advertise: $readv"
+	c2=$(contents) || return 1
+	log "contents after re-advertise: $c2"
 	pid=$SYNC_PID
 	st=$($PY -c '
 import sys
@@ -205,8 +245,8 @@ hz = os.sysconf("SC_CLK_TCK")
 print(f"\"vmhwm_kb\":{hwm},\"cpu_user_s\":{int(f[11]) / hz:.2f},\"cpu_sys_s\":{int(f[12]) / hz:.2f}")' "$pid")
 	kill "$SYNC_PID" && wait "$SYNC_PID"
 	SYNC_PID=
-	printf '{"n4":%s,"n6":%s,"advertise":%s,"withdraw":%s,"readvertise":%s,%s,"sync":%s}\n' \
-		"$N4" "$N6" "$first" "$withdraw" "$readv" "$st" "$(tail -n1 "$W/sync.out")"
+	printf '{"n4":%s,"n6":%s,"advertise":%s,"withdraw":%s,"readvertise":%s,"contents_advertise":%s,"contents_readvertise":%s,%s,"sync":%s}\n' \
+		"$N4" "$N6" "$first" "$withdraw" "$readv" "$c1" "$c2" "$st" "$(tail -n1 "$W/sync.out")"
 }
 
 # SCALE_HOLD=S: keep the namespaces S seconds after the run (debugging)
