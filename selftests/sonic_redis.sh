@@ -228,6 +228,18 @@ t_check $? "COUNTERS_DB: Ethernet4:3 WRED_ECN_MARKED_PACKETS $m0 -> $(ctr COUNTE
 kill -TERM "$RSYNC_PID" 2>/dev/null
 wait "$RSYNC_PID" 2>/dev/null
 
+# --- rocedp detached: a change waits, and applies once rocedp is back ---
+r0=$(state refusals)
+X detach --all >/dev/null 2>&1
+rc -n 4 hset "WRED_PROFILE|AZURE_LOSSLESS" green_min_threshold 655360 >/dev/null
+t_wait_for 3 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' state)\" = waiting ]" &&
+	[ "$(state refusals)" = "$r0" ]
+t_check $? "detached: STATE_DB state waiting ('$(state error)'), no refusal ($(state refusals))" "$(tail -n3 "$T_TMP/sync.log")"
+X attach s0 s1 --mode generic >"$T_TMP/attach2.out" 2>&1
+for _ in $(seq 40); do [ "$(kmin)" = 655360 ] && break; sleep 0.1; done
+[ "$(kmin)" = 655360 ] && [ "$(state state)" = ok ]
+t_check $? "attached again: the waiting change applies (kmin $(kmin), state $(state state))" "$(cat "$T_TMP/attach2.out")"
+
 kill -TERM "$SYNC_PID" 2>/dev/null
 wait "$SYNC_PID"
 t_check $? "SIGTERM: the daemon exits 0" "$(tail -n2 "$T_TMP/sync.log")"

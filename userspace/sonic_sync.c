@@ -67,6 +67,7 @@ struct syncd {
 	unsigned int n_ports;
 	unsigned long applies, refusals, reconnects;
 	bool state_stale; /* STATE_DB to rewrite even if nothing changes */
+	bool detached; /* rocedp not attached at the last try */
 };
 
 static volatile sig_atomic_t stop;
@@ -188,7 +189,7 @@ static int apply_doc(struct json_object *doc)
 	err = rd_config_open_maps(OBJ, &m);
 	if (err) {
 		rd_staged_free(&s);
-		return err;
+		return -EAGAIN; /* not attached (yet): nothing refused */
 	}
 	lock = rd_config_lock(OBJ);
 	if (lock < 0) {
@@ -445,7 +446,8 @@ static void publish_queues(struct syncd *d)
 	maps_drop(d);
 }
 
-/* CONFIG_DB -> maps. 0 applied or unchanged, -EINVAL refused, -EIO lost. */
+/* CONFIG_DB -> maps. 0 applied or unchanged, -EINVAL refused, -EIO lost,
+ * -EAGAIN rocedp not attached. */
 static int resync(struct syncd *d)
 {
 	struct json_object *db = NULL, *doc = NULL;
@@ -493,6 +495,17 @@ static int resync(struct syncd *d)
 		json_object_put(db);
 		return 0;
 	}
+	if (err == -EAGAIN) {
+		if (!d->detached)
+			logf_("no maps to apply to; trying every second");
+		d->detached = true;
+		state_write(d, "waiting", why);
+		d->state_stale = true;
+		json_object_put(doc);
+		json_object_put(db);
+		return -EAGAIN;
+	}
+	d->detached = false;
 	if (err) {
 		d->refusals++;
 		if (!why[0])
@@ -640,10 +653,13 @@ static void run(struct syncd *d)
 		if (d->r.cmd && dirty_at >= 0 &&
 		    (now >= dirty_at || now - first_dirty >= BURST_MAX_MS)) {
 			dirty_at = first_dirty = -1;
-			if (resync(d) == -EIO)
+			n = resync(d);
+			if (n == -EIO)
 				rd_sredis_close(&d->r);
 			if (d->once)
 				break;
+			if (n == -EAGAIN) /* attach may come: look again */
+				dirty_at = first_dirty = now + 1000;
 		}
 		if (d->r.cmd && now >= next_port) {
 			publish_ports(d);
