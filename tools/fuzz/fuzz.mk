@@ -83,9 +83,12 @@ endef
 
 $(eval $(call fuzz_harness,$(FUZZ_BIN),tools/fuzz/fuzz_dataplane.c,))
 
-# the config fuzzer: the parser's and the loader's branches
-$(eval $(call fuzz_cov,config,))
-$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,config))
+# the config fuzzer: the parser's and the loader's branches (docs/design.md
+# has the config modules)
+FUZZ_CFG_COV := config config_json config_parse config_read config_txn
+$(foreach f,$(FUZZ_CFG_COV),$(eval $(call fuzz_cov,$(f),)))
+$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,\
+	$(FUZZ_CFG_COV)))
 
 # the route-sync fuzzer: the FIB model. No comparison tracing: its loops
 # over every group id would take most of the time, and the inputs are
