@@ -210,6 +210,40 @@ static int queue_of(const char *s)
 	return *s >= '0' && *s < '0' + N_QUEUES ? *s - '0' : -1;
 }
 
+/* Add SONiC port name (len chars) to the ports once. */
+static void add_port(struct syncd *d, const char *name, size_t len)
+{
+	unsigned int i;
+
+	if (len >= sizeof(d->ports[0].name) || d->n_ports >= MAX_PORTS)
+		return;
+	for (i = 0; i < d->n_ports; i++)
+		if (!strncmp(d->ports[i].name, name, len) &&
+		    !d->ports[i].name[len])
+			return;
+	snprintf(d->ports[d->n_ports++].name, sizeof(d->ports[0].name), "%.*s",
+		 (int)len, name);
+}
+
+/* The Linux device of a SONiC port: its --ports entry, else its own name
+ * (as on a SONiC box). Kept in buf. */
+static const char *port_dev(const struct syncd *d, const char *name, char *buf,
+			    size_t len)
+{
+	const char *t = d->opts.ports;
+	size_t n = strlen(name), m;
+
+	while (t && *t) {
+		m = strcspn(t, ",");
+		if (m > n + 1 && !strncmp(t, name, n) && t[n] == '=') {
+			snprintf(buf, len, "%.*s", (int)(m - n - 1), t + n + 1);
+			return buf;
+		}
+		t += m + (t[m] == ',');
+	}
+	return name;
+}
+
 /*
  * The ports to count: PORT table keys and --ports names whose Linux device
  * exists here. ECN marks go to the port's lowest WRED-bound queue (the
@@ -217,53 +251,31 @@ static int queue_of(const char *s)
  */
 static void learn_ports(struct syncd *d, struct json_object *db)
 {
-	struct json_object *tbl, *obj;
-	char *map = NULL, *t, *save = NULL;
-	const char *lx, *q;
-	char name[64];
+	struct json_object *tbl = NULL, *obj;
+	const char *t, *q;
+	char dev[IF_NAMESIZE];
 	unsigned int i;
+	size_t n;
 
 	d->n_ports = 0;
-	if (d->opts.ports)
-		map = strdup(d->opts.ports);
-	json_object_object_get_ex(db, "PORT", &tbl);
-	for (t = map ? strtok_r(map, ",", &save) : NULL; t;
-	     t = strtok_r(NULL, ",", &save))
-		if (strchr(t, '=') &&
-		    (!tbl || !json_object_object_get_ex(tbl, t, NULL))) {
-			snprintf(name, sizeof(name), "%.*s",
-				 (int)(strchr(t, '=') - t), t);
-			if (d->n_ports < MAX_PORTS)
-				snprintf(d->ports[d->n_ports++].name,
-					 sizeof(name), "%s", name);
-		}
-	free(map);
-	if (tbl) {
+	for (t = d->opts.ports; t && *t; t += n + (t[n] == ',')) {
+		n = strcspn(t, ",");
+		if (memchr(t, '=', n))
+			add_port(d, t, (const char *)memchr(t, '=', n) - t);
+	}
+	if (json_object_object_get_ex(db, "PORT", &tbl)) {
 		json_object_object_foreach(tbl, key, val)
 		{
 			(void)val;
-			for (i = 0; i < d->n_ports; i++)
-				if (!strcmp(d->ports[i].name, key))
-					break;
-			if (i == d->n_ports && d->n_ports < MAX_PORTS)
-				snprintf(d->ports[d->n_ports++].name,
-					 sizeof(d->ports[0].name), "%s", key);
+			add_port(d, key, strlen(key));
 		}
 	}
 	for (i = 0; i < d->n_ports; i++) {
 		struct sport *p = &d->ports[i];
-		size_t n = strlen(p->name);
 
-		/* the Linux name: from --ports, else SONiC's own */
-		lx = p->name;
-		map = d->opts.ports ? strdup(d->opts.ports) : NULL;
-		save = NULL;
-		for (t = map ? strtok_r(map, ",", &save) : NULL; t;
-		     t = strtok_r(NULL, ",", &save))
-			if (!strncmp(t, p->name, n) && t[n] == '=')
-				lx = t + n + 1;
-		p->ifindex = if_nametoindex(lx);
-		free(map);
+		n = strlen(p->name);
+		p->ifindex =
+			if_nametoindex(port_dev(d, p->name, dev, sizeof(dev)));
 		p->roce_queue = -1;
 		if (!json_object_object_get_ex(db, "QUEUE", &tbl))
 			continue;
