@@ -30,7 +30,6 @@ in_ns() { local n=$1; shift; nsenter --net=/run/netns/"$n" "$@"; }
 
 cleanup() {
 	local f p
-	[ -n "$SYNC_PID" ] && kill "$SYNC_PID" 2>/dev/null && wait "$SYNC_PID" 2>/dev/null
 	for f in "$W"/*/*.pid; do
 		p=$(cat "$f" 2>/dev/null) || continue
 		kill -9 "$p" 2>/dev/null
@@ -126,6 +125,8 @@ EOF
 	# nsenter itself, not in_ns: $! must be the daemon, not a subshell
 	ROCEDP_PIN_DIR=$PIN nsenter --net=/run/netns/$LEAF "$ROCEDP" -j sync >"$W/sync.out" 2>"$W/sync.err" &
 	SYNC_PID=$!
+	# run() is a subshell: the EXIT trap finds the daemon by this file
+	echo "$SYNC_PID" >"$W/$LEAF/sync.pid"
 	sleep 3 # IPv6 link-local routes settle before the baselines
 }
 
@@ -244,6 +245,7 @@ import os
 hz = os.sysconf("SC_CLK_TCK")
 print(f"\"vmhwm_kb\":{hwm},\"cpu_user_s\":{int(f[11]) / hz:.2f},\"cpu_sys_s\":{int(f[12]) / hz:.2f}")' "$pid")
 	kill "$SYNC_PID" && wait "$SYNC_PID"
+	rm -f "$W/$LEAF/sync.pid"
 	SYNC_PID=
 	printf '{"n4":%s,"n6":%s,"advertise":%s,"withdraw":%s,"readvertise":%s,"contents_advertise":%s,"contents_readvertise":%s,%s,"sync":%s}\n' \
 		"$N4" "$N6" "$first" "$withdraw" "$readv" "$c1" "$c2" "$st" "$(tail -n1 "$W/sync.out")"
