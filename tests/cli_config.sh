@@ -17,18 +17,15 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ROCEDP=${ROCEDP:-$ROOT/build/rocedp}
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 # the test build with the fault hooks on (docs/faults.md); $ROCEDP has none
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
-CLANG=${CLANG:-clang}
 EX=$ROOT/docs/examples
-PY=/usr/bin/python3
 NS=rdcfgt$$
 PIN=/sys/fs/bpf/rdcfgt$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdcfgt.XXXXXX)
-N=0
-FAILED=0
 
 cleanup() {
 	local id
@@ -41,19 +38,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-
-ok() {
-	N=$((N + 1))
-	echo "ok $N - $1"
-}
-
-nok() {
-	N=$((N + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/#   /'
-	return 0
-}
 
 check() { # check DESC CMD...: ok when CMD succeeds
 	local d=$1
@@ -80,34 +64,11 @@ mapjson() { bpftool -j map dump pinned "$ROCEDP_PIN_DIR/$1"; }
 
 # ------------------------------------------------------------ setup
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 0
-fi
-if [ ! -x "$ROCEDP" ]; then
-	echo "not ok 1 - missing $ROCEDP (run make)"
-	exit 1
-fi
-mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-mkdir -p "$PIN/maps"
-# The dataplane's own map definitions (bpf/maps.h, with BTF) in an object
-# whose programs are trivial: these tests are about the CLI and the maps, so
-# they must not depend on the state of the real programs.
-cat >"$TMP/maps.bpf.c" <<'EOF'
-#include <linux/bpf.h>
-#include <bpf/bpf_helpers.h>
-#include "maps.h"
-SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
-char LICENSE[] SEC("license") = "GPL";
-EOF
-MULTIARCH=$(cc -print-multiarch 2>/dev/null)
-if ! $CLANG -g -O2 -target bpf -I "$ROOT/bpf" -I "/usr/include/$MULTIARCH" \
-	-c "$TMP/maps.bpf.c" -o "$TMP/maps.bpf.o" >"$TMP/load.out" 2>&1 ||
-	! bpftool prog loadall "$TMP/maps.bpf.o" "$PIN/maps/progs" \
-		pinmaps "$PIN/maps" >>"$TMP/load.out" 2>&1; then
-	nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
-	exit 1
-fi
+need_root
+need_rocedp
+# the dataplane's own map definitions in an object whose program is
+# trivial: these tests are about the CLI and the maps, not the programs
+pin_maps "$PIN/maps" || exit 1
 ip netns add "$NS" &&
 	ip -n "$NS" link add eth1 type veth peer name eth2 &&
 	ip -n "$NS" link set eth1 up && ip -n "$NS" link set eth2 up

@@ -23,10 +23,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-build}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-ROCEDP=${ROCEDP:-$OUT/rocedp}
-PY=/usr/bin/python3
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 PIN=/sys/fs/bpf/rdfilet$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdfilet.XXXXXX)
@@ -37,20 +35,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
-
 # the attacker: an unprivileged user with no groups
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 0
-fi
-if [ ! -x "$ROCEDP" ]; then
-	echo "not ok 1 - missing $ROCEDP (run make)"
-	exit 1
-fi
+need_root
+need_rocedp
 chmod 755 "$TMP" # nobody must reach the test directories inside
 
 # ------------------------------------------------------------ setup

@@ -16,10 +16,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-build}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-ROCEDP=${ROCEDP:-$OUT/rocedp}
-PY=/usr/bin/python3
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 NS=J_glob$$
 TMP=$(mktemp -d /tmp/rdglobt.XXXXXX)
 export ROCEDP_PIN_DIR=/sys/fs/bpf/rdglobt$$ # never created: status only
@@ -31,17 +29,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
-
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 0
-fi
-if [ ! -x "$ROCEDP" ]; then
-	echo "not ok 1 - missing $ROCEDP (run make)"
-	exit 1
-fi
+need_root
+need_rocedp
 
 # js DESC EXPR CMD...: CMD exits 0 and EXPR holds over its JSON output j
 js() {

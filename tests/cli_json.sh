@@ -15,10 +15,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-build}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-ROCEDP=${ROCEDP:-$OUT/rocedp}
-PY=/usr/bin/python3
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 PIN=/sys/fs/bpf/rdjsont$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdjsont.XXXXXX)
@@ -27,13 +25,7 @@ cleanup() { rm -rf "$PIN" "$TMP"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
-
-if [ ! -x "$ROCEDP" ]; then
-	echo "not ok 1 - missing $ROCEDP (run make)"
-	exit 1
-fi
+need_rocedp
 
 # refused DESC JSON WANT: config check exits 1 with the line WANT
 refused() {

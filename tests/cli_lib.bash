@@ -1,6 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by tests/cli_files.sh and tests/cli_json.sh (not a suite: the
-# runner takes tests/*.sh only). Needs ROOT and TMP set.
+# Sourced by the CLI suites in tests/ (not a suite: the runner takes
+# tests/*.sh only). Needs ROOT set; pin_maps needs TMP too.
+
+# OUT is the build dir (default build, relative to ROOT); the binary under
+# test is the one in it unless ROCEDP names another.
+OUT=${OUT:-build}
+case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
+ROCEDP=${ROCEDP:-$OUT/rocedp}
+PY=/usr/bin/python3
 
 N=0
 FAILED=0
@@ -41,5 +48,21 @@ EOC
 			pinmaps "$dir" >>"$TMP/load.out" 2>&1; then
 		nok "pin the dataplane's maps with bpftool" "$(tail -5 "$TMP/load.out")"
 		return 1
+	fi
+}
+
+# need_root: the suite is skipped (exit 0) unless we are root
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root"
+		exit 0
+	fi
+}
+
+# need_rocedp: a missing binary is one failed check (exit 1)
+need_rocedp() {
+	if [ ! -x "$ROCEDP" ]; then
+		echo "not ok 1 - missing $ROCEDP (run make)"
+		exit 1
 	fi
 }

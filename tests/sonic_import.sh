@@ -13,27 +13,21 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-build}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
-ROCEDP=${ROCEDP:-$OUT/rocedp}
-PY=/usr/bin/python3
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
 DIR=$ROOT/tests/sonic
 TMP=$(mktemp -d /tmp/rdsonic.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-fail() { n=$((n + 1)); echo "not ok $n - $*"; }
 check() { # DESC CMD...: ok when CMD succeeds
 	local d=$1
 	shift
-	if "$@"; then ok "$d"; else fail "$d"; fi
+	if "$@"; then ok "$d"; else nok "$d"; fi
 }
 same() { # DESC EXPECTED-FILE GOT-FILE
 	if diff -u "$2" "$3" >"$TMP/diff"; then
 		ok "$1"
 	else
-		fail "$1"
+		nok "$1"
 		sed 's/^/# /' "$TMP/diff" | head -n 40
 	fi
 }
@@ -65,7 +59,7 @@ import_case() {
 		if config_check "$TMP/$name.out"; then
 			ok "$name: rocedp config check accepts it"
 		else
-			fail "$name: rocedp config check accepts it"
+			nok "$name: rocedp config check accepts it"
 			sed 's/^/# /' "$TMP/check"
 		fi
 	else
@@ -105,7 +99,7 @@ for f in "$DIR"/bad/*.json; do
 	if [ "$rc" -ne 0 ] && [ ! -s "$TMP/bad.out" ] && diff -q "$TMP/bad.want" "$TMP/bad.err" >/dev/null; then
 		ok "bad/$b: refused with one error line"
 	else
-		fail "bad/$b: refused with one error line (exit $rc)"
+		nok "bad/$b: refused with one error line (exit $rc)"
 		sed 's/^/# got: /' "$TMP/bad.err"
 		sed 's/^/# want: /' "$TMP/bad.want"
 	fi
@@ -117,7 +111,7 @@ bad_ports() { # DESC PORTS
 		grep -q -- '--ports' "$TMP/p.err"; then
 		ok "--ports $1 refused with one line"
 	else
-		fail "--ports $1 refused with one line"
+		nok "--ports $1 refused with one line"
 		sed 's/^/# /' "$TMP/p.err"
 	fi
 }
