@@ -12,6 +12,8 @@
 #   t_rx NETNS DEV / t_tx       interface packet counters
 #   t_cap_start VAR NETNS DEV FILE [FILTER] / t_cap_stop PID
 #   t_serve VAR NAME NETNS DEV  rocegen responder, pid in VAR, once ready
+#   t_pin_ns NAME               netns NAME + pin dir for rocedp; X ARGS...
+#   t_rd_bg VAR ARGS...         rocedp ARGS... (sync) in it, in the background
 #
 # Tests print TAP-like lines `ok N - ...` / `not ok N - ...` (skips as
 # `ok N - ... # SKIP reason`), which tests/run.sh parses, and end with
@@ -241,3 +243,34 @@ t_in_bpf() {
 	shift
 	nsenter --mount="$T_TMP/mnt/$n" --net="/run/netns/$n" --wd="$PWD" -- "$@"
 }
+
+# t_pin_ns NAME: a network namespace NAME, created here, and a private pin
+# directory /sys/fs/bpf/NAME for rocedp in it; sets NS and PIN and defines
+# X ARGS... (rocedp run in NS on those pins). At exit rocedp is detached,
+# the namespace deleted and the pins removed.
+t_pin_ns() {
+	NS=$1
+	PIN=/sys/fs/bpf/$1
+	X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
+	t_cleanup t_pin_ns_down
+	ip netns add "$NS"
+}
+t_pin_ns_down() {
+	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$PIN"
+}
+
+# t_rd_bg VAR ARGS...: `rocedp ARGS...` (the sync daemon) in t_pin_ns's
+# namespace on its pins, in the background (t_bg: T_BG_OUT/T_BG_ERR, pid
+# in VAR; nsenter execs rocedp, so the pid is the daemon's)
+t_rd_bg() {
+	local var=$1
+	shift
+	t_bg "$var" nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" \
+		"$ROCEDP" "$@"
+}
+
+# t_py ARGS...: python with selftests/ on its path (kernel_fib.py: the
+# kernel's IPv4 routes as rocedp's maps should hold them)
+t_py() { PYTHONPATH=$T_TOP/selftests${PYTHONPATH:+:$PYTHONPATH} $PY "$@"; }

@@ -14,15 +14,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 t_require ip nsenter bpftool || exit $?
-NS=lc_sc$$
-PIN=/sys/fs/bpf/lc_sc$$
-X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
-teardown() {
-	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$PIN"
-}
-t_cleanup teardown
+t_pin_ns lc_sc$$ || exit 1
 
 # the map's value for 10.9.0.0/16: "GROUP FLAGS", or "none"
 route() {
@@ -45,7 +37,6 @@ wait_route() {
 	return 1
 }
 
-ip netns add "$NS" || exit 1
 ip -n "$NS" link add a0 type veth peer name a1
 ip -n "$NS" link add b0 type veth peer name b1
 for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up; done
@@ -55,7 +46,7 @@ ip -n "$NS" neigh replace 10.100.0.2 lladdr 02:00:00:00:00:02 nud permanent dev 
 ip -n "$NS" neigh replace 10.100.1.2 lladdr 02:00:00:00:01:02 nud permanent dev b0
 X attach a0 b0 --mode generic >"$T_TMP/attach.out" 2>&1
 t_check $? "attach a0 b0" "$(cat "$T_TMP/attach.out")"
-t_bg SYNC_PID nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" sync
+t_rd_bg SYNC_PID sync
 sleep 0.5
 
 ip -n "$NS" route add 10.9.0.0/16 nexthop via 10.100.0.2 dev a0 nexthop via 10.100.1.2 dev b0

@@ -15,17 +15,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 t_require ip nsenter bpftool || exit $?
-NS=B_res$$
-PIN=/sys/fs/bpf/B_res$$
-X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
-teardown() {
-	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$PIN"
-}
-t_cleanup teardown
-
-ip netns add "$NS" || exit 1
+t_pin_ns B_res$$ || exit 1
 for i in 0 1 2 3; do
 	ip -n "$NS" link add p$i type veth peer name q$i
 	ip -n "$NS" link set p$i up
@@ -43,7 +33,7 @@ fi
 ip -n "$NS" nexthop del id 98
 X attach p0 p1 p2 p3 --mode generic >"$T_TMP/attach.out" 2>&1
 t_check $? "attach p0..p3" "$(cat "$T_TMP/attach.out")"
-t_bg SYNC_PID nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" sync
+t_rd_bg SYNC_PID sync
 sleep 0.5
 
 ip -n "$NS" nexthop add id 100 group 1/2/3/4 type resilient buckets 64 \

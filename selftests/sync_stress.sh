@@ -23,30 +23,22 @@ set -u
 
 t_require ip nsenter bpftool flock || exit $?
 PARTS=${*:-lock fanout flood}
-NS=G_sync$$
-PIN=/sys/fs/bpf/G_sync$$
 FLOOD_S=${FLOOD_S:-15}
-X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
-teardown() {
-	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$PIN"
-}
-t_cleanup teardown
+t_pin_ns G_sync$$ || exit 1
 
 # fib COMMAND ARGS: what the maps hold against the kernel (IPv4)
 #   diff        differences between the kernel's main+local tables and the
 #               maps (as in faults.sh); exit 1 when any
 #   gws PREFIX  "N SET" lines: routes under PREFIX (a /16) by member gateways
 fib() {
-	$PY - "$NS" "$PIN" "$@" <<'EOF'
+	t_py - "$NS" "$PIN" "$@" <<'EOF'
 import ipaddress, json, subprocess, sys
+from kernel_fib import kernel_routes4
 ns, pin, cmd, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 def sh(*a):
     return subprocess.run(a, check=True, capture_output=True, text=True).stdout
 def u32_ip(v):
     return str(ipaddress.IPv4Address(v.to_bytes(4, "little")))
-idx = {l["ifname"]: l["ifindex"] for l in json.loads(sh("ip", "-n", ns, "-j", "link"))}
 groups = {}
 for e in json.loads(sh("bpftool", "-j", "map", "dump", "pinned", pin + "/rd_groups")):
     g = e["formatted"]["value"]
@@ -67,20 +59,7 @@ if cmd == "gws":
     for s, c in sorted(count.items()):
         print(c, s)
     sys.exit(0)
-want = {}
-for table in ("main", "local"):
-    for r in json.loads(sh("ip", "-n", ns, "-j", "-4", "route", "show", "table", table)):
-        if r.get("type", "unicast") not in ("unicast", "local", "broadcast", "anycast", "multicast"):
-            continue
-        dst = "0.0.0.0/0" if r["dst"] == "default" else r["dst"]
-        net = str(ipaddress.ip_network(dst if "/" in dst else dst + "/32", strict=False))
-        hops = r.get("nexthops") or ([r] if "gateway" in r else [])
-        if table == "local" or r.get("type", "unicast") != "unicast" or not hops or any("gateway" not in h for h in hops):
-            v = "LOCAL"
-        else:
-            v = tuple(sorted((h["gateway"], idx[h["dev"]], h.get("weight", 1)) for h in hops))
-        if table == "local" or net not in want:
-            want[net] = v
+want = kernel_routes4(ns)
 d = [f"{n}: kernel {want.get(n)} map {have.get(n)}" for n in sorted(set(want) | set(have)) if want.get(n) != have.get(n)]
 print(f"{len(want)} kernel routes; " + ("maps equal the kernel" if not d else f"{len(d)} differ: " + "; ".join(d[:3])))
 sys.exit(1 if d else 0)
@@ -89,22 +68,11 @@ EOF
 
 # has PREFIX: the maps hold a route for PREFIX
 has() { fib gws "$1" | grep -q .; }
-# wait_for SECONDS CMD...: poll CMD every 0.1 s
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.1
-	done
-}
 start_sync() { # VAR ARGS...: the daemon (-j summary at exit in $T_TMP/sync.out), once the maps are synced
 	local var=$1
 	shift
-	T_BG_OUT=$T_TMP/sync.out T_BG_ERR=$T_TMP/sync.err t_bg "$var" \
-		nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" \
-		"$ROCEDP" -j sync "$@"
-	wait_for 10 fib diff
+	T_BG_OUT=$T_TMP/sync.out T_BG_ERR=$T_TMP/sync.err t_rd_bg "$var" -j sync "$@"
+	t_wait_for 10 fib diff
 }
 # exited PID SECONDS: PID ended within SECONDS; its status in $rc
 exited() {
@@ -118,7 +86,6 @@ exited() {
 	return 0
 }
 
-ip netns add "$NS" || exit 1
 ip -n "$NS" link add a0 type veth peer name a1
 ip -n "$NS" link add b0 type veth peer name b1
 for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up; done
@@ -152,7 +119,7 @@ part_lock() {
 	kill -0 "$pid" 2>/dev/null
 	t_check $? "lock: the daemon still runs (waiting)"
 	flock -u 9
-	wait_for 3 has 10.9.0.0/16
+	t_wait_for 3 has 10.9.0.0/16
 	t_check $? "lock: released: the route is written ($(fib gws 10.9.0.0/16))"
 
 	flock -x 9
@@ -186,16 +153,16 @@ part_fanout() {
 		done
 	} | ip -n "$NS" -batch -
 	fanout_ok() { [ "$(fib gws 10.60.0.0/16)" = "$n $1,10.100.1.2" ]; }
-	wait_for 5 fanout_ok 10.100.0.2
+	t_wait_for 5 fanout_ok 10.100.0.2
 	t_check $? "fanout: $n routes over $n nexthop groups sharing nexthop 1 ($(fib gws 10.60.0.0/16 | tr '\n' ' '))"
 	ip -n "$NS" nexthop replace id 1 via 10.100.0.3 dev a0
-	wait_for 5 fanout_ok 10.100.0.3
+	t_wait_for 5 fanout_ok 10.100.0.3
 	rc=$?
 	out=$(fib gws 10.60.0.0/16 | tr '\n' ' ')
 	t_check $rc "fanout: nexthop 1 replaced: every group's routes follow ($out)" "$out"
 	ip -n "$NS" nexthop del id 1
 	fanout_gone() { [ "$(fib gws 10.60.0.0/16)" = "$n 10.100.1.2" ]; }
-	wait_for 5 fanout_gone
+	t_wait_for 5 fanout_gone
 	rc=$?
 	out=$(fib gws 10.60.0.0/16 | tr '\n' ' ')
 	t_check $rc "fanout: nexthop 1 deleted: every group's routes leave it ($out)" "$out"
@@ -247,7 +214,7 @@ except BrokenPipeError:
 	t0=$(date +%s%N)
 	kill -0 "$pid" 2>/dev/null
 	t_check $? "flood: the daemon survived ${FLOOD_S} s of churn" "$(tail -n 3 "$T_TMP/sync.err")"
-	wait_for 30 fib diff
+	t_wait_for 30 fib diff
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	fib diff >"$T_TMP/diff1"
 	t_check $? "flood: after the churn the maps equal the kernel's table in $ms ms ($(cat "$T_TMP/diff1"))"
