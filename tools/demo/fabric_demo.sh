@@ -21,7 +21,8 @@
 # prefix, default "dm"), QPS, COUNT, MSG, RATE (Mbit/s per sender), LINK
 # (Mbit/s per shaped spine port, 0: no shaping), ECN_RATE (Mbit/s per uplink,
 # default LINK), TAU (flowlet load tau in us), MTU (every link, default
-# 9000), CAPTURE=1 (capture what leaf1's
+# 9000), ROUTING (bgp, the default: FRR's eBGP fabric as operators run it,
+# docs/frr.md; static: the lab's static routes), CAPTURE=1 (capture what leaf1's
 # hosts send and replay it through lbeval: docs/flowlet.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,6 +49,12 @@ CAPTURE=${CAPTURE:-0}
 # jumbo frames, as RoCE fabrics run them: rocegen then sends 4096-byte
 # payloads (the largest IB MTU that fits)
 MTU=${MTU:-9000}
+ROUTING=${ROUTING:-bgp}
+case $ROUTING in
+bgp) routing=(--bgp) ;;
+static) routing=() ;;
+*) echo "fabric_demo: ROUTING must be bgp or static, not '$ROUTING'" >&2; exit 2 ;;
+esac
 KMIN=20000
 KMAX=100000
 SPORT=49152
@@ -72,8 +79,8 @@ trap 'exit 130' INT TERM
 # a lab of this prefix left over from an interrupted run
 [ -d "/run/rocedp-lab/$prefix" ] && lab down >/dev/null 2>&1
 
-echo "== fabric: 2 leaves x $SPINES spines, 2 hosts per leaf (rocedp-lab, prefix $prefix) =="
-if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mtu $MTU >"$out/lab.log" 2>&1; then
+echo "== fabric: 2 leaves x $SPINES spines, 2 hosts per leaf, $ROUTING routes (rocedp-lab, prefix $prefix) =="
+if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mtu $MTU "${routing[@]}" >"$out/lab.log" 2>&1; then
 	echo "fabric_demo: rocedp-lab up failed:" >&2
 	tail -n 5 "$out/lab.log" >&2
 	exit 1
