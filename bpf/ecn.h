@@ -170,8 +170,10 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 		return 0;
 	}
 	rd_count(ROCEDP_CTR_ECN_MARKED);
-	if (ps)
+	if (ps) {
 		ps->ecn_marked++;
+		ps->ecn_marked_bytes += len;
+	}
 	return 1;
 }
 

@@ -577,8 +577,9 @@ struct rocedp_port_stats {
 	__u64 tx_bytes;
 	__u64 ecn_marked;
 	__u64 ecn_would_mark;
+	__u64 ecn_marked_bytes; /* whole frames, as rx/tx_bytes */
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) == 48, "port stats");
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) == 56, "port stats");
 
 /*
  * rocedp_flowlets: LRU_HASH flow -> flowlet. RoCE flows are keyed on

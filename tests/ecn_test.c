@@ -4,7 +4,9 @@
  * queue estimate (ROCEDP_PORTF_HOLD_QUEUE): 0 marks below Kmin over 100k
  * frames, Pmax/2 +- 2 points at the midpoint, 100% above Kmax, Not-ECT
  * never marked (but counted as would-mark), CE stays CE, ACK/NAK/CNP opted
- * out, IPv4 checksum and ICRC valid after marking; IPv4 and IPv6. Then
+ * out, IPv4 checksum and ICRC valid after marking; IPv4 and IPv6. The
+ * port's ecn_marked and ecn_marked_bytes move by the marked frames and
+ * the sum of their lengths. Then
  * the virtual queue itself: it drains at the port rate (within bytes),
  * follows a rate change at once, and bounds idle time and rate.
  * Prints TAP lines; the last line is "N passed, M failed".
@@ -263,16 +265,29 @@ static void test_drain(struct rd_engine *e)
 
 struct run_result {
 	unsigned long marked;
+	unsigned long long marked_bytes; /* sum of the marked frames' lengths */
+	struct rocedp_port_stats ps; /* PORT's counters moved by the run */
 	unsigned long ce_out;
 	unsigned long csum_bad;
 	unsigned long icrc_bad;
 	unsigned long other_change;
 };
 
+/* PORT's per-port counters summed over CPUs (zero when unreadable). */
+static void port_stats(struct rd_engine *e, struct rocedp_port_stats *ps)
+{
+	__u32 port = PORT;
+
+	if (rd_percpu_sum(rd_engine_maps(e)->fd[RD_MAP_PORT_STATS], &port,
+			  (__u64 *)ps, sizeof(*ps) / 8))
+		memset(ps, 0, sizeof(*ps));
+}
+
 /* Run n copies of a frame through the egress pipeline of PORT. */
 static int run_many(struct rd_engine *e, const uint8_t *frame, size_t len,
 		    unsigned long n, struct run_result *res)
 {
+	struct rocedp_port_stats before, after;
 	uint8_t out[256];
 	struct rd_run r;
 	unsigned long i;
@@ -280,6 +295,7 @@ static int run_many(struct rd_engine *e, const uint8_t *frame, size_t len,
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	port_stats(e, &before);
 	for (i = 0; i < n; i++) {
 		memset(&r, 0, sizeof(r));
 		r.in = frame;
@@ -292,8 +308,10 @@ static int run_many(struct rd_engine *e, const uint8_t *frame, size_t len,
 			return err;
 		if (r.trace.ecn_out == 3)
 			res->ce_out++;
-		if (r.trace.ecn_out == 3 && r.trace.ecn_in != 3)
+		if (r.trace.ecn_out == 3 && r.trace.ecn_in != 3) {
 			res->marked++;
+			res->marked_bytes += r.in_len;
+		}
 		if (!ipv4_csum_ok(out))
 			res->csum_bad++;
 		if (rd_icrc_verify(out, r.out_len, NULL, NULL))
@@ -313,7 +331,23 @@ static int run_many(struct rd_engine *e, const uint8_t *frame, size_t len,
 			break;
 		}
 	}
+	port_stats(e, &after);
+	res->ps.ecn_marked = after.ecn_marked - before.ecn_marked;
+	res->ps.ecn_marked_bytes =
+		after.ecn_marked_bytes - before.ecn_marked_bytes;
 	return 0;
+}
+
+/* the port counters agree with the frames seen marked */
+static void check_port_marks(const char *fam, const char *what,
+			     const struct run_result *res)
+{
+	result(res->ps.ecn_marked == res->marked &&
+		       res->ps.ecn_marked_bytes == res->marked_bytes,
+	       "%s: %s: port counts %llu marked, %llu bytes (frames: %lu, %llu)",
+	       fam, what, (unsigned long long)res->ps.ecn_marked,
+	       (unsigned long long)res->ps.ecn_marked_bytes, res->marked,
+	       res->marked_bytes);
 }
 
 static __u64 counter(struct rd_engine *e, unsigned int idx)
@@ -358,6 +392,7 @@ int main(void)
 		result(share >= PMAX / 2.0 - 2 && share <= PMAX / 2.0 + 2,
 		       "%s: midpoint: %.2f%% marked (want %.1f +- 2)",
 		       fam_name[v6], share, PMAX / 2.0);
+		check_port_marks(fam_name[v6], "midpoint", &res);
 		result(res.csum_bad == 0,
 		       "%s: IPv4 checksum valid on every frame (%lu bad)",
 		       fam_name[v6], res.csum_bad);
@@ -373,6 +408,7 @@ int main(void)
 		result(res.marked == FRAMES,
 		       "%s: at/above Kmax: %lu of %d marked (want all)",
 		       fam_name[v6], res.marked, FRAMES);
+		check_port_marks(fam_name[v6], "above Kmax", &res);
 
 		/* ECT(1) is marked too */
 		len = build_frame(frame, v6, 0x01, ROCEDP_OP_RC_WRITE_ONLY);
@@ -389,6 +425,7 @@ int main(void)
 		result(res.ce_out == 0 && res.other_change == 0,
 		       "%s: Not-ECT above Kmax never marked (%lu CE)",
 		       fam_name[v6], res.ce_out);
+		check_port_marks(fam_name[v6], "Not-ECT", &res);
 		result(would1 - would0 == FRAMES,
 		       "%s: Not-ECT counted as would-mark (%llu of %d)",
 		       fam_name[v6], (unsigned long long)(would1 - would0),

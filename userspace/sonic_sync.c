@@ -434,8 +434,10 @@ static void publish_ports(struct syncd *d)
 
 static void publish_queues(struct syncd *d)
 {
-	char key[64], v[24];
-	const char *fv[] = { "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", v };
+	char key[64], v[2][24];
+	const char *fv[] = { "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", v[0],
+			     "SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES", v[1] };
+	bool roce;
 	struct rocedp_port_stats ps;
 	unsigned int i, q;
 
@@ -447,10 +449,11 @@ static void publish_queues(struct syncd *d)
 		for (q = 0; q < N_QUEUES; q++) {
 			ctr_key(key, sizeof(key),
 				queue_oid(d->ports[i].ifindex, q));
-			u64s(v, (int)q == d->ports[i].roce_queue ?
-					ps.ecn_marked :
-					0);
-			rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, fv, 1);
+			/* rocedp marks on one queue: the port's RoCE queue */
+			roce = (int)q == d->ports[i].roce_queue;
+			u64s(v[0], roce ? ps.ecn_marked : 0);
+			u64s(v[1], roce ? ps.ecn_marked_bytes : 0);
+			rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, fv, 2);
 		}
 	}
 	rd_sredis_flush(&d->r);

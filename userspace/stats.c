@@ -221,19 +221,21 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 			fprintf(f, "cts rule %-2u hits %llu\n", i,
 				(unsigned long long)s->cts_hits[i]);
 	if (s->n_ports)
-		fprintf(f, "%-16s %12s %14s %12s %14s %10s %10s\n", "port",
+		fprintf(f, "%-16s %12s %14s %12s %14s %10s %14s %10s\n", "port",
 			"rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes",
-			"ce_marked", "would_mark");
+			"ce_marked", "ce_bytes", "would_mark");
 	for (i = 0; i < s->n_ports; i++) {
 		const struct rocedp_port_stats *p = &s->ports[i].st;
 
-		fprintf(f, "%-16s %12llu %14llu %12llu %14llu %10llu %10llu\n",
+		fprintf(f,
+			"%-16s %12llu %14llu %12llu %14llu %10llu %14llu %10llu\n",
 			port_name(s->ports[i].ifindex, name),
 			(unsigned long long)p->rx_pkts,
 			(unsigned long long)p->rx_bytes,
 			(unsigned long long)p->tx_pkts,
 			(unsigned long long)p->tx_bytes,
 			(unsigned long long)p->ecn_marked,
+			(unsigned long long)p->ecn_marked_bytes,
 			(unsigned long long)p->ecn_would_mark);
 	}
 	for (i = 0; i < s->n_groups; i++) {
@@ -293,7 +295,8 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 		fprintf(f,
 			"%s{\"ifindex\":%u,\"name\":\"%s\",\"rx_pkts\":%llu,"
 			"\"rx_bytes\":%llu,\"tx_pkts\":%llu,\"tx_bytes\":%llu,"
-			"\"ecn_marked\":%llu,\"ecn_would_mark\":%llu}",
+			"\"ecn_marked\":%llu,\"ecn_marked_bytes\":%llu,"
+			"\"ecn_would_mark\":%llu}",
 			i ? "," : "", s->ports[i].ifindex,
 			port_name(s->ports[i].ifindex, name),
 			(unsigned long long)p->rx_pkts,
@@ -301,6 +304,7 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 			(unsigned long long)p->tx_pkts,
 			(unsigned long long)p->tx_bytes,
 			(unsigned long long)p->ecn_marked,
+			(unsigned long long)p->ecn_marked_bytes,
 			(unsigned long long)p->ecn_would_mark);
 	}
 	fprintf(f, "],\"groups\":[");
@@ -393,6 +397,12 @@ static void print_prometheus(FILE *f, const struct rd_stats_snapshot *s)
 		fprintf(f, "rocedp_port_ecn_marked_total{port=\"%s\"} %llu\n",
 			port_name(s->ports[i].ifindex, name),
 			(unsigned long long)s->ports[i].st.ecn_marked);
+	fprintf(f, "# TYPE rocedp_port_ecn_marked_bytes_total counter\n");
+	for (i = 0; i < s->n_ports; i++)
+		fprintf(f,
+			"rocedp_port_ecn_marked_bytes_total{port=\"%s\"} %llu\n",
+			port_name(s->ports[i].ifindex, name),
+			(unsigned long long)s->ports[i].st.ecn_marked_bytes);
 	fprintf(f, "# TYPE rocedp_member_bytes_total counter\n");
 	for (i = 0; i < s->n_groups; i++)
 		for (j = 0; j < s->groups[i].n_members; j++)
