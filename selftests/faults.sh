@@ -55,6 +55,7 @@ cat >"$T_TMP/ft.py" <<'EOF'
 # Helpers for faults.sh: map/kernel comparison, member polling, counters,
 # route churn. Run as: ft.py PREFIX CMD ARGS...
 import ipaddress, json, os, random, subprocess, sys, time
+from kernel_fib import kernel_routes4
 
 prefix, cmd, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 SPINES = 4
@@ -86,23 +87,7 @@ def u32_ip(v):  # a network-order address read as a little-endian u32
 def fib_diff():
     """Differences between leaf1's kernel tables (main + local) and rocedp's
     rd_routes4/rd_groups, as a list of strings (empty: equal)."""
-    idx = links()
-    want = {}
-    for table in ("main", "local"):
-        for r in json.loads(sh("ip", "-n", f"{prefix}-leaf1", "-j", "-4", "route", "show", "table", table)):
-            if r.get("type", "unicast") not in ("unicast", "local", "broadcast", "anycast", "multicast"):
-                continue
-            dst = r["dst"]
-            if dst == "default":
-                dst = "0.0.0.0/0"
-            net = str(ipaddress.ip_network(dst if "/" in dst else dst + "/32", strict=False))
-            hops = r.get("nexthops") or ([r] if "gateway" in r else [])
-            if table == "local" or r.get("type", "unicast") != "unicast" or not hops or any("gateway" not in h for h in hops):
-                v = "LOCAL"
-            else:
-                v = tuple(sorted((h["gateway"], idx[h["dev"]], h.get("weight", 1)) for h in hops))
-            if table == "local" or net not in want:  # local is looked up first
-                want[net] = v
+    want = kernel_routes4(f"{prefix}-leaf1")
     groups = {}
     for e in json.loads(leaf("bpftool", "-j", "map", "dump", "pinned", "/sys/fs/bpf/rocedp/rd_groups")):
         g = e["formatted"]["value"]
@@ -281,7 +266,7 @@ elif cmd == "churn":  # RATE SECONDS SEED: paced route changes through one ip -b
 else:
     sys.exit(f"ft.py: unknown command {cmd}")
 EOF
-ft() { $PY "$T_TMP/ft.py" "$T_LAB_PREFIX" "$@"; }
+ft() { t_py "$T_TMP/ft.py" "$T_LAB_PREFIX" "$@"; }
 
 # ---------------------------------------------------------------- traffic
 # traffic_start NAME SECONDS [rocegen send options]: responder on h2-1 and a
