@@ -61,6 +61,14 @@ ctr() {
 	o=$(rc -n 2 hget "$1" "$2") && [ -n "$o" ] &&
 		rc -n 2 hget "COUNTERS:$o" "$3"
 }
+# qmarks QUEUE: "PACKETS BYTES" of a queue's ECN marks, read in one HMGET
+# (both are written by one HSET, so they are always of the same instant)
+qmarks() {
+	local o
+	o=$(rc -n 2 hget COUNTERS_QUEUE_NAME_MAP "$1") && [ -n "$o" ] &&
+		rc -n 2 hmget "COUNTERS:$o" SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS \
+			SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES | tr '\n' ' '
+}
 
 # --- topology: h1 -- s0 [sw: rocedp] s1 -- h2 ---
 for n in "$H1" "$SW" "$H2"; do ip netns add "$n" || exit 1; done
@@ -145,6 +153,9 @@ t_check $? "COUNTERS_DB: Ethernet0 in COUNTERS_PORT_NAME_MAP, IN_UCAST_PKTS $in0
 q=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet0:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
 [ -n "$q" ]
 t_check $? "COUNTERS_DB: Ethernet0:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS present ($q)"
+q=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet0:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES)
+[ -n "$q" ]
+t_check $? "COUNTERS_DB: Ethernet0:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES present ($q)"
 a=$(ctr COUNTERS_ARS_NAME_MAP ars1 SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS)
 [ -n "$a" ]
 t_check $? "COUNTERS_DB: ARS object ars1 NEXT_HOP_REASSIGNMENTS present ($a)"
@@ -214,6 +225,7 @@ ip -n "$SW" route add 10.9.0.0/24 via 10.2.0.2 dev s1
 X config set ecn.ports.s1.hold_queue_bytes=4194304 >"$T_TMP/hold.out" 2>&1
 t_check $? "config set ecn.ports.s1.hold_queue_bytes (above Kmax)" "$(cat "$T_TMP/hold.out")"
 m0=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
+mb0=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES)
 o0=$(ctr COUNTERS_PORT_NAME_MAP Ethernet4 SAI_PORT_STAT_IF_OUT_UCAST_PKTS)
 sleep 1 # sync's first dump
 send traffic3 10.9.0.2
@@ -225,6 +237,18 @@ marked() {
 }
 t_wait_for 3 marked
 t_check $? "COUNTERS_DB: Ethernet4:3 WRED_ECN_MARKED_PACKETS $m0 -> $(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS), OUT_UCAST_PKTS $o0 -> $(ctr COUNTERS_PORT_NAME_MAP Ethernet4 SAI_PORT_STAT_IF_OUT_UCAST_PKTS)" "$(X -j stats 2>&1 | head -c 400)"
+# _BYTES moves with _PACKETS: at least a minimum frame per mark, and once
+# the traffic is over both equal s1's own counters in `rocedp stats`
+bytes_agree() {
+	local p b
+	read -r p b <<<"$(qmarks Ethernet4:3)"
+	X -j stats >"$T_TMP/stats.json" 2>/dev/null || return 1
+	dp=$(t_pyj "$T_TMP/stats.json" '" ".join(str(sum(p[k] for p in j["ports"] if p.get("name") == "s1")) for k in ("ecn_marked", "ecn_marked_bytes"))') || return 1
+	[ -n "$b" ] && [ "$p $b" = "$dp" ] && [ "$b" -gt "${mb0:-0}" ] &&
+		[ $((b - ${mb0:-0})) -ge $(((p - ${m0:-0}) * 60)) ]
+}
+t_wait_for 12 bytes_agree
+t_check $? "COUNTERS_DB: Ethernet4:3 WRED_ECN_MARKED_BYTES $mb0 -> $(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES) with PACKETS, = rocedp stats s1 ($dp)" "$(qmarks Ethernet4:3)"
 kill -TERM "$RSYNC_PID" 2>/dev/null
 wait "$RSYNC_PID" 2>/dev/null
 
