@@ -20,8 +20,11 @@
 # `N passed, M failed`; the exit status is non-zero when anything failed.
 
 T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-ROCEDP=$(readlink -f "${ROCEDP:-$T_TOP/build/rocedp}")
-ROCEGEN=$(readlink -f "${ROCEGEN:-$T_TOP/build/rocegen}")
+# the binaries of the build dir OUT (as tests/run.sh), unless named
+T_OUT=${OUT:-build}
+case $T_OUT in /*) ;; *) T_OUT=$T_TOP/$T_OUT ;; esac
+ROCEDP=$(readlink -f "${ROCEDP:-$T_OUT/rocedp}")
+ROCEGEN=$(readlink -f "${ROCEGEN:-$T_OUT/rocegen}")
 LAB=$T_TOP/tools/lab/rocedp-lab
 PY=/usr/bin/python3
 export ROCEDP

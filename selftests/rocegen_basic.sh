@@ -5,10 +5,11 @@
 # CNPs and rate cuts on CE marks, IPv6, coalesced ACKs, frame bytes (tshark
 # dissection + ICRC recomputed with scapy), the pattern runner and the
 # error messages for bad arguments.
-# Usage: selftests/rocegen_basic.sh [path/to/rocegen]   (root)
+# Usage: selftests/rocegen_basic.sh [path/to/rocegen]   (root; default
+# $ROCEGEN, else $OUT/rocegen as tests/run.sh sets them, else build/rocegen)
 set -u
 
-RG=${1:-build/rocegen}
+RG=${1:-${ROCEGEN:-${OUT:-build}/rocegen}}
 RG=$(readlink -f "$RG")
 PY=/usr/bin/python3
 A=rg_a_$$

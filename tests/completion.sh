@@ -11,11 +11,12 @@
 # Output: TAP-like "ok N - ..." lines. Root (for the namespace).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ROCEDP=$(readlink -f "${ROCEDP:-$ROOT/build/rocedp}")
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+ROCEDP=$(readlink -f "$ROCEDP")
 COMP=$ROOT/tools/completion/rocedp.bash
 NS=${T_NS_PREFIX:-O_}comp$$
 TMP=$(mktemp -d /tmp/rdcomp.XXXXXX)
-. "$ROOT/tests/cli_lib.bash"
 
 cleanup() {
 	ip netns del "$NS" 2>/dev/null

@@ -23,12 +23,12 @@
 # Output: TAP-like "ok N - ..." lines. Root. About 20 s.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ROCEDP=$(readlink -f "${ROCEDP:-$ROOT/build/rocedp}")
-PY=/usr/bin/python3
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+ROCEDP=$(readlink -f "$ROCEDP")
 NS=${T_NS_PREFIX:-O_}doc$$
 TMP=$(mktemp -d /tmp/rddoc.XXXXXX)
 WORK=$TMP/work
-. "$ROOT/tests/cli_lib.bash"
 
 # glob over the example's text | reason it cannot run here
 ALLOWED=$(

@@ -28,17 +28,15 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ROCEDP=${ROCEDP:-$ROOT/build/rocedp}
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
-PY=/usr/bin/python3
 ROUNDS=${MW_ROUNDS:-1000}
 NS=${MW_NS_PREFIX:-}rdmw$$
 PIN=/sys/fs/bpf/rdmw$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdmw.XXXXXX)
 SYNC_PID=
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # ok, nok, pin_maps
 
 cleanup() {
 	[ -n "$SYNC_PID" ] && kill "$SYNC_PID" 2>/dev/null && wait "$SYNC_PID" 2>/dev/null
