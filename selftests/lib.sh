@@ -14,6 +14,7 @@
 #   t_serve VAR NAME NETNS DEV  rocegen responder, pid in VAR, once ready
 #   t_pin_ns NAME               netns NAME + pin dir for rocedp; X ARGS...
 #   t_rd_bg VAR ARGS...         rocedp ARGS... (sync) in it, in the background
+#   t_ns_ab                     veths a0-a1, b0-b1 in it, a0/b0 addressed
 #
 # Tests print TAP-like lines `ok N - ...` / `not ok N - ...` (skips as
 # `ok N - ... # SKIP reason`), which tests/run.sh parses, and end with
@@ -277,3 +278,13 @@ t_rd_bg() {
 # t_py ARGS...: python with selftests/ on its path (kernel_fib.py: the
 # kernel's IPv4 routes as rocedp's maps should hold them)
 t_py() { PYTHONPATH=$T_TOP/selftests${PYTHONPATH:+:$PYTHONPATH} $PY "$@"; }
+
+# t_ns_ab: in t_pin_ns's namespace, veth pairs a0-a1 and b0-b1 (and lo) up,
+# a0 10.100.0.1/24 and b0 10.100.1.1/24: the two uplinks of the sync tests
+t_ns_ab() {
+	ip -n "$NS" link add a0 type veth peer name a1 &&
+		ip -n "$NS" link add b0 type veth peer name b1 || return 1
+	for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up || return 1; done
+	ip -n "$NS" addr add 10.100.0.1/24 dev a0 &&
+		ip -n "$NS" addr add 10.100.1.1/24 dev b0
+}

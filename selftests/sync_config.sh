@@ -37,11 +37,7 @@ wait_route() {
 	return 1
 }
 
-ip -n "$NS" link add a0 type veth peer name a1
-ip -n "$NS" link add b0 type veth peer name b1
-for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up; done
-ip -n "$NS" addr add 10.100.0.1/24 dev a0
-ip -n "$NS" addr add 10.100.1.1/24 dev b0
+t_ns_ab || exit 1
 ip -n "$NS" neigh replace 10.100.0.2 lladdr 02:00:00:00:00:02 nud permanent dev a0
 ip -n "$NS" neigh replace 10.100.1.2 lladdr 02:00:00:00:01:02 nud permanent dev b0
 X attach a0 b0 --mode generic >"$T_TMP/attach.out" 2>&1

@@ -86,11 +86,7 @@ exited() {
 	return 0
 }
 
-ip -n "$NS" link add a0 type veth peer name a1
-ip -n "$NS" link add b0 type veth peer name b1
-for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up; done
-ip -n "$NS" addr add 10.100.0.1/24 dev a0
-ip -n "$NS" addr add 10.100.1.1/24 dev b0
+t_ns_ab || exit 1
 for g in 10.100.0.2 10.100.0.3; do
 	ip -n "$NS" neigh replace $g lladdr 02:00:00:00:00:02 nud permanent dev a0
 done
