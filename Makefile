@@ -20,7 +20,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Werror
 CFLAGS ?= -O2 -g
-override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace
+override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/lib
 LDLIBS += $(PKG_LIBS) -lm
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fno-strict-aliasing \
@@ -31,9 +31,16 @@ BPF_HDRS := $(wildcard bpf/*.h)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
-USER_SRCS := $(wildcard userspace/*.c)
-USER_OBJS := $(patsubst userspace/%.c,$(OUT)/user/%.o,$(USER_SRCS))
-USER_HDRS := $(wildcard userspace/*.h)
+# userspace/lib: the library every program links ($(LIBROCEDP));
+# userspace/cli: the rocedp command's entry point and its commands.
+LIB_SRCS := $(wildcard userspace/lib/*.c)
+LIB_OBJS := $(patsubst userspace/lib/%.c,$(OUT)/user/%.o,$(LIB_SRCS))
+CLI_SRCS := $(wildcard userspace/cli/*.c)
+CLI_OBJS := $(patsubst userspace/cli/%.c,$(OUT)/user/%.o,$(CLI_SRCS))
+USER_SRCS := $(LIB_SRCS) $(CLI_SRCS)
+USER_OBJS := $(LIB_OBJS) $(CLI_OBJS)
+USER_HDRS := $(wildcard userspace/lib/*.h)
+LIBROCEDP := $(OUT)/librocedp.a
 ROCEDP := $(OUT)/rocedp
 
 .PHONY: all deps check format test demo bench fuzz install deb clean
@@ -54,10 +61,17 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) | $(OUT)
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
 
-$(OUT)/user/%.o: userspace/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
+$(OUT)/user/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(ROCEDP): $(USER_OBJS)
+$(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# rebuilt whole (rm first): a module removed from lib/ leaves no stale member
+$(LIBROCEDP): $(LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 -include $(wildcard */*.mk)

@@ -39,7 +39,7 @@
 #define ROCEDP_OP_XRC_ACK 0xb1
 #define ROCEDP_OP_XRC_ATOMIC_ACK 0xb2
 #define ROCEDP_XRCETH_LEN 4 /* after the BTH of every XRC request */
-/* RC requests the test and tool frame builders send (userspace/frame.h) */
+/* RC requests the test and tool frame builders send (userspace/lib/frame.h) */
 #define ROCEDP_OP_RC_SEND_FIRST 0x00
 #define ROCEDP_OP_RC_SEND_ONLY 0x04
 #define ROCEDP_OP_RC_SEND_ONLY_IMM 0x05
@@ -414,7 +414,7 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
  * ARRAY[2 * ROCEDP_MAX_GROUPS], bank b of group id at b * MAX_GROUPS + id,
  * and rocedp_group_live: ARRAY[ROCEDP_MAX_GROUPS] of one __u32 word per
  * group, ROCEDP_GROUP_LIVE: present bit and a sequence whose low bit is the
- * live bank. The one writer (userspace/groupw.c) writes the bank that is
+ * live bank. The one writer (userspace/lib/groupw.c) writes the bank that is
  * not live, then stores the next word; a reader takes the word, reads that
  * bank, copies out what it needs and re-reads the word: changed, it passes
  * the frame (ROCEDP_PASS_GROUP_BUSY) instead of trusting what it read.

@@ -55,7 +55,7 @@ t_check $? "make deb in the scratch copy: $(basename "$deb")" "rc $rc: $(tail -n
 [ -f "$deb" ] || { t_done; exit 1; }
 
 dpkg-deb -f "$deb" Package Version Architecture Depends >"$T_TMP/control"
-version=$(sed -n 's/^\#define ROCEDP_VERSION "\(.*\)"/\1/p' "$SRC/userspace/rocedp.h")
+version=$(sed -n 's/^\#define ROCEDP_VERSION "\(.*\)"/\1/p' "$SRC/userspace/lib/rocedp.h")
 grep -qx "Package: rocedp" "$T_TMP/control" && grep -qx "Version: $version" "$T_TMP/control" &&
 	grep -qx "Architecture: $(dpkg --print-architecture)" "$T_TMP/control" &&
 	grep -q "^Depends: .*libbpf1.*" "$T_TMP/control" && grep -q "libxdp1" "$T_TMP/control" &&

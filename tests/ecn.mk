@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # RED marking test with a held queue estimate (issue: ECN marking).
-$(OUT)/tests/ecn_test: tests/ecn_test.c $(filter-out $(OUT)/user/main.o,$(USER_OBJS)) \
+$(OUT)/tests/ecn_test: tests/ecn_test.c $(LIBROCEDP) \
 		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(filter-out $(OUT)/user/main.o,$(USER_OBJS)) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(LIBROCEDP) -o $@ $(LDLIBS)
 
 test-progs: $(OUT)/tests/ecn_test
 

@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # No circles between modules. A module is a file's directory and name
-# without the extension (userspace/attach_xdp.c and .h are one module). A
+# without the extension (userspace/lib/attach_xdp.c and .h are one module). A
 # circle (A needs B, B needs A, directly or through others) means neither
 # can be read, tested or linked without the other: the layers are gone.
 #
 # Two views, both must be free of circles:
 #  - includes: A needs B when A's .c or .h includes B's header. Over
 #    userspace/, bpf/, tools/ and tests/, with the include paths the
-#    makefiles give (the including file's directory, then userspace, bpf,
-#    tools/lbeval); generated headers (the skeletons) are skipped.
+#    makefiles give (the including file's directory, then userspace/lib,
+#    bpf, tools/lbeval); generated headers (the skeletons) are skipped.
 #  - links: A needs B when A's object uses a symbol B's object defines.
 #    This sees what includes hide: a shared header declaring functions of
 #    several files (rocegen.h once declared main.c's rg_err for send.c).
@@ -43,7 +43,7 @@ def add(a, b, why):
 
 if mode == "inc":
     root = args[0]
-    ipath = ["userspace", "bpf", "tools/lbeval"]
+    ipath = ["userspace/lib", "bpf", "tools/lbeval"]
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     for d in ["userspace", "bpf", "tools", "tests"]:
         for dp, dn, fn in os.walk(os.path.join(root, d)):
@@ -182,7 +182,7 @@ EOF
 )
 ok=1
 for f in $rgsrcs; do
-	$CC -std=gnu11 -D_GNU_SOURCE -Ibpf -I"$OUT" -Iuserspace -Itools/rocegen \
+	$CC -std=gnu11 -D_GNU_SOURCE -Ibpf -I"$OUT" -Iuserspace/lib -Itools/rocegen \
 		-c "$f" -o "$tmp/rg/$(basename "$f" .c).o" || ok=0
 done
 if [ $ok = 1 ]; then

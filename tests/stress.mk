@@ -2,7 +2,7 @@
 # Stress tests of issue 17: group rewrites racing the dataplane
 # (group_race), a full route trie (route_full). run.sh runs every program
 # in $(OUT)/tests.
-STRESS_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+STRESS_LIB_OBJS = $(LIBROCEDP)
 
 $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
 		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h

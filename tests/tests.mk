@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Test programs (into $(OUT)/tests) and `make test`.
 #
-# The test programs link every userspace object except main.o (the CLI's
-# entry point); rd_err() comes from util.o. `make test` installs what is
+# The test programs link the userspace library, $(LIBROCEDP) (userspace/lib;
+# the CLI in userspace/cli is not in it); rd_err() comes from util.o. `make test` installs what is
 # missing, builds everything, then runs tests/run.sh, whose last line is
 # "N passed, M failed".
 
 TEST_OUT := $(OUT)/tests
-TEST_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+TEST_LIB_OBJS = $(LIBROCEDP)
 FORMAT_EXTRA += tests/tap.h
 TEST_PROGS := $(TEST_OUT)/fixtures $(TEST_OUT)/hash_uniformity \
 	$(TEST_OUT)/unit_group
@@ -34,7 +34,7 @@ $(TEST_OUT)/unit_group: tests/unit_group.c $(TEST_LIB_OBJS) $(USER_HDRS) \
 		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
-# the shared frame builder (userspace/frame.c): known answers and a grid
+# the shared frame builder (userspace/lib/frame.c): known answers and a grid
 FORMAT_EXTRA += tests/frame_test.c
 test-progs: $(TEST_OUT)/frame_test
 $(TEST_OUT)/frame_test: tests/frame_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
@@ -46,20 +46,26 @@ $(TEST_OUT)/frame_test: tests/frame_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
 # on. $(OUT)/rocedp, which `make install` and the .deb ship, has none: a
 # test hook is not a knob in production's environment (docs/faults.md).
 FAULT_SRCS := $(shell grep -lw ROCEDP_FAULTS $(USER_SRCS))
-FAULT_OBJS := $(patsubst userspace/%.c,$(OUT)/user-faults/%.o,$(FAULT_SRCS))
+FAULT_OBJS := $(patsubst %.c,$(OUT)/user-faults/%.o,$(notdir $(FAULT_SRCS)))
 ROCEDP_FAULTS_BIN := $(OUT)/rocedp-faults
 test-progs: $(ROCEDP_FAULTS_BIN)
 
 $(OUT)/user-faults:
 	@mkdir -p $@
 
-$(OUT)/user-faults/%.o: userspace/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h \
-		| $(OUT)/user-faults
+$(OUT)/user-faults/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) \
+		bpf/rocedp_abi.h | $(OUT)/user-faults
 	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
 
+$(OUT)/user-faults/%.o: userspace/cli/%.c $(USER_HDRS) $(SKELS) \
+		bpf/rocedp_abi.h | $(OUT)/user-faults
+	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
+
+# the faulty objects first: the linker then takes from $(LIBROCEDP) only
+# the modules they do not replace
 $(ROCEDP_FAULTS_BIN): $(FAULT_OBJS) $(filter-out \
 		$(patsubst $(OUT)/user-faults/%,$(OUT)/user/%,$(FAULT_OBJS)),\
-		$(USER_OBJS))
+		$(CLI_OBJS)) $(LIBROCEDP)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # Regenerate the fixture files (the output is committed; review the diff).

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for userspace/group*.c and buckets.c: rd_group_build() (active
+ * Unit tests for userspace/lib/group*.c and buckets.c: rd_group_build() (active
  * list and resilient bucket table: shares, movement, purity) and the FIB
  * model (dedup of identical hop sets, group
  * id allocation, reference counts, diff commits). Pure userspace: the model
  * runs with map fds of -1 (dry run), so no BPF and no root are needed.
  *
- * Build: cc -Ibpf -Iuserspace tests/unit_group.c userspace/group*.c -lbpf
+ * Build: cc -Ibpf -Iuserspace/lib tests/unit_group.c userspace/lib/group*.c -lbpf
  * Output: TAP ("ok N - name" / "not ok N - name"), exit status 1 on failure.
  */
 #include <errno.h>

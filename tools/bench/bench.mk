@@ -7,7 +7,7 @@ BENCH_OUT := $(OUT)/bench
 BENCH := $(BENCH_OUT)/rdbench
 BENCH_BPF := $(BENCH_OUT)/empty.bpf.o $(BENCH_OUT)/pktgen.bpf.o
 BENCH_SKELS := $(BENCH_BPF:.bpf.o=.skel.h)
-BENCH_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+BENCH_LIB_OBJS = $(LIBROCEDP)
 FORMAT_EXTRA += tools/bench/rdbench.c $(wildcard tools/bench/*.bpf.c)
 
 .PHONY: bench bench-progs

@@ -18,10 +18,12 @@ FUZZ_SEED ?= 1 # fuzz-short: fixed, so `make test` is repeatable
 FUZZ_LONG_SEED ?= 0 # fuzz: 0 = a new random seed per run
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(WARN) -std=gnu11 \
-	-D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace $(FUZZ_SAN) \
+	-D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/lib $(FUZZ_SAN) \
 	-DROCEDP_FAULTS # fuzz_config fails map writes on purpose
-FUZZ_LIB_SRCS := $(filter-out userspace/main.c,$(wildcard userspace/*.c))
-FUZZ_LIB_OBJS := $(patsubst userspace/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
+# the library (userspace/lib), as $(LIBROCEDP) has it, in its own archive
+FUZZ_LIB_SRCS := $(wildcard userspace/lib/*.c)
+FUZZ_LIB_OBJS := $(patsubst userspace/lib/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
+FUZZ_LIB := $(FUZZ_OUT)/librocedp.a
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_dataplane
 FUZZ_SEEDS := $(FUZZ_OUT)/seeds
 FUZZ_CFG_BIN := $(FUZZ_OUT)/fuzz_config
@@ -53,11 +55,15 @@ $(FUZZ_OUT)/obj:
 # is off for them: config.c passes qsort(NULL, 0, ...) for empty tables
 # (harmless with glibc, reported to the owner), which would stop every run.
 FUZZ_LIB_SAN := -fno-sanitize=nonnull-attribute
-$(FUZZ_OUT)/obj/%.o: userspace/%.c $(wildcard userspace/*.h) $(SKELS) \
+$(FUZZ_OUT)/obj/%.o: userspace/lib/%.c $(wildcard userspace/lib/*.h) $(SKELS) \
 		bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) -c $< -o $@
 
-# A harness: its source, the engine's instrumented objects and, for all
+# the linker takes from it only the modules a -cov.o does not replace
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# A harness: its source, the engine's instrumented library and, for all
 # but the dataplane harness, the userspace files it drives built again
 # with coverage in place of their plain objects (libFuzzer's feedback; the
 # dataplane harness gets its feedback from the programs' outcomes,
@@ -65,17 +71,16 @@ $(FUZZ_OUT)/obj/%.o: userspace/%.c $(wildcard userspace/*.h) $(SKELS) \
 # $(SKELS) named in an explicit rule: not an intermediate make would delete.
 #   $(call fuzz_harness,BIN,SRC,COVERED-FILES)
 define fuzz_harness
-$(1): $(2) tools/fuzz/fuzz_common.h $(if $(3),$(filter-out \
-		$(patsubst %,$(FUZZ_OUT)/obj/%.o,$(3)),$(FUZZ_LIB_OBJS)) \
-		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)),$(FUZZ_LIB_OBJS)) \
-		$(SKELS) $(wildcard userspace/*.h) bpf/rocedp_abi.h
+$(1): $(2) tools/fuzz/fuzz_common.h \
+		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)) $(FUZZ_LIB) \
+		$(SKELS) $(wildcard userspace/lib/*.h) bpf/rocedp_abi.h
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \
-		$$(filter %.o,$$^) -o $$@ $$(PKG_LIBS) -lm
+		$$(filter %.o,$$^) $(FUZZ_LIB) -o $$@ $$(PKG_LIBS) -lm
 endef
 
-#   $(call fuzz_cov,FILE,EXTRA-FLAGS): userspace/FILE.c with coverage
+#   $(call fuzz_cov,FILE,EXTRA-FLAGS): userspace/lib/FILE.c with coverage
 define fuzz_cov
-$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/$(1).c $(wildcard userspace/*.h) \
+$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c $(wildcard userspace/lib/*.h) \
 		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
 		$(2) $$(PKG_CFLAGS) -c $$< -o $$@

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Load-balance evaluator (build/lbeval) and the flowlet tests
-# (build/tests/flowlet_test). Both link every userspace object except the
-# CLI's main.o (rd_err() comes from util.o).
+# (build/tests/flowlet_test). Both link the userspace library
+# $(LIBROCEDP) (rd_err() comes from util.o).
 
 LBEVAL := $(OUT)/lbeval
-LBEVAL_LIB_OBJS = $(filter-out $(OUT)/user/main.o,$(USER_OBJS))
+LBEVAL_LIB_OBJS = $(LIBROCEDP)
 LBEVAL_HDRS := $(USER_HDRS) bpf/rocedp_abi.h
 FORMAT_EXTRA += tools/lbeval/lbeval.c tests/flowlet_test.c \
 	tools/lbeval/pcapin.c tools/lbeval/pcapin.h \

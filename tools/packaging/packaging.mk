@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # make install (PREFIX, DESTDIR) and make deb
-VERSION := $(shell sed -n 's/^\#define ROCEDP_VERSION "\(.*\)"/\1/p' userspace/rocedp.h)
+VERSION := $(shell sed -n 's/^\#define ROCEDP_VERSION "\(.*\)"/\1/p' userspace/lib/rocedp.h)
 SBINDIR = $(PREFIX)/sbin
 .PHONY: install deb
 

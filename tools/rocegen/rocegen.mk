@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # rocegen: RoCEv2 traffic generator + NIC-like responder (tools/rocegen).
-# Links userspace/icrc.c and frame.c: the ICRC code the rocedp binary uses
-# and the frame builder the tests use.
+# Links $(LIBROCEDP), from which it takes icrc.o and frame.o: the ICRC code
+# the rocedp binary uses and the frame builder the tests use.
 
 ROCEGEN := $(OUT)/rocegen
-ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c) userspace/icrc.c userspace/frame.c
-ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/icrc.h userspace/frame.h
+ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c)
+ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/lib/icrc.h \
+	userspace/lib/frame.h
 ICRC_SO := $(OUT)/librd_icrc.so
 FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
 
@@ -14,11 +15,11 @@ FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
 all: $(ROCEGEN)
 rocegen: $(ROCEGEN)
 
-$(ROCEGEN): $(ROCEGEN_SRCS) $(ROCEGEN_HDRS) | $(OUT)
-	$(CC) $(CFLAGS) -Itools/rocegen $(ROCEGEN_SRCS) -o $@ -lm
+$(ROCEGEN): $(ROCEGEN_SRCS) $(ROCEGEN_HDRS) $(LIBROCEDP) | $(OUT)
+	$(CC) $(CFLAGS) -Itools/rocegen $(ROCEGEN_SRCS) $(LIBROCEDP) -o $@ -lm
 
 # The ICRC library as a shared object, for tests/icrc_scapy.py (ctypes).
-$(ICRC_SO): userspace/icrc.c userspace/icrc.h | $(OUT)
+$(ICRC_SO): userspace/lib/icrc.c userspace/lib/icrc.h | $(OUT)
 	$(CC) $(CFLAGS) -fPIC -shared $< -o $@
 
 icrc-test: $(ICRC_SO)
