@@ -126,3 +126,10 @@ check "import without a file exits 2" [ $? -eq 2 ]
 check "an unknown verb exits 2" [ $? -eq 2 ]
 "$ROCEDP" sonic import "$TMP/none.json" >"$TMP/n.out" 2>&1
 check "a missing file is refused" [ $? -ne 0 ]
+
+# a key with a newline cannot split a warning or forge another line
+printf '{"PFC_WD": {"Ethernet0\\nrocedp: forged": {"action": "drop"}}}' >"$TMP/nl.json"
+"$ROCEDP" sonic import "$TMP/nl.json" >/dev/null 2>"$TMP/nl.err"
+check "a newline in a key stays on one warning line" \
+	[ "$(wc -l <"$TMP/nl.err")" -eq 1 ]
+check "the newline shows as '?'" grep -qF 'Ethernet0?rocedp: forged' "$TMP/nl.err"

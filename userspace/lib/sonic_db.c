@@ -10,32 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <net/if.h>
+#include "rocedp.h"
 #include "sonic_db.h"
 
 void sn_warn(struct sn_ctx *c, const char *key, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, "rocedp: sonic: warning: %s: ", key);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* rd_err: a key from CONFIG_DB cannot split or forge a line */
+	rd_err("sonic: warning", "%s: %s", key, msg);
 	c->warnings++;
 }
 
 void sn_fail(struct sn_ctx *c, const char *key, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	if (c->err)
 		return;
 	c->err = -EINVAL;
-	fprintf(stderr, "rocedp: sonic: %s: ", key);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	rd_err("sonic", "%s: %s", key, msg);
 }
 
 struct json_object *sn_table(struct sn_ctx *c, const char *name)
