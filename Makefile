@@ -74,7 +74,7 @@ $(LIBROCEDP): $(LIB_OBJS)
 $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
--include $(wildcard */*.mk)
+-include $(wildcard */*.mk tests/harness/*/*.mk)
 
 FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(FORMAT_EXTRA)
 

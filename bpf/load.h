@@ -8,7 +8,7 @@
  * every port: least-loaded choice compares ports, and with a grid anchored
  * per port (at its first frame) two ports that carried the same bytes
  * could differ by a whole step (12.5%), enough to send every flowlet that
- * starts in that window to one member (seen in tools/lbeval). dre_last_ns
+ * starts in that window to one member (seen in tests/harness/lbeval). dre_last_ns
  * is a time in the tick of the last update (only the tick matters), and
  * dre_next_ns the start of the next tick.
  */

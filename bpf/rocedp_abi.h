@@ -318,7 +318,8 @@ struct rocedp_config {
 	__u32 fib_gen; /* bumped by a config load/set that wrote routes or
 			* groups: rocedp sync re-reads the maps before its next
 			* write (it never sees the config's writes otherwise) */
-	__u32 reserved[1];
+	__u32 qp_stall_us; /* telemetry: an ACK wait this long is a stall;
+			    * 0 = ROCEDP_DEFAULT_QP_STALL_US */
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_config) == 64, "rocedp_config");
 
@@ -578,8 +579,12 @@ struct rocedp_port_stats {
 	__u64 ecn_marked;
 	__u64 ecn_would_mark;
 	__u64 ecn_marked_bytes; /* whole frames, as rx/tx_bytes */
+	__u64 rx_class[ROCEDP_CLASS_MAX]; /* frames in, by class */
+	__u64 tx_class[ROCEDP_CLASS_MAX]; /* frames out, by class */
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) == 56, "port stats");
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) ==
+			     56 + 16 * ROCEDP_CLASS_MAX,
+		     "port stats");
 
 /*
  * rocedp_flowlets: LRU_HASH flow -> flowlet. RoCE flows are keyed on
@@ -726,6 +731,106 @@ struct rocedp_trace {
 	__u64 now_ns;
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_trace) == 64, "trace");
+
+/* ---------------------------------------------------------------- telemetry */
+
+/*
+ * Per-QP and per-port health (docs/telemetry.md). Switched by
+ * ROCEDP_F_TELEMETRY in rocedp_config.features.
+ */
+#define ROCEDP_F_TELEMETRY (1u << 4)
+#ifndef ROCEDP_MAX_QPS
+#define ROCEDP_MAX_QPS 16384
+#endif
+/* about the shortest local ACK timeout NICs use (rxe, mlx5) */
+#define ROCEDP_DEFAULT_QP_STALL_US 4000
+#define ROCEDP_PSN_MASK 0xffffffu /* PSN arithmetic is modulo 2^24 */
+
+/*
+ * rocedp_qps: LRU_HASH[ROCEDP_MAX_QPS], one entry per (source, destination,
+ * destination QP) as a request frame carries them: one direction of one
+ * QP connection, the requester's PSN stream. Responses to those requests
+ * (ACK, NAK, read responses) travel the other way naming the requester's
+ * QP; they are counted on this entry through the learned QP pairing
+ * (rocedp_rtt_pairs), else on the key they carry.
+ */
+struct rocedp_qp_key {
+	__u32 src[4]; /* network order; IPv4 uses [0] */
+	__u32 dst[4];
+	__u32 dqp; /* BTH destination QP (24 bits) */
+	__u8 family; /* AF_INET / AF_INET6 */
+	__u8 pad[3];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_qp_key) == 40, "qp key");
+
+enum rocedp_qp_nak {
+	ROCEDP_QP_NAK_PSN_SEQ = 0,
+	ROCEDP_QP_NAK_RNR,
+	ROCEDP_QP_NAK_REMOTE_ACCESS,
+	ROCEDP_QP_NAK_REMOTE_OP,
+	ROCEDP_QP_NAK_OTHER, /* invalid request, invalid RD request, reserved */
+	ROCEDP_QP_NAK_MAX,
+};
+
+#define ROCEDP_QP_PSN_VALID (1u << 31) /* the PSN word holds an expectation */
+#define ROCEDP_QPF_STALLED (1u << 0) /* last ACK wait over the threshold */
+
+struct rocedp_qp_stat {
+	__u64 pkts; /* every frame counted on this entry */
+	__u64 bytes;
+	__u64 first_ns;
+	__u64 last_ns;
+	/* the request stream */
+	__u64 req_pkts;
+	__u64 gaps; /* a request PSN ahead of the expected one */
+	__u64 gap_psns; /* PSNs skipped by those gaps */
+	__u64 rewinds; /* a request PSN behind the expected one (go-back-N) */
+	__u64 dups; /* a request PSN equal to the previous one */
+	/* read responses to this stream's read requests */
+	__u64 resp_pkts;
+	__u64 resp_gaps;
+	__u64 resp_rewinds;
+	/* acknowledgements of this stream */
+	__u64 acks;
+	__u64 naks[ROCEDP_QP_NAK_MAX];
+	__u64 cnps; /* CNPs sent back to this stream's sender */
+	__u64 ce; /* request frames that left CE (arrived so or marked here) */
+	__u64 rtt_min_ns; /* 0 = no sample */
+	__u64 rtt_ewma_ns;
+	__u64 rtt_samples;
+	__u64 unacked_ns; /* oldest request still waiting for an ACK; 0 = none */
+	__u64 stalls; /* ACK waits over the stall threshold */
+	__u32 next_psn; /* expected request PSN | ROCEDP_QP_PSN_VALID */
+	__u32 resp_psn; /* expected read-response PSN | ROCEDP_QP_PSN_VALID */
+	__u32 unacked_psn; /* PSN of the request unacked_ns belongs to */
+	__u32 flags; /* ROCEDP_QPF_* */
+	__u32 in_ifindex; /* port the requests arrive on */
+	__u32 out_ifindex; /* port they leave by; 0 = passed to the kernel */
+	__u64 reserved[2];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_qp_stat) == 8 * 25 + 24 + 16,
+		     "qp stat");
+
+/*
+ * rocedp_port_hwm: ARRAY[ROCEDP_PORT_SLOTS] __u64, the ECN virtual queue's
+ * high-water mark in bytes since userspace last read it (it reads, then
+ * writes 0: a mark raised in between is lost, never invented).
+ */
+
+/*
+ * rocedp_port_flaps: ARRAY[ROCEDP_PORT_SLOTS], written by userspace only
+ * (the link watcher, one writer): carrier changes and when the last few
+ * happened, in CLOCK_REALTIME ns.
+ */
+#define ROCEDP_FLAP_HISTORY 4
+struct rocedp_port_flaps {
+	__u64 downs;
+	__u64 ups;
+	__u64 last_ns[ROCEDP_FLAP_HISTORY]; /* ring, newest at (n - 1) % H */
+	__u32 n; /* events recorded */
+	__u32 pad;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_flaps) == 56, "port flaps");
 
 /* ---------------------------------------------------------------- ECN kfunc */
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Failover under RoCE traffic on the FRR fabric (issue 19, item 3;
 # docs/frr.md, "Failover under traffic"). A short run of
-# tools/bench/failover.sh with rocedp only and two events: leaf1's up1 goes
+# tests/harness/bench/failover.sh with rocedp only and two events: leaf1's up1 goes
 # down; spine1's bgpd is SIGKILLed. `make bench` runs all five events
 # against the kernel as well. Asserted, loosely (a loaded 2-core VM):
 #   - traffic recovers: every message delivered, no QP failed;
@@ -26,9 +26,9 @@ T_LAB_PREFIX=ff$((RANDOM % 10000))
 t_cleanup "\"$LAB\" down --prefix $T_LAB_PREFIX >/dev/null 2>&1"
 
 PREFIX=$T_LAB_PREFIX ROCEDP=$ROCEDP ROCEGEN=$ROCEGEN FAILOVER_SECONDS=4 \
-	"$T_TOP/tools/bench/failover.sh" --modes rocedp --events "linkdown bgpkill" \
+	"$T_TOP/tests/harness/bench/failover.sh" --modes rocedp --events "linkdown bgpkill" \
 	-j "$T_TMP/fo.json" >"$T_TMP/fo.out" 2>"$T_TMP/fo.err"
-t_check $? "tools/bench/failover.sh ran (rocedp; linkdown, bgpkill)" "$(tail -n3 "$T_TMP/fo.err")"
+t_check $? "tests/harness/bench/failover.sh ran (rocedp; linkdown, bgpkill)" "$(tail -n3 "$T_TMP/fo.err")"
 sed 's/^/# /' "$T_TMP/fo.out"
 
 for ev in linkdown bgpkill; do

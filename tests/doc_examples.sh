@@ -34,7 +34,7 @@ WORK=$TMP/work
 ALLOWED=$(
 	cat <<'EOF_ALLOW'
 *rocedp-lab exec *|needs the lab fabric (make lab-up); selftests run the lab
-*bfup0..3*|the bench fabric's ports (tools/bench/bench.sh builds it), shorthand for bfup0 bfup1 bfup2 bfup3
+*bfup0..3*|the bench fabric's ports (tests/harness/bench/bench.sh builds it), shorthand for bfup0 bfup1 bfup2 bfup3
 *bfupN *|the bench fabric's ports; N is each uplink
 rocedp ecn set upN *|the lab's uplinks; N is each (lab.md runs the same with up1)
 rocedp lbeval|bench.sh's fallback name for the evaluator, not an object of this rocedp

@@ -9,7 +9,7 @@
 #  - includes: A needs B when A's .c or .h includes B's header. Over
 #    userspace/, bpf/, tools/ and tests/, with the include paths the
 #    makefiles give (the including file's directory, then userspace/lib,
-#    bpf, tools/lbeval); generated headers (the skeletons) are skipped.
+#    bpf, tests/harness/lbeval); generated headers (the skeletons) are skipped.
 #  - links: A needs B when A's object uses a symbol B's object defines.
 #    This sees what includes hide: a shared header declaring functions of
 #    several files (rocegen.h once declared main.c's rg_err for send.c).
@@ -43,7 +43,7 @@ def add(a, b, why):
 
 if mode == "inc":
     root = args[0]
-    ipath = ["userspace/lib", "bpf", "tools/lbeval"]
+    ipath = ["userspace/lib", "bpf", "tests/harness/lbeval"]
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     for d in ["userspace", "bpf", "tools", "tests"]:
         for dp, dn, fn in os.walk(os.path.join(root, d)):

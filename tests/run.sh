@@ -125,13 +125,13 @@ fi
 # documents through the loader, 20k operation sequences through the route
 # sync's FIB model, 30k netlink inputs through the sync daemon; 0
 # invariant failures (each prints one TAP line)
-if [ "${ROCEDP_FUZZ:-0}" = 1 ] && [ -x tools/fuzz/run.sh ]; then
-	run_suite fuzz env OUT="$OUT" tools/fuzz/run.sh
-	run_suite fuzz_config env OUT="$OUT" tools/fuzz/run.sh -C \
+if [ "${ROCEDP_FUZZ:-0}" = 1 ] && [ -x tests/harness/fuzz/run.sh ]; then
+	run_suite fuzz env OUT="$OUT" tests/harness/fuzz/run.sh
+	run_suite fuzz_config env OUT="$OUT" tests/harness/fuzz/run.sh -C \
 		-n "${FUZZ_CFG_RUNS:-100000}"
-	run_suite fuzz_fib env OUT="$OUT" tools/fuzz/run.sh -F \
+	run_suite fuzz_fib env OUT="$OUT" tests/harness/fuzz/run.sh -F \
 		-n "${FUZZ_FIB_RUNS:-20000}"
-	run_suite fuzz_nl env OUT="$OUT" tools/fuzz/run.sh -N \
+	run_suite fuzz_nl env OUT="$OUT" tests/harness/fuzz/run.sh -N \
 		-n "${FUZZ_NL_RUNS:-30000}"
 fi
 # Debian's 6.1 kernel under qemu: the module and every program on SONiC's

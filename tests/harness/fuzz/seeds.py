@@ -8,7 +8,7 @@ tagged and QinQ frames, IPv6 extension headers, ECT/CE codepoints, bad
 IPv4 checksums). One file per frame, named by the SHA-1 of its bytes as
 libFuzzer does. Scapy is optional: without it only the fixtures are used.
 
-Usage: /usr/bin/python3 tools/fuzz/seeds.py OUTDIR [FIXTURE.fix...]
+Usage: /usr/bin/python3 tests/harness/fuzz/seeds.py OUTDIR [FIXTURE.fix...]
 """
 import glob
 import hashlib
@@ -110,7 +110,7 @@ def main():
         sys.exit("usage: seeds.py OUTDIR [FIXTURE.fix...]")
     out = sys.argv[1]
     fixtures = sys.argv[2:] or sorted(glob.glob(os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests",
         "fixtures", "*.fix")))
     os.makedirs(out, exist_ok=True)
     seen = set()

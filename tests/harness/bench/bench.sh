@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make bench` (docs/bench.md): sets up the bn_* namespaces, runs the
 # rdbench measurements and writes one JSON file per section into
-# $OUT/bench, then tools/bench/report.py merges them into bench.json and
+# $OUT/bench, then tests/harness/bench/report.py merges them into bench.json and
 # prints the table. Every figure is measured in this run.
 #
-#   tools/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover scale
+#   tests/harness/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover scale
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
 # BENCH_TPUT_RUNS (6), BENCH_CPU (1: the CPU the traffic source is pinned to),
@@ -166,7 +166,7 @@ rocedp_down() { # rocedp_down native|native_fwd|tc: keeps the last stats of each
 
 rd_fw() { ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" "$@"; }
 
-# the bare forwarder (tools/bench/empty.bpf.c) natively on the same ports:
+# the bare forwarder (tests/harness/bench/empty.bpf.c) natively on the same ports:
 # the ceiling any XDP forwarder with rocedp's table layout reaches here
 bare_up() { in_ns bn_fw "$RDB" barefwd bfin bfup0,bfup1,bfup2,bfup3; }
 bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
@@ -425,28 +425,28 @@ sec_lbeval() {
 
 # ------------------------------------------------------------------ failover
 # FRR fabric, RoCE traffic through 5 BGP events, rocedp against the kernel
-# (tools/bench/failover.sh, about 2 min; docs/frr.md)
+# (tests/harness/bench/failover.sh, about 2 min; docs/frr.md)
 sec_failover() {
 	log "failover under traffic on the FRR fabric, rocedp and the kernel (~2 min)"
 	if [ ! -x /usr/lib/frr/bgpd ]; then
 		echo '{"missing":true,"why":"frr is not installed"}' >"$B/failover.json"
 		return 0
 	fi
-	ROCEDP=$ROCEDP ROCEGEN=$(realpath "$OUT/rocegen") tools/bench/failover.sh \
+	ROCEDP=$ROCEDP ROCEGEN=$(realpath "$OUT/rocegen") tests/harness/bench/failover.sh \
 		-j "$B/failover.json" >"$B/failover.out" 2>"$B/failover.err"
 }
 
 # ------------------------------------------------------------------ scale
 # an injector bgpd feeds 100k IPv4 + 20k IPv6 prefixes over eBGP to a leaf:
 # kernel against maps on advertise, withdraw, re-advertise; the daemon's
-# peak memory and CPU (tools/bench/scale.sh, about 30 s; docs/frr.md)
+# peak memory and CPU (tests/harness/bench/scale.sh, about 30 s; docs/frr.md)
 sec_scale() {
 	log "route scale over BGP (${BENCH_SCALE_V4:-100000} + ${BENCH_SCALE_V6:-20000} prefixes, ~30 s)"
 	if [ ! -x /usr/lib/frr/bgpd ]; then
 		echo '{"missing":true,"why":"frr is not installed"}' >"$B/scale.json"
 		return 0
 	fi
-	tools/bench/scale.sh "$ROCEDP" "$RDB" "$B/scale.json" "${BENCH_SCALE_V4:-100000}" \
+	tests/harness/bench/scale.sh "$ROCEDP" "$RDB" "$B/scale.json" "${BENCH_SCALE_V4:-100000}" \
 		"${BENCH_SCALE_V6:-20000}" 2>"$B/scale.err"
 }
 
@@ -463,6 +463,6 @@ for s in "${SECTIONS[@]}"; do
 done
 args=()
 [ $JSON = 1 ] && args+=(-j)
-$PY tools/bench/report.py "${args[@]}" --dir "$B" --elapsed $(($(date +%s) - T0)) \
+$PY tests/harness/bench/report.py "${args[@]}" --dir "$B" --elapsed $(($(date +%s) - T0)) \
 	"${SECTIONS[@]}" || FAIL=1
 exit $FAIL

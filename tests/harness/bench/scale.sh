@@ -10,7 +10,7 @@
 # the two is the figure (goal: < 1 s at 100k). Then the daemon's peak RSS
 # (VmHWM) and CPU (utime+stime), and its own overrun/resync counters.
 #
-#   tools/bench/scale.sh ROCEDP RDBENCH OUTFILE [N4 [N6]]
+#   tests/harness/bench/scale.sh ROCEDP RDBENCH OUTFILE [N4 [N6]]
 # Environment: SCALE_NS (namespace prefix, bn_sc), FRR_BIN (/usr/lib/frr),
 # PY, SCALE_TIMEOUT (seconds per event, 300).
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Print tools/bench/failover.sh's JSON as a table, rocedp and the kernel
+"""Print tests/harness/bench/failover.sh's JSON as a table, rocedp and the kernel
 side by side per event. Usage: failover_table.py FILE"""
 import json
 import sys

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Seeds for the netlink fuzzer (tools/fuzz/fuzz_nl.c): what the kernel
+"""Seeds for the netlink fuzzer (tests/harness/fuzz/fuzz_nl.c): what the kernel
 really sends rocedp sync. A scratch namespace gets links, neighbours,
 multipath IPv4 and IPv6 routes, nexthop objects and a nexthop group; its
 dumps (links, neighbours, nexthops, routes) are read over a raw rtnetlink

@@ -3,7 +3,7 @@
 """Merge the section files of `make bench` into bench.json and print the table.
 
 Reads DIR/{cost,mem,sync,resil,lbeval,failover,scale}.json and DIR/tput.jsonl as written in this
-run by tools/bench/bench.sh; a section whose file is missing is reported as
+run by tests/harness/bench/bench.sh; a section whose file is missing is reported as
 missing, never filled in.
 """
 import argparse
@@ -230,7 +230,7 @@ def main():
                 if mode not in NOT_ROCEDP and mode not in NO_ECN and not s.get("ecn_decided"):
                     p("   !! %s %s: no ECN decision counted: RED did not run" % (mode, size))
         # ceiling: rocedp as a share of the bare forwarder on the same fabric
-        p("   ceiling: the bare forwarder (tools/bench/empty.bpf.c, ref_bare_fwd: fixed-offset "
+        p("   ceiling: the bare forwarder (tests/harness/bench/empty.bpf.c, ref_bare_fwd: fixed-offset "
           "parse, LPM, hash, 4 members, MAC+TTL, devmap) attached natively on the same ports")
         for size in ("64", "1024"):
             bare = summ.get("bare", {}).get(size)
@@ -407,7 +407,7 @@ def main():
     fo = load(os.path.join(d, "failover.json"))
     doc["failover"] = fo
     p("")
-    p("== failover under traffic (FRR fabric; tools/bench/failover.sh)")
+    p("== failover under traffic (FRR fabric; tests/harness/bench/failover.sh)")
     if not fo:
         p("   MISSING (section failed or not run)")
     elif fo.get("missing"):
@@ -431,7 +431,7 @@ def main():
     doc["scale"] = sc
     p("")
     p("== route scale over BGP (injector bgpd -> leaf zebra -> kernel -> rocedp sync; "
-      "tools/bench/scale.sh)")
+      "tests/harness/bench/scale.sh)")
     if not sc:
         p("   MISSING (section failed or not run)")
     elif sc.get("missing"):

@@ -16,7 +16,7 @@
  * against the harness's own tallies every RD_FUZZ_CTR_EVERY inputs and at
  * exit, where the last line is "fuzz: N executions, F invariant failures".
  *
- * Config: $ROCEDP_FUZZ_CONFIG (default tools/fuzz/fuzz.json). See
+ * Config: $ROCEDP_FUZZ_CONFIG (default tests/harness/fuzz/fuzz.json). See
  * docs/fuzz.md.
  */
 #include <errno.h>
@@ -686,7 +686,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	struct rd_engine_opts o = { .trace = true, .map_clock = true };
 
 	if (!path)
-		path = "tools/fuzz/fuzz.json";
+		path = "tests/harness/fuzz/fuzz.json";
 	eng = fz_engine_open(&o);
 	o.general_path = true;
 	eng_gen = fz_engine_open(&o);

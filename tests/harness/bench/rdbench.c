@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rdbench: the measuring half of `make bench` (tools/bench/bench.sh sets up
+ * rdbench: the measuring half of `make bench` (tests/harness/bench/bench.sh sets up
  * the namespaces and calls the subcommands; each prints one JSON object).
  *
  *   cost      per-packet cost of rocedp's programs under BPF_PROG_TEST_RUN
@@ -282,7 +282,7 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 		die("rd_qos", errno);
 }
 
-/* must match tools/bench/empty.bpf.c */
+/* must match tests/harness/bench/empty.bpf.c */
 struct ref_fwd_member {
 	__u32 ifindex;
 	__u8 smac[ETH_ALEN];

@@ -24,12 +24,12 @@
 # spines hash on L4 (fib_multipath_hash_policy=1) so the kernel spreads the
 # QPs too; otherwise it would put all of them on one uplink.
 #
-# Usage: tools/bench/failover.sh [-j FILE] [--modes "rocedp kernel"]
+# Usage: tests/harness/bench/failover.sh [-j FILE] [--modes "rocedp kernel"]
 #        [--events "linkdown bgpkill spineback bgpstop flap"] [--bgp numbered|unnumbered]
 # Environment: ROCEDP, ROCEGEN (build/...), PREFIX (lab prefix, fo), PY.
 set -u
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 LAB=$TOP/tools/lab/rocedp-lab
 PY=${PY:-/usr/bin/python3}
 export ROCEDP=${ROCEDP:-$TOP/build/rocedp} ROCEGEN=${ROCEGEN:-$TOP/build/rocegen}
@@ -276,4 +276,4 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print(json.dumps({"bgp": sys.argv[2], "qps": 64, "rate_mbps": 100, "rows": rows}))
 EOF
 [ -n "$JOUT" ] && cp "$TMP/out.json" "$JOUT"
-$PY "$TOP/tools/bench/failover_table.py" "$TMP/out.json"
+$PY "$TOP/tests/harness/bench/failover_table.py" "$TMP/out.json"

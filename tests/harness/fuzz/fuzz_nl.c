@@ -13,7 +13,7 @@
  * nlmsghdr. The harness writes the header, so the framing is always valid
  * and the mutations land in the headers and attributes the daemon parses.
  * Selector 8 hands the messages so far to the daemon as one batch, 9 also
- * runs a full resync. Seeds (tools/fuzz/nl_seeds.py) are real dumps.
+ * runs a full resync. Seeds (tests/harness/fuzz/nl_seeds.py) are real dumps.
  *
  * After every batch: no crash or sanitizer report; every route in the maps
  * that is not LOCAL points to a group that exists; no group is left that

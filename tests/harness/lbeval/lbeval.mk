@@ -6,9 +6,9 @@
 LBEVAL := $(OUT)/lbeval
 LBEVAL_LIB_OBJS = $(LIBROCEDP)
 LBEVAL_HDRS := $(USER_HDRS) bpf/rocedp_abi.h
-FORMAT_EXTRA += tools/lbeval/lbeval.c tests/flowlet_test.c \
-	tools/lbeval/pcapin.c tools/lbeval/pcapin.h \
-	tools/lbeval/report.c tools/lbeval/lbeval.h
+FORMAT_EXTRA += tests/harness/lbeval/lbeval.c tests/flowlet_test.c \
+	tests/harness/lbeval/pcapin.c tests/harness/lbeval/pcapin.h \
+	tests/harness/lbeval/report.c tests/harness/lbeval/lbeval.h
 
 .PHONY: lbeval lbeval-standard
 
@@ -20,10 +20,10 @@ all: $(LBEVAL) $(FLOWLET_TEST)
 lbeval: $(LBEVAL)
 
 # pcapin.c: the trace input (--pcap), frames captured on a live fabric
-$(LBEVAL): tools/lbeval/lbeval.c tools/lbeval/pcapin.c tools/lbeval/report.c \
-		tools/lbeval/pcapin.h tools/lbeval/lbeval.h \
+$(LBEVAL): tests/harness/lbeval/lbeval.c tests/harness/lbeval/pcapin.c tests/harness/lbeval/report.c \
+		tests/harness/lbeval/pcapin.h tests/harness/lbeval/lbeval.h \
 		$(LBEVAL_LIB_OBJS) $(LBEVAL_HDRS) | $(OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itools/lbeval $(filter %.c,$^) $(LBEVAL_LIB_OBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/harness/lbeval $(filter %.c,$^) $(LBEVAL_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
 $(OUT)/tests/flowlet_test: tests/flowlet_test.c $(LBEVAL_LIB_OBJS) \

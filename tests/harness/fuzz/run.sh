@@ -4,7 +4,7 @@
 # fuzzer, -N the netlink fuzzer), built by `make fuzz-build`; print one TAP line:
 # "ok 1 - fuzz N executions, 0 invariant failures" or "not ok 1 - ...".
 #
-# Usage: tools/fuzz/run.sh [-C|-F|-N] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
+# Usage: tests/harness/fuzz/run.sh [-C|-F|-N] [-n RUNS | -t SECONDS] [-s SEED] [-m MIN] [-k]
 #   -C          the config fuzzer (fuzz_config, its seeds and dictionary)
 #   -F          the route-sync fuzzer (fuzz_fib: FIB model, commits, restarts)
 #   -N          the netlink fuzzer (fuzz_nl: rocedp sync's message handling)
@@ -60,7 +60,7 @@ elif [ $what = fib ]; then
 elif [ $what = config ]; then
 	# -max_len: the largest shipped example is about 3 kB
 	bin=$dir/fuzz_config seeds=$dir/config-seeds name=fuzz-config prefix=config-
-	opts="-max_len=8192 -dict=tools/fuzz/config.dict"
+	opts="-max_len=8192 -dict=tests/harness/fuzz/config.dict"
 	each="each parsed, validated and, if accepted, applied, read back and loaded again"
 else
 	# -max_len: the largest untagged Ethernet frame
@@ -98,7 +98,7 @@ log=$dir/last-$what.log
 start=$(date +%s)
 # -timeout: an input takes micro- to milliseconds, seconds mean a hang;
 # -reload=0: one process, one corpus.
-ROCEDP_FUZZ_CONFIG=${ROCEDP_FUZZ_CONFIG:-tools/fuzz/fuzz.json} \
+ROCEDP_FUZZ_CONFIG=${ROCEDP_FUZZ_CONFIG:-tests/harness/fuzz/fuzz.json} \
 	"$bin" $limit -seed="$seed" $opts -timeout=10 \
 	-rss_limit_mb=4096 -print_final_stats=1 -reload=0 \
 	-artifact_prefix="$dir/$prefix" "$corpus" "$seeds" >"$log" 2>&1

@@ -8,7 +8,7 @@ BENCH := $(BENCH_OUT)/rdbench
 BENCH_BPF := $(BENCH_OUT)/empty.bpf.o $(BENCH_OUT)/pktgen.bpf.o
 BENCH_SKELS := $(BENCH_BPF:.bpf.o=.skel.h)
 BENCH_LIB_OBJS = $(LIBROCEDP)
-FORMAT_EXTRA += tools/bench/rdbench.c $(wildcard tools/bench/*.bpf.c)
+FORMAT_EXTRA += tests/harness/bench/rdbench.c $(wildcard tests/harness/bench/*.bpf.c)
 
 .PHONY: bench bench-progs
 .SECONDARY: $(BENCH_BPF)
@@ -16,28 +16,28 @@ FORMAT_EXTRA += tools/bench/rdbench.c $(wildcard tools/bench/*.bpf.c)
 $(BENCH_OUT):
 	@mkdir -p $@
 
-$(BENCH_OUT)/%.bpf.o: tools/bench/%.bpf.c | $(BENCH_OUT)
+$(BENCH_OUT)/%.bpf.o: tests/harness/bench/%.bpf.c | $(BENCH_OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv $@.tmp $@
 
-$(BENCH): tools/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
+$(BENCH): tests/harness/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
 		$(USER_HDRS) bpf/rocedp_abi.h | $(BENCH_OUT)
 	$(CC) $(CFLAGS) -I$(BENCH_OUT) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
 # healthy flows moved by a member going down and back (section resil)
-$(BENCH_OUT)/resil: tools/bench/resil.c $(BENCH_LIB_OBJS) $(USER_HDRS) \
+$(BENCH_OUT)/resil: tests/harness/bench/resil.c $(BENCH_LIB_OBJS) $(USER_HDRS) \
 		bpf/rocedp_abi.h | $(BENCH_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) -o $@ $(LDLIBS)
-FORMAT_EXTRA += tools/bench/resil.c
+FORMAT_EXTRA += tests/harness/bench/resil.c
 
-# the evaluator belongs to tools/lbeval; built here when it exists
+# the evaluator belongs to tests/harness/lbeval; built here when it exists
 bench-progs: $(ROCEDP) $(BENCH) $(BENCH_OUT)/resil \
-	$(if $(wildcard tools/lbeval/lbeval.mk),$(OUT)/lbeval)
+	$(if $(wildcard tests/harness/lbeval/lbeval.mk),$(OUT)/lbeval)
 
 # BENCH_JSON=1 (or BENCH_ARGS=-j) also prints the JSON document.
 bench: deps
 	$(MAKE) --no-print-directory bench-progs
-	OUT=$(OUT) PY=$(PY) tools/bench/bench.sh $(if $(BENCH_JSON),-j) $(BENCH_ARGS)
+	OUT=$(OUT) PY=$(PY) tests/harness/bench/bench.sh $(if $(BENCH_JSON),-j) $(BENCH_ARGS)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Seeds for the route-sync fuzzer (tools/fuzz/fuzz_fib.c): operation
+"""Seeds for the route-sync fuzzer (tests/harness/fuzz/fuzz_fib.c): operation
 sequences, decoded there a byte at a time. Each operation once after two
 routes are set, and a few mixed sequences.
 

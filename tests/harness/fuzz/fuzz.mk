@@ -35,9 +35,9 @@ FUZZ_FIB_RUNS ?= 20000
 FUZZ_NL_BIN := $(FUZZ_OUT)/fuzz_nl
 FUZZ_NL_SEEDS := $(FUZZ_OUT)/nl-seeds
 FUZZ_NL_RUNS ?= 30000
-FORMAT_EXTRA += tools/fuzz/fuzz_dataplane.c tools/fuzz/fuzz_config.c \
-	tools/fuzz/fuzz_common.h \
-	tools/fuzz/fuzz_fib.c tools/fuzz/fuzz_nl.c
+FORMAT_EXTRA += tests/harness/fuzz/fuzz_dataplane.c tests/harness/fuzz/fuzz_config.c \
+	tests/harness/fuzz/fuzz_common.h \
+	tests/harness/fuzz/fuzz_fib.c tests/harness/fuzz/fuzz_nl.c
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-bins fuzz-seeds
 
@@ -71,7 +71,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 # $(SKELS) named in an explicit rule: not an intermediate make would delete.
 #   $(call fuzz_harness,BIN,SRC,COVERED-FILES)
 define fuzz_harness
-$(1): $(2) tools/fuzz/fuzz_common.h \
+$(1): $(2) tests/harness/fuzz/fuzz_common.h \
 		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)) $(FUZZ_LIB) \
 		$(SKELS) $(wildcard userspace/lib/*.h) bpf/rocedp_abi.h
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \
@@ -86,13 +86,13 @@ $(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c $(wildcard userspace/lib/*.h) \
 		$(2) $$(PKG_CFLAGS) -c $$< -o $$@
 endef
 
-$(eval $(call fuzz_harness,$(FUZZ_BIN),tools/fuzz/fuzz_dataplane.c,))
+$(eval $(call fuzz_harness,$(FUZZ_BIN),tests/harness/fuzz/fuzz_dataplane.c,))
 
 # the config fuzzer: the parser's and the loader's branches (docs/design.md
 # has the config modules)
 FUZZ_CFG_COV := config config_json config_parse config_read config_txn
 $(foreach f,$(FUZZ_CFG_COV),$(eval $(call fuzz_cov,$(f),)))
-$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,\
+$(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tests/harness/fuzz/fuzz_config.c,\
 	$(FUZZ_CFG_COV)))
 
 # the route-sync fuzzer: the FIB model. No comparison tracing: its loops
@@ -102,7 +102,7 @@ $(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tools/fuzz/fuzz_config.c,\
 FUZZ_FIB_COV := group group_tab group_hops group_commit
 $(foreach f,$(FUZZ_FIB_COV),$(eval $(call fuzz_cov,$(f),\
 	-fno-sanitize-coverage=trace-cmp)))
-$(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tools/fuzz/fuzz_fib.c,\
+$(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tests/harness/fuzz/fuzz_fib.c,\
 	$(FUZZ_FIB_COV)))
 
 # the netlink fuzzer: the daemon's message handling. No comparison
@@ -112,52 +112,52 @@ $(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tools/fuzz/fuzz_fib.c,\
 FUZZ_NL_COV := sync syncview syncroute syncmsg synccommit syncstate
 $(foreach f,$(FUZZ_NL_COV),$(eval $(call fuzz_cov,$(f),\
 	-fno-sanitize-coverage=trace-cmp)))
-$(eval $(call fuzz_harness,$(FUZZ_NL_BIN),tools/fuzz/fuzz_nl.c,\
+$(eval $(call fuzz_harness,$(FUZZ_NL_BIN),tests/harness/fuzz/fuzz_nl.c,\
 	$(FUZZ_NL_COV)))
 
-# real dumps of a scratch namespace (root, ip: tools/fuzz/nl_seeds.py)
-$(FUZZ_NL_SEEDS)/.stamp: tools/fuzz/nl_seeds.py
+# real dumps of a scratch namespace (root, ip: tests/harness/fuzz/nl_seeds.py)
+$(FUZZ_NL_SEEDS)/.stamp: tests/harness/fuzz/nl_seeds.py
 	rm -rf $(FUZZ_NL_SEEDS)
-	$(PY) tools/fuzz/nl_seeds.py $(FUZZ_NL_SEEDS)
+	$(PY) tests/harness/fuzz/nl_seeds.py $(FUZZ_NL_SEEDS)
 	@touch $@
 
-# operation sequences (tools/fuzz/fib_seeds.py)
-$(FUZZ_FIB_SEEDS)/.stamp: tools/fuzz/fib_seeds.py
+# operation sequences (tests/harness/fuzz/fib_seeds.py)
+$(FUZZ_FIB_SEEDS)/.stamp: tests/harness/fuzz/fib_seeds.py
 	rm -rf $(FUZZ_FIB_SEEDS)
-	$(PY) tools/fuzz/fib_seeds.py $(FUZZ_FIB_SEEDS)
+	$(PY) tests/harness/fuzz/fib_seeds.py $(FUZZ_FIB_SEEDS)
 	@touch $@
 
 # the shipped example configs, their ports made offline (ifindex numbers)
-$(FUZZ_CFG_SEEDS)/.stamp: tools/fuzz/config_seeds.py tools/fuzz/fuzz.json \
+$(FUZZ_CFG_SEEDS)/.stamp: tests/harness/fuzz/config_seeds.py tests/harness/fuzz/fuzz.json \
 		$(wildcard docs/examples/*.json tools/demo/*.json)
 	rm -rf $(FUZZ_CFG_SEEDS)
-	$(PY) tools/fuzz/config_seeds.py $(FUZZ_CFG_SEEDS) tools/fuzz/fuzz.json \
+	$(PY) tests/harness/fuzz/config_seeds.py $(FUZZ_CFG_SEEDS) tests/harness/fuzz/fuzz.json \
 		$(wildcard docs/examples/*.json tools/demo/*.json)
 	@touch $@
 
-$(FUZZ_SEEDS)/.stamp: tools/fuzz/seeds.py $(wildcard tests/fixtures/*.fix)
+$(FUZZ_SEEDS)/.stamp: tests/harness/fuzz/seeds.py $(wildcard tests/fixtures/*.fix)
 	rm -rf $(FUZZ_SEEDS)
-	$(PY) tools/fuzz/seeds.py $(FUZZ_SEEDS)
+	$(PY) tests/harness/fuzz/seeds.py $(FUZZ_SEEDS)
 	@touch $@
 
 fuzz-seeds: $(FUZZ_SEEDS)/.stamp
 
 fuzz-short: fuzz-build
-	OUT=$(OUT) tools/fuzz/run.sh -n $(FUZZ_RUNS) -s $(FUZZ_SEED)
-	OUT=$(OUT) tools/fuzz/run.sh -C -n $(FUZZ_CFG_RUNS) -s $(FUZZ_SEED)
-	OUT=$(OUT) tools/fuzz/run.sh -F -n $(FUZZ_FIB_RUNS) -s $(FUZZ_SEED)
-	OUT=$(OUT) tools/fuzz/run.sh -N -n $(FUZZ_NL_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tests/harness/fuzz/run.sh -n $(FUZZ_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tests/harness/fuzz/run.sh -C -n $(FUZZ_CFG_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tests/harness/fuzz/run.sh -F -n $(FUZZ_FIB_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tests/harness/fuzz/run.sh -N -n $(FUZZ_NL_RUNS) -s $(FUZZ_SEED)
 
 # the config fuzzer gets a fifth of the time: its space is smaller; then
 # group rewrites racing the dataplane (tests/group_race): RACE_FRAMES
 # frames, at most FUZZ_SECONDS, misforwarded per 100M (goal 0)
 RACE_FRAMES ?= 100000000
 fuzz: fuzz-build $(OUT)/tests/group_race
-	OUT=$(OUT) tools/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_LONG_SEED) -k
-	OUT=$(OUT) tools/fuzz/run.sh -C -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
+	OUT=$(OUT) tests/harness/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_LONG_SEED) -k
+	OUT=$(OUT) tests/harness/fuzz/run.sh -C -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
 		-s $(FUZZ_LONG_SEED) -k
-	OUT=$(OUT) tools/fuzz/run.sh -F -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
+	OUT=$(OUT) tests/harness/fuzz/run.sh -F -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
 		-s $(FUZZ_LONG_SEED) -k
-	OUT=$(OUT) tools/fuzz/run.sh -N -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
+	OUT=$(OUT) tests/harness/fuzz/run.sh -N -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
 		-s $(FUZZ_LONG_SEED) -k
 	$(OUT)/tests/group_race -q -n $(RACE_FRAMES) -s $(FUZZ_SECONDS)
