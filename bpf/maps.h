@@ -172,6 +172,28 @@ struct {
 	__type(value, struct rocedp_trace);
 } rd_trace SEC(".maps");
 
+/* Telemetry (telemetry.h; rocedp_abi.h gives the layouts). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ROCEDP_MAX_QPS);
+	__type(key, struct rocedp_qp_key);
+	__type(value, struct rocedp_qp_stat);
+} rd_qps SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} rd_port_hwm SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_port_flaps);
+} rd_port_flaps SEC(".maps");
+
 /*
  * Per-CPU scratch for what the stack has no room for: Linux 6.1 sums the
  * frames of the deepest call chain (entry, rd_ingress_decide,

@@ -47,6 +47,9 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_TRACE] = skel->maps.rd_trace,
 		[RD_MAP_GROUP_BANKS] = skel->maps.rd_group_banks,
 		[RD_MAP_GROUP_LIVE] = skel->maps.rd_group_live,
+		[RD_MAP_QPS] = skel->maps.rd_qps,
+		[RD_MAP_PORT_HWM] = skel->maps.rd_port_hwm,
+		[RD_MAP_PORT_FLAPS] = skel->maps.rd_port_flaps,
 	};
 	int i;
 

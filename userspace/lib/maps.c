@@ -33,6 +33,9 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_TRACE] = "rd_trace",
 	[RD_MAP_GROUP_BANKS] = "rd_group_banks",
 	[RD_MAP_GROUP_LIVE] = "rd_group_live",
+	[RD_MAP_QPS] = "rd_qps",
+	[RD_MAP_PORT_HWM] = "rd_port_hwm",
+	[RD_MAP_PORT_FLAPS] = "rd_port_flaps",
 };
 
 /*
@@ -85,6 +88,14 @@ static const struct {
 	[RD_MAP_GROUP_LIVE] = { .key = 4,
 				.value = sizeof(__u32),
 				.entries = ROCEDP_MAX_GROUPS },
+	[RD_MAP_QPS] = { .key = sizeof(struct rocedp_qp_key),
+			 .value = sizeof(struct rocedp_qp_stat) },
+	[RD_MAP_PORT_HWM] = { .key = 4,
+			      .value = sizeof(__u64),
+			      .entries = ROCEDP_PORT_SLOTS },
+	[RD_MAP_PORT_FLAPS] = { .key = 4,
+				.value = sizeof(struct rocedp_port_flaps),
+				.entries = ROCEDP_PORT_SLOTS },
 };
 
 void rd_maps_init(struct rd_maps *m)

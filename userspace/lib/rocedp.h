@@ -35,6 +35,9 @@ enum rd_map_id {
 	RD_MAP_TRACE,
 	RD_MAP_GROUP_BANKS, /* what the dataplane reads of groups */
 	RD_MAP_GROUP_LIVE,
+	RD_MAP_QPS, /* telemetry: per-QP health */
+	RD_MAP_PORT_HWM,
+	RD_MAP_PORT_FLAPS,
 	RD_MAP_MAX,
 };
 
