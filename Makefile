@@ -40,6 +40,7 @@ CLI_OBJS := $(patsubst userspace/cli/%.c,$(OUT)/user/%.o,$(CLI_SRCS))
 USER_SRCS := $(LIB_SRCS) $(CLI_SRCS)
 USER_OBJS := $(LIB_OBJS) $(CLI_OBJS)
 USER_HDRS := $(wildcard userspace/lib/*.h)
+CLI_HDRS := $(wildcard userspace/cli/*.h)
 LIBROCEDP := $(OUT)/librocedp.a
 ROCEDP := $(OUT)/rocedp
 
@@ -64,7 +65,7 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 $(OUT)/user/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
+$(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(CLI_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 # rebuilt whole (rm first): a module removed from lib/ leaves no stale member
@@ -76,7 +77,8 @@ $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 
 -include $(wildcard */*.mk tests/harness/*/*.mk)
 
-FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(FORMAT_EXTRA)
+FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(CLI_HDRS) \
+	$(FORMAT_EXTRA)
 
 format:
 	clang-format -i $(FORMAT_SRCS)

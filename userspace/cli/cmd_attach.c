@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
+#include "commands.h"
 #include "rocedp.h"
 #include "engine.h"
 #include "config_txn.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "rocedp.h"
 #include "config.h"
 #include "config_json.h"

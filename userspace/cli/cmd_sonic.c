@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "commands.h"
 #include "rocedp.h"
 #include "config_json.h"
 #include "sonic.h"

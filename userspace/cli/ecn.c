@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "commands.h"
 #include "config_txn.h"
 #include "engine.h"
 #include "liveload.h"

@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "rocedp.h"
+#include "commands.h"
 #include "pindir.h"
 #include "config_keys.h"
-#include "sonic.h"
 
 struct rd_cmd {
 	const char *name;

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "commands.h"
 #include "rocedp.h"
 #include "engine.h"
 #include "names.h"

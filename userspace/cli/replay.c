@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "commands.h"
 #include "engine.h"
 #include "config.h"
 #include "config_txn.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <linux/rtnetlink.h>
 
+#include "commands.h"
 #include "rocedp.h"
 #include "safefile.h"
 #include "sync.h"

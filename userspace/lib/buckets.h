@@ -36,6 +36,13 @@ void rd_buckets_overlay(struct rocedp_group *g);
  */
 int rd_buckets_check(const struct rocedp_group *g);
 
+/*
+ * A group's active list (members UP and RESOLVED with weight > 0) and its
+ * bucket table, from its members' flags and weights: every writer of
+ * rd_groups builds a group through this before writing it.
+ */
+void rd_group_build(struct rocedp_group *g);
+
 /* The rendezvous score of (bucket, slot): splitmix64, a bijection. */
 uint64_t rd_bucket_score(unsigned int bucket, unsigned int slot);
 

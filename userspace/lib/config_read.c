@@ -21,6 +21,7 @@
 #include "config_read.h"
 #include "pindir.h"
 #include "portl2.h"
+#include "routew.h"
 
 #define RUN_DIR ROCEDP_RUN_DIR
 

@@ -10,6 +10,7 @@
 
 #include "rocedp.h"
 #include "group_tab.h"
+#include "routew.h"
 
 uint64_t rd_fnv1a(uint64_t h, const void *p, size_t len)
 {
@@ -82,20 +83,6 @@ void rd_fib_log_error(struct rd_fib *f, const char *what, int err)
 	if (f->errors_logged <= 20 || !(f->errors_logged % 1000))
 		rd_err("sync", "%s: %s (error #%llu)", what, strerror(-err),
 		       (unsigned long long)f->errors_logged);
-}
-
-void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen)
-{
-	unsigned int bytes = family == AF_INET6 ? 16 : 4, i;
-
-	for (i = 0; i < bytes; i++) {
-		if (plen >= 8) {
-			plen -= 8;
-			continue;
-		}
-		addr[i] &= (uint8_t)(0xff << (8 - plen));
-		plen = 0;
-	}
 }
 
 struct rd_fprefix *rd_fib_prefix_find(struct rd_fib *f, uint8_t family,

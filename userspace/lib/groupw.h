@@ -9,6 +9,7 @@
 #define ROCEDP_GROUPW_H
 
 #include "rocedp.h"
+#include "buckets.h" /* rd_group_build: what rd_groupw_put takes */
 
 /* Map fds; all -1 is a dry run. Callers hold the writers lock: one writer
  * at a time is what makes the live word's sequence unique. */

@@ -8,7 +8,8 @@
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
 
-#include "rocedp.h"
+#include "maps.h"
+#include "util.h"
 
 const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_CONFIG] = "rd_config",

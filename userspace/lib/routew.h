@@ -12,6 +12,10 @@
 
 #include "rocedp.h"
 
+/* Clear the host bits of addr beyond plen (AF_INET: 4 bytes, else 16):
+ * the form of a prefix in a route key and in the FIB model. */
+void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen);
+
 /* key is a struct rocedp_route4_key or rocedp_route6_key, as fd's map;
  * flags BPF_ANY or BPF_EXIST (an in-place rewrite). -errno. */
 int rd_routew_put(int fd, const void *key, const struct rocedp_route *v,

@@ -25,7 +25,4 @@ int rd_sonic_convert(struct json_object *configdb,
 		     const struct rd_sonic_opts *o, struct json_object **out,
 		     int *n_warnings);
 
-/* rocedp sonic VERB ... (cmd_sonic.c) */
-int cmd_sonic(int argc, char **argv);
-
 #endif

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "rocedp.h"
+#include "util.h"
 
 bool rd_json; /* -j */
 bool rd_pretty; /* -p */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pinned maps by name, opened as one set of fds, and the port-slot
+ * helpers every reader and writer of rd_port_cfg shares (maps.c).
+ */
+#ifndef ROCEDP_MAPS_H
+#define ROCEDP_MAPS_H
+
+#include <linux/types.h>
+#include "rocedp_abi.h"
+
+/* Names of the maps as pinned under ROCEDP_PIN_DIR (also the ELF names). */
+enum rd_map_id {
+	RD_MAP_CONFIG,
+	RD_MAP_STATS,
+	RD_MAP_CTS_RULES,
+	RD_MAP_CTS_STATS,
+	RD_MAP_QOS,
+	RD_MAP_ROUTES4,
+	RD_MAP_ROUTES6,
+	RD_MAP_GROUPS,
+	RD_MAP_TX_PORTS,
+	RD_MAP_MEMBER_STATS,
+	RD_MAP_PORT_CFG,
+	RD_MAP_PORT_STATE,
+	RD_MAP_PORT_STATS,
+	RD_MAP_PORT_L2,
+	RD_MAP_FLOWLETS,
+	RD_MAP_RTT_PEND,
+	RD_MAP_RTT_PAIRS,
+	RD_MAP_FL_SHADOW,
+	RD_MAP_CLOCK,
+	RD_MAP_TRACE,
+	RD_MAP_GROUP_BANKS, /* what the dataplane reads of groups */
+	RD_MAP_GROUP_LIVE,
+	RD_MAP_QPS, /* telemetry: per-QP health */
+	RD_MAP_PORT_HWM,
+	RD_MAP_PORT_FLAPS,
+	RD_MAP_MAX,
+};
+
+extern const char *const rd_map_names[RD_MAP_MAX];
+
+/* A set of map fds: from pinned paths (live) or from a loaded object. */
+struct rd_maps {
+	int fd[RD_MAP_MAX];
+};
+
+void rd_maps_init(struct rd_maps *m);
+/* Open every pinned map; -ENOENT when rocedp is not attached. */
+int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir);
+void rd_maps_close(struct rd_maps *m);
+/* the one message for a port the dataplane's ifindex arrays cannot hold */
+#define RD_PORT_SLOTS_ERR \
+	"ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)"
+/* 0 and *pc if ifindex has ECN settings; -ENOENT unset, -E2BIG beyond the slots */
+int rd_port_cfg_get(int fd, __u32 ifindex, struct rocedp_port_cfg *pc);
+/* The one place a port's default ECN settings are made (docs/config.md). */
+void rd_port_defaults(struct rocedp_port_cfg *pc);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every rocedp program shares (util.c): the output options and the
+ * one-line, sanitised error.
+ */
+#ifndef ROCEDP_UTIL_H
+#define ROCEDP_UTIL_H
+
+#include <stdbool.h>
+
+/* Print one error line "rocedp: OBJECT: reason" to stderr. */
+void rd_err(const char *obj, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* argv[1..] less -j/-p (setting rd_json/rd_pretty) into args; count left */
+int rd_take_output_opts(int argc, char **argv, char **args);
+
+extern bool rd_json; /* -j */
+extern bool rd_pretty; /* -p */
+
+#endif
