@@ -16,7 +16,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ip nsenter || exit $?
+t_require ip || exit $?
 # the build dir tests/run.sh was given (outputs go to $OUT/demo)
 OUT=${OUT:-build}
 case $OUT in /*) ;; *) OUT=$T_TOP/$OUT ;; esac

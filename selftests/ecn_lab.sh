@@ -22,7 +22,7 @@ KMAX=100000
 LOW=20          # offered load below the rate
 HIGH=400        # and well above it
 
-t_require tcpdump tshark ethtool nsenter unshare
+t_require tcpdump tshark ethtool
 
 port_marked() {
 	lab_exec leaf1 "$ROCEDP" -j stats 2>/dev/null |

@@ -16,7 +16,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ethtool nsenter unshare
+t_require ethtool
 T_LAB_PREFIX=ed$((RANDOM % 10000))
 t_cleanup 'lab down >/dev/null 2>&1'
 

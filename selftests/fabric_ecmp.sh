@@ -24,7 +24,7 @@ SPINES=4
 QPS=256
 SPORT=49152
 
-t_require tcpdump tshark ethtool nsenter unshare
+t_require tcpdump tshark ethtool
 
 # snap NAME: rocedp stats of leaf1 and the spines' counters of their leaf1 port
 snap() {

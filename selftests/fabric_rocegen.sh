@@ -36,7 +36,7 @@ RATE=100        # Mbit/s per sender
 ECN_RATE=30     # Mbit/s per uplink, below one sender's offered load
 SPORT=49152
 
-t_require ethtool nsenter unshare
+t_require ethtool
 
 snap() { # NAME: rocedp stats of both leaves
 	local l

@@ -20,7 +20,7 @@ if [ ! -x /usr/lib/frr/bgpd ] || [ ! -x /usr/lib/frr/zebra ]; then
 	t_done
 	exit 0
 fi
-t_require nsenter unshare bpftool vtysh tcpdump
+t_require bpftool vtysh tcpdump
 
 T_LAB_PREFIX=ff$((RANDOM % 10000))
 t_cleanup "\"$LAB\" down --prefix $T_LAB_PREFIX >/dev/null 2>&1"

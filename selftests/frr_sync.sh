@@ -35,7 +35,7 @@ if [ ! -x /usr/lib/frr/bgpd ] || [ ! -x /usr/lib/frr/zebra ]; then
 	t_done
 	exit 0
 fi
-t_require nsenter unshare bpftool vtysh
+t_require bpftool vtysh
 
 T_LAB_PREFIX=fs$((RANDOM % 10000))
 t_cleanup 'lab down >/dev/null 2>&1'
@@ -46,7 +46,7 @@ t_cleanup 'lab down >/dev/null 2>&1'
 # that is not up.
 fibcmp() {
 	$PY - "$LAB" "$T_LAB_PREFIX" "$1" <<'EOF'
-import ipaddress, json, subprocess, sys
+import ipaddress, json, os, subprocess, sys
 lab, prefix, leaf = sys.argv[1:4]
 def sh(*a):
     return subprocess.run([lab, "exec", "--prefix", prefix, leaf, *a], check=True,
@@ -71,13 +71,15 @@ for table in ("main", "local"):
                               idx[h["dev"]], h.get("weight", 1)) for h in hops))
         if table == "local" or net not in want:
             want[net] = v
+# the leaf's own pin directory, as its rocedp names it (docs/netns.md)
+pin = json.loads(sh(os.environ["ROCEDP"], "-j", "status"))["pin_dir"]
 groups = {}
-for e in json.loads(sh("bpftool", "-j", "map", "dump", "pinned", "/sys/fs/bpf/rocedp/rd_groups")):
+for e in json.loads(sh("bpftool", "-j", "map", "dump", "pinned", f"{pin}/rd_groups")):
     g = e["formatted"]["value"]
     groups[e["formatted"]["key"]] = tuple(sorted(
         (nh(m), m["ifindex"], m["weight"]) for m in g["members"][: g["n_members"]] if m["flags"] & 1))
 have = {}
-for e in json.loads(sh("bpftool", "-j", "map", "dump", "pinned", "/sys/fs/bpf/rocedp/rd_routes4")):
+for e in json.loads(sh("bpftool", "-j", "map", "dump", "pinned", f"{pin}/rd_routes4")):
     k, v = e["formatted"]["key"], e["formatted"]["value"]
     net = f"{ipaddress.IPv4Address(k['addr'].to_bytes(4, 'little'))}/{k['prefixlen']}"
     have[net] = "LOCAL" if v["flags"] & 1 else groups.get(v["group_id"], f"missing group {v['group_id']}")

@@ -107,14 +107,19 @@ t_bg() {
 	printf -v "$var" %s $!
 }
 
+# t_netns_cookie NS: the cookie of netns NS (SO_NETNS_COOKIE = 71), which
+# keys rocedp's attachment record and pin directory there
+t_netns_cookie() {
+	ip netns exec "$1" $PY -c 'import socket, struct
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])'
+}
+
 # t_state_file NS: the attachment record rocedp keeps for netns NS
-# (/run/rocedp/attached.c<netns cookie>, SO_NETNS_COOKIE = 71)
+# (/run/rocedp/attached.c<netns cookie>)
 t_state_file() {
 	local c
-	c=$(ip netns exec "$1" $PY -c 'import socket, struct
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])') &&
-		echo "/run/rocedp/attached.c$c"
+	c=$(t_netns_cookie "$1") && echo "/run/rocedp/attached.c$c"
 }
 
 # t_pyj FILE EXPR: python expression over j = json.load(FILE); prints the
@@ -226,53 +231,33 @@ rocedp_set() {
 	return $rc
 }
 
-# t_bpf_ns NETNS: give NETNS a long-lived mount namespace with its own bpffs
-# (`ip netns exec` would make a new one per call, so pins would not last;
-# the host's /sys/fs/bpf would be shared with every other test). Run
-# commands in it with t_in_bpf NETNS CMD...
-t_bpf_ns() {
-	if [ ! -d "$T_TMP/mnt" ]; then
-		mkdir "$T_TMP/mnt" && mount --bind "$T_TMP/mnt" "$T_TMP/mnt" &&
-			mount --make-private "$T_TMP/mnt" || return 1
-		t_cleanup "umount $T_TMP/mnt"
-	fi
-	touch "$T_TMP/mnt/$1"
-	nsenter --net="/run/netns/$1" unshare --mount="$T_TMP/mnt/$1" \
-		--propagation private sh -c \
-		'mount -t sysfs sysfs /sys && mount -t bpf -o mode=0700 bpf /sys/fs/bpf' || return 1
-	t_cleanup "umount $T_TMP/mnt/$1"
-}
-t_in_bpf() {
-	local n=$1
-	shift
-	nsenter --mount="$T_TMP/mnt/$n" --net="/run/netns/$n" --wd="$PWD" -- "$@"
-}
-
-# t_pin_ns NAME: a network namespace NAME, created here, and a private pin
-# directory /sys/fs/bpf/NAME for rocedp in it; sets NS and PIN and defines
-# X ARGS... (rocedp run in NS on those pins). At exit rocedp is detached,
-# the namespace deleted and the pins removed.
+# t_pin_ns NAME: a network namespace NAME, created here; sets NS, PIN (the
+# pin directory rocedp picks there by itself, as the host sees it:
+# /sys/fs/bpf/rocedp-netns/<netns cookie>, docs/netns.md) and defines
+# X ARGS... (plain `ip netns exec NS rocedp ARGS...`, no environment). At
+# exit rocedp is detached, the namespace deleted and the pins removed.
 t_pin_ns() {
+	local c
 	NS=$1
-	PIN=/sys/fs/bpf/$1
-	X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
+	X() { ip netns exec "$NS" "$ROCEDP" "$@"; }
 	t_cleanup t_pin_ns_down
-	ip netns add "$NS"
+	PIN=
+	ip netns add "$NS" && c=$(t_netns_cookie "$NS") && [ -n "$c" ] &&
+		PIN=/sys/fs/bpf/rocedp-netns/$c
 }
 t_pin_ns_down() {
 	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
 	ip netns del "$NS" 2>/dev/null
-	rm -rf "$PIN"
+	[ -n "$PIN" ] && rm -rf "$PIN"
 }
 
 # t_rd_bg VAR ARGS...: `rocedp ARGS...` (the sync daemon) in t_pin_ns's
-# namespace on its pins, in the background (t_bg: T_BG_OUT/T_BG_ERR, pid
-# in VAR; nsenter execs rocedp, so the pid is the daemon's)
+# namespace, in the background (t_bg: T_BG_OUT/T_BG_ERR, pid in VAR;
+# `ip netns exec` execs rocedp, so the pid is the daemon's)
 t_rd_bg() {
 	local var=$1
 	shift
-	t_bg "$var" nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" \
-		"$ROCEDP" "$@"
+	t_bg "$var" ip netns exec "$NS" "$ROCEDP" "$@"
 }
 
 # t_py ARGS...: python with selftests/ on its path (kernel_fib.py: the

@@ -13,7 +13,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ip nsenter bpftool || exit $?
+t_require ip bpftool || exit $?
 t_pin_ns lc_sc$$ || exit 1
 
 # the map's value for 10.9.0.0/16: "GROUP FLAGS", or "none"

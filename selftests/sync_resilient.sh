@@ -14,7 +14,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ip nsenter bpftool || exit $?
+t_require ip bpftool || exit $?
 t_pin_ns B_res$$ || exit 1
 for i in 0 1 2 3; do
 	ip -n "$NS" link add p$i type veth peer name q$i

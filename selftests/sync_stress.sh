@@ -21,7 +21,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ip nsenter bpftool flock || exit $?
+t_require ip bpftool flock || exit $?
 PARTS=${*:-lock fanout flood}
 FLOOD_S=${FLOOD_S:-15}
 t_pin_ns G_sync$$ || exit 1
