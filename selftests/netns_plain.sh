@@ -11,9 +11,9 @@
 # leaf), stats, detach on each leaf; each
 # leaf its own pin directory and maps; RoCE frames cross both leaves, each
 # leaf counting what it forwarded in its own maps; `rocedp status` truthful
-# after every step, also when an attachment was removed behind rocedp's
-# back; global options after the object (`rocedp stats -j`,
-# `status --pin-dir DIR`). About 3 s.
+# after every step, also when an attachment (leaf1) or the whole pin
+# directory (leaf2) was removed behind rocedp's back; global options after
+# the object (`rocedp stats -j`, `status --pin-dir DIR`). About 3 s.
 #
 # Usage: selftests/netns_plain.sh [native|generic|tc]   (root; default native)
 set -u
@@ -24,6 +24,9 @@ P=J_np$$
 H1=${P}h1 L1=${P}l1 L2=${P}l2 H2=${P}h2
 
 t_require ethtool bpftool
+# no environment variables: a ROCEDP_PIN_DIR from the caller would put both
+# leaves on one pin directory and prove nothing
+unset ROCEDP_PIN_DIR
 
 X() { local n=$1; shift; ip netns exec "$n" "$ROCEDP" "$@"; }
 cleanup() {
@@ -132,6 +135,11 @@ t_pyj "$T_TMP/send" 'j["total"]["qps_failed"] == 0 and j["total"]["messages"] ==
 t_check $? "rocegen h1 -> h2 across both leaves: 32 messages acknowledged (rc $rc)" "$(head -c 400 "$T_TMP/send" "$T_TMP/send.err")"
 st1 "$L1" l1b && st1 "$L2" l2b
 t_check $? "rocedp stats -j on both leaves (option after the object)" "$(cat "$T_TMP"/*.stats.err)"
+for n in "$L1" "$L2"; do
+	st "$n" "$n.stats" && [ "$(ifs "$n.stats")" = "['host1', 'up1']" ] &&
+		t_pyj "$T_TMP/$n.stats.json" 'j["maps_pinned"]' >/dev/null
+	t_check $? "$n: status after traffic and stats: maps pinned, host1 and up1" "$(cat "$T_TMP/$n.stats.json")"
+done
 # leaf1 carries the data onto up1, leaf2 the ACKs; each counts in its own
 # maps (the last hop to a directly connected host is the kernel's)
 for n in "l1 frames-retx_frames" "l2 acks"; do
@@ -161,6 +169,24 @@ st "$L1" l1.rm && [ "$(ifs l1.rm)" = "['host1']" ] &&
 	X "$L1" status | grep -q "up1 .*not attached"
 t_check $? "leaf1: up1's $how: status lists only host1, up1 'not attached'" "$(cat "$T_TMP/l1.rm.json"; X "$L1" status)"
 
+# leaf2's whole pin directory removed on the host behind its back: no maps;
+# an XDP attachment went with its link pin, a tc filter stays on the device
+# (and status says so); detach still clears it all
+c2=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["netns_cookie"])' "$T_TMP/$L2.att.json")
+rm -rf "/sys/fs/bpf/rocedp-netns/$c2"
+if [ "$MODE" != tc ]; then
+	want="[]" how="no interface attached, both 'not attached'"
+	# the link goes when its pin's inode is freed, after an RCU grace period
+	t_wait_for 5 sh -c "! ip -n $L2 -j link show up1 | grep -q '\"xdp\"'" &&
+		X "$L2" status | grep -q "host1 .*not attached" && X "$L2" status | grep -q "up1 .*not attached"
+else
+	want="['host1', 'up1']" how="host1 and up1 still on tc (their filters are)"
+	tc -n "$L2" filter show dev up1 ingress | grep -q rocedp
+fi
+st "$L2" l2.rm && [ "$(ifs l2.rm)" = "$want" ] && t_pyj "$T_TMP/l2.rm.json" 'not j["maps_pinned"]' >/dev/null
+t_check $? "leaf2: pin directory removed on the host: status says maps not pinned, $how" \
+	"$(cat "$T_TMP/l2.rm.json"; X "$L2" status)"
+
 spid=$(cat "$PIDF")
 kill "$spid" && for _ in $(seq 100); do
 	kill -0 "$spid" 2>/dev/null || break
@@ -171,12 +197,12 @@ for n in "$L1" "$L2"; do
 	t_check $? "$n: rocedp detach" "$(cat "$T_TMP/$n.det")"
 	st "$n" "$n.det" && t_pyj "$T_TMP/$n.det.json" 'not j["maps_pinned"] and j["interfaces"] == []' >/dev/null
 	t_check $? "$n: status after detach: not loaded, nothing attached" "$(cat "$T_TMP/$n.det.json")"
-	ip -n "$n" -j link show up1 | grep -q '"xdp"'
+	ip -n "$n" -j link show up1 | grep -q '"xdp"' || tc -n "$n" filter show dev up1 ingress | grep -q rocedp
 	[ $? != 0 ]
-	t_check $? "$n: no XDP program left on up1"
+	t_check $? "$n: no XDP program or tc filter of rocedp left on up1"
 done
-[ ! -e "/sys/fs/bpf/rocedp-netns/$c1" ]
-t_check $? "no pins left for leaf1 on the host" "$(ls /sys/fs/bpf/rocedp-netns 2>&1)"
+[ ! -e "/sys/fs/bpf/rocedp-netns/$c1" ] && [ ! -e "/sys/fs/bpf/rocedp-netns/$c2" ]
+t_check $? "no pins left for either leaf on the host" "$(ls /sys/fs/bpf/rocedp-netns 2>&1)"
 
 # global options after the object; --pin-dir too
 X "$L1" status --pin-dir "/sys/fs/bpf/J_none$$" -j >"$T_TMP/pd.json" 2>&1 &&
