@@ -531,6 +531,7 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	fm.port_cfg = s->maps.fd[RD_MAP_PORT_CFG];
 	s->fm = fm;
 	rd_fib_set_maps(s->fib, &s->fm);
+	rd_flaps_init(&s->flaps, s->maps.fd[RD_MAP_PORT_FLAPS]);
 
 	/* subscribe before dumping, so no change falls between the two */
 	err = rd_nl_open(&s->mon, groups, sizeof(groups) / sizeof(groups[0]),

@@ -35,6 +35,9 @@ void rd_on_link(struct rd_sync *s, struct rd_nl *nl, const struct nlmsghdr *nlh)
 	idx = ifi->ifi_index;
 	if (!idx)
 		return;
+	/* carrier flaps for rd_port_flaps; a failed write costs no route */
+	rd_flaps_link(&s->flaps, idx, ifi->ifi_flags,
+		      nlh->nlmsg_type == RTM_DELLINK, rd_flaps_now());
 	if (nlh->nlmsg_type == RTM_DELLINK) {
 		rd_link_del(s, idx);
 		rd_fib_touch_ifindex(s->fib, idx);

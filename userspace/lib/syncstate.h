@@ -16,6 +16,7 @@
 #include "nl.h"
 #include "group.h"
 #include "syncopts.h"
+#include "flaps.h"
 
 /* The kernel view's tables (syncview.h has their records). */
 #define LINK_BUCKETS 256
@@ -69,6 +70,7 @@ struct rd_sync {
 	bool warned_unknown;
 	bool res_dump; /* a resilient group changed: dump its buckets */
 	struct rd_sync_stats st;
+	struct rd_flaps flaps; /* link flaps per port (flaps.c) */
 };
 
 uint64_t rd_now_ns(void);
