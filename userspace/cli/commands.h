@@ -18,6 +18,8 @@ int cmd_replay(int argc, char **argv); /* replay.c */
 int cmd_sonic(int argc, char **argv); /* cmd_sonic.c */
 int cmd_stats(int argc, char **argv); /* cmd_stats.c */
 int cmd_flows(int argc, char **argv); /* cmd_flows.c */
+int cmd_qps(int argc, char **argv); /* cmd_qps.c */
+int cmd_top(int argc, char **argv); /* cmd_top.c */
 int cmd_sync(int argc, char **argv); /* sync_cli.c */
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "commands.h"
+#include "cli.h"
 #include "config_txn.h"
 #include "engine.h"
 #include "liveload.h"
@@ -56,13 +57,6 @@ static int module_profile_set(unsigned int profile, unsigned int kmin,
 	return err;
 }
 
-static const char *port_label(unsigned int ifindex, char *buf)
-{
-	if (!if_indextoname(ifindex, buf))
-		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
-	return buf;
-}
-
 static int ecn_show(const struct rd_maps *m)
 {
 	bool module = rd_ecn_module_loaded();
@@ -98,7 +92,7 @@ static int ecn_show(const struct rd_maps *m)
 			       "\"kmin_bytes\":%u,\"kmax_bytes\":%u,\"pmax_percent\":%u,"
 			       "\"profile\":%u,\"queue_bytes\":%llu,\"marked\":%llu,"
 			       "\"would_mark\":%llu}",
-			       n ? "," : "", port_label(key, name), key,
+			       n ? "," : "", rd_ifname(key, name), key,
 			       (unsigned long long)pc.rate_bps, kmin, kmax,
 			       pmax, pc.ecn_profile,
 			       (unsigned long long)ps.vq_bytes,
@@ -106,7 +100,7 @@ static int ecn_show(const struct rd_maps *m)
 			       (unsigned long long)st.ecn_would_mark);
 		else
 			printf("  %-16s rate %llu Mbit/s kmin %u kmax %u pmax %u%% profile %u queue %llu B marked %llu would-mark %llu\n",
-			       port_label(key, name),
+			       rd_ifname(key, name),
 			       (unsigned long long)pc.rate_bps / 1000000, kmin,
 			       kmax, pmax, pc.ecn_profile,
 			       (unsigned long long)ps.vq_bytes,
@@ -302,13 +296,8 @@ int cmd_ecn(int argc, char **argv)
 	struct rd_maps m;
 	int err;
 
-	rd_maps_init(&m);
-	err = rd_maps_open_pinned(&m, rd_pin_dir());
-	if (err) {
-		rd_err("ecn", "%s: %s (is rocedp attached?)", rd_pin_dir(),
-		       strerror(-err));
+	if (cli_maps_open(&m, "ecn"))
 		return 1;
-	}
 	if (argc > 2 && !strcmp(argv[1], "show")) {
 		rd_err("ecn", "show: unexpected argument '%s'", argv[2]);
 		err = -EINVAL;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Summed counters, for stats output, benchmarks and tests. */
+/*
+ * The counter readers (stats.c): per-CPU counters summed, for the stats
+ * command, the SONiC daemon, benchmarks and tests.
+ */
 #ifndef ROCEDP_STATS_H
 #define ROCEDP_STATS_H
 
-#include "rocedp.h"
+#include "mapset.h"
 
 #define RD_STATS_MAX_PORTS ROCEDP_MAX_PORTS
 #define RD_STATS_MAX_GROUPS 256
@@ -36,10 +39,16 @@ struct rd_stats_snapshot {
 	struct rd_group_stats groups[RD_STATS_MAX_GROUPS];
 };
 
+/* One key of a per-CPU map whose value is n_u64 counters, summed over the
+ * CPUs into out; -errno. */
 int rd_percpu_sum(int fd, const void *key, __u64 *out, unsigned int n_u64);
+/* Every counter of the rd_stats block (fd), ROCEDP_CTR_MAX of them. */
 int rd_counters_read(int fd, __u64 *ctr);
+/* One counter of the rd_stats block; *v is 0 on an error. */
 int rd_counter_get(int fd, unsigned int idx, __u64 *v);
+/* The counters, CTS hits, ports with traffic and groups of the maps m. */
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s);
+/* The name of a counter from ROCEDP_CTR_MISC_BASE on ("unknown" else). */
 const char *rd_counter_misc_name(unsigned int idx);
 
 #endif

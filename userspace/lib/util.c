@@ -4,6 +4,7 @@
  * link its objects alike: the output options and the one-line error.
  */
 #include <stdarg.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 #include "util.h"
@@ -50,4 +51,11 @@ int rd_take_output_opts(int argc, char **argv, char **args)
 	}
 	args[n] = NULL;
 	return n;
+}
+
+const char *rd_ifname(unsigned int ifindex, char *buf)
+{
+	if (!if_indextoname(ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
+	return buf;
 }

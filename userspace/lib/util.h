@@ -15,6 +15,10 @@ void rd_err(const char *obj, const char *fmt, ...)
 /* argv[1..] less -j/-p (setting rd_json/rd_pretty) into args; count left */
 int rd_take_output_opts(int argc, char **argv, char **args);
 
+/* An interface's name into buf (IF_NAMESIZE bytes), "if<N>" when it has
+ * none (gone, or another namespace's); returns buf. */
+const char *rd_ifname(unsigned int ifindex, char *buf);
+
 extern bool rd_json; /* -j */
 extern bool rd_pretty; /* -p */
 

@@ -8,7 +8,7 @@
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
 
-#include "maps.h"
+#include "mapset.h"
 #include "util.h"
 
 const char *const rd_map_names[RD_MAP_MAX] = {

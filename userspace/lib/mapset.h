@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The pinned maps by name, opened as one set of fds, and the port-slot
- * helpers every reader and writer of rd_port_cfg shares (maps.c).
+ * helpers every reader and writer of rd_port_cfg shares (mapset.c).
+ * Not "maps.h": that name is the dataplane's (bpf/maps.h), which -Ibpf
+ * finds first from any file outside userspace/lib.
  */
-#ifndef ROCEDP_MAPS_H
-#define ROCEDP_MAPS_H
+#ifndef ROCEDP_MAPSET_H
+#define ROCEDP_MAPSET_H
 
 #include <linux/types.h>
 #include "rocedp_abi.h"

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocedp flows [--limit N]: the flowlet table (rd_flowlets), one flow a
+ * line: its member, frames, flowlets, moves and how long it has been idle.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include "commands.h"
+#include "cli.h"
+#include "util.h"
+static void addr_str(const struct rocedp_flow_key *k, const __u32 *a, char *buf,
+		     size_t len)
+{
+	inet_ntop(k->family == 6 ? AF_INET6 : AF_INET, a, buf, len);
+}
+
+int cmd_flows(int argc, char **argv)
+{
+	struct rocedp_flow_key key, next, *prev = NULL;
+	struct rocedp_flowlet fl;
+	struct rd_maps m;
+	struct timespec ts;
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	unsigned long limit = ~0ul, n = 0;
+	__u64 now;
+	char *end;
+
+	if (argc == 3 && !strcmp(argv[1], "--limit")) {
+		limit = strtoul(argv[2], &end, 10);
+		if (*end) {
+			rd_err("flows", "--limit: '%s' is not a number",
+			       argv[2]);
+			return 2;
+		}
+	} else if (argc > 1) {
+		rd_err("flows", "unexpected argument '%s'", argv[1]);
+		return 2;
+	}
+	if (cli_maps_open(&m, "flows"))
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	if (rd_json)
+		printf("[");
+	else
+		printf("%-39s %-39s %-12s %5s %4s %10s %8s %6s %10s\n", "src",
+		       "dst", "qp/ports", "group", "slot", "pkts", "flowlets",
+		       "moves", "idle_us");
+	while (n < limit &&
+	       !bpf_map_get_next_key(m.fd[RD_MAP_FLOWLETS], prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(m.fd[RD_MAP_FLOWLETS], &key, &fl))
+			continue;
+		addr_str(&key, key.src, s, sizeof(s));
+		addr_str(&key, key.dst, d, sizeof(d));
+		if (rd_json) {
+			printf("%s{\"src\":\"%s\",\"dst\":\"%s\",\"roce\":%s,"
+			       "\"%s\":%u,\"group\":%u,\"member\":%u,"
+			       "\"pkts\":%llu,\"flowlets\":%llu,\"moves\":%llu,"
+			       "\"idle_ns\":%llu}",
+			       n ? "," : "", s, d,
+			       key.proto == ROCEDP_FLOW_PROTO_ROCE ? "true" :
+								     "false",
+			       key.proto == ROCEDP_FLOW_PROTO_ROCE ? "dest_qp" :
+								     "ports",
+			       key.l4, fl.group_id, fl.slot,
+			       (unsigned long long)fl.pkts,
+			       (unsigned long long)fl.flowlets,
+			       (unsigned long long)fl.moves,
+			       (unsigned long long)(now > fl.last_ns ?
+							    now - fl.last_ns :
+							    0));
+		} else {
+			char l4[24];
+
+			if (key.proto == ROCEDP_FLOW_PROTO_ROCE)
+				snprintf(l4, sizeof(l4), "qp 0x%x", key.l4);
+			else
+				snprintf(l4, sizeof(l4), "%u>%u", key.l4 >> 16,
+					 key.l4 & 0xffff);
+			printf("%-39s %-39s %-12s %5u %4u %10llu %8llu %6llu %10llu\n",
+			       s, d, l4, fl.group_id, fl.slot,
+			       (unsigned long long)fl.pkts,
+			       (unsigned long long)fl.flowlets,
+			       (unsigned long long)fl.moves,
+			       (unsigned long long)(now > fl.last_ns ?
+							    (now - fl.last_ns) /
+								    1000 :
+							    0));
+		}
+		n++;
+	}
+	if (rd_json)
+		printf("]\n");
+	rd_maps_close(&m);
+	return 0;
+}
