@@ -7,8 +7,9 @@
 # The router forwards ONLY through rocedp: the kernel's ip_forward is off, so
 # a frame that rocedp handed to the kernel would be lost and show up as a
 # missing frame at the receiver. Routes with gateways are mirrored into the
-# maps by `rocedp sync --daemon` running in the router netns (nsenter keeps
-# the host mount namespace, so the pins live in our own bpffs directory).
+# maps by `rocedp sync --daemon` running in the router netns (plain `ip
+# netns exec`: the pins live in the router netns's own directory,
+# /sys/fs/bpf/rocedp-netns/<netns cookie>, docs/netns.md).
 # rocegen sends RoCEv2 RDMA WRITEs 10.71.8.2 -> 10.71.9.2 and its responder
 # acknowledges them back through the router; "nothing lost" means every
 # frame the sender put on the wire (retransmissions included) reached the
@@ -35,13 +36,12 @@ set -u
 modes=("$@")
 [ ${#modes[@]} = 0 ] && modes=(native tc)
 
-t_require nsenter ethtool bpftool tc ip
+t_require ethtool bpftool tc ip
 
 NS_S=lc_s$$
 NS_R=lc_r$$
 NS_D=lc_d$$
-PIN=/sys/fs/bpf/lc_life$$
-export ROCEDP_PIN_DIR=$PIN
+PIN= # the router's pin directory, set once its netns exists (router_pin)
 SYNC_PID=$T_TMP/sync.pid
 # traffic: 4 QPs x COUNT x 64 KiB at RATE Mbit/s (about 7 s), long enough
 # for a kill + restart or two upgrades in the middle
@@ -50,8 +50,13 @@ COUNT=200
 
 in_s() { ip netns exec "$NS_S" "$@"; }
 in_d() { ip netns exec "$NS_D" "$@"; }
-# the router: network namespace only, so the host's /sys/fs/bpf is ours
-in_r() { nsenter --net="/run/netns/$NS_R" "$@"; }
+# the router: plain `ip netns exec`, no environment
+in_r() { ip netns exec "$NS_R" "$@"; }
+# router_pin: PIN, where rocedp in the router netns pins by itself
+router_pin() {
+	local c
+	c=$(t_netns_cookie "$NS_R") && [ -n "$c" ] && PIN=/sys/fs/bpf/rocedp-netns/$c
+}
 rd() { in_r "$ROCEDP" "$@"; }
 
 sync_kill() {
@@ -68,7 +73,8 @@ teardown() {
 		for p in $(ip netns pids "$n" 2>/dev/null); do kill "$p"; done
 		ip netns del "$n" 2>/dev/null
 	done
-	rm -rf "$PIN"
+	[ -n "$PIN" ] && rm -rf "$PIN"
+	PIN=
 }
 t_cleanup teardown
 
@@ -78,6 +84,7 @@ lab_up() {
 		ip netns add "$n" || return 1
 		ip -n "$n" link set lo up
 	done
+	router_pin || return 1
 	# r2/d1: a second port to the receiver that no route uses until the
 	# upgrade phase adds one (sync must give it a devmap entry)
 	ip -n "$NS_R" link add r0 type veth peer name s0 netns "$NS_S" &&
@@ -438,7 +445,7 @@ done
 # A pin left by a version whose map differs: attach names it and the way
 # out, and works after detach --all.
 phase_stale_pin() {
-	ip netns add "$NS_R" && ip -n "$NS_R" link add r0 type veth peer name r0p &&
+	ip netns add "$NS_R" && router_pin && ip -n "$NS_R" link add r0 type veth peer name r0p &&
 		ip -n "$NS_R" link set r0 up && ip -n "$NS_R" link set r0p up &&
 		mkdir -p "$PIN" &&
 		bpftool map create "$PIN/rd_port_cfg" type hash key 4 value 32 \

@@ -17,20 +17,20 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ip nsenter redis-server redis-cli || exit $?
+t_require ip redis-server redis-cli || exit $?
 H1=R_h1$$
 SW=R_sw$$
 H2=R_h2$$
-PIN=/sys/fs/bpf/R_sr$$
+PIN= # the switch's own pin directory (t_netns_cookie), once it exists
 SOCK=$T_TMP/redis.sock
-X() { nsenter --net="/run/netns/$SW" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
+X() { ip netns exec "$SW" "$ROCEDP" "$@"; }
 rc() { redis-cli -s "$SOCK" "$@"; }
 teardown() {
 	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
 	ip netns del "$H1" 2>/dev/null
 	ip netns del "$SW" 2>/dev/null
 	ip netns del "$H2" 2>/dev/null
-	rm -rf "$PIN"
+	[ -n "$PIN" ] && rm -rf "$PIN"
 }
 t_cleanup teardown
 
@@ -72,6 +72,7 @@ qmarks() {
 
 # --- topology: h1 -- s0 [sw: rocedp] s1 -- h2 ---
 for n in "$H1" "$SW" "$H2"; do ip netns add "$n" || exit 1; done
+PIN=/sys/fs/bpf/rocedp-netns/$(t_netns_cookie "$SW") || exit 1
 ip -n "$H1" link add eth0 type veth peer name s0 netns "$SW"
 ip -n "$H2" link add eth0 type veth peer name s1 netns "$SW"
 for n in "$H1" "$SW" "$H2"; do ip -n "$n" link set lo up; done
@@ -112,8 +113,7 @@ EOF
 t_check $? "CONFIG_DB loaded with redis-cli HSET ($(rc -n 4 dbsize) keys)" "$(cat "$T_TMP/load.out")"
 
 T_BG_OUT=$T_TMP/sync.out T_BG_ERR=$T_TMP/sync.log t_bg SYNC_PID \
-	nsenter --net="/run/netns/$SW" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" \
-	sonic sync --redis "unix:$SOCK" --ports Ethernet0=s0,Ethernet4=s1 \
+	ip netns exec "$SW" "$ROCEDP" sonic sync --redis "unix:$SOCK" --ports Ethernet0=s0,Ethernet4=s1 \
 	--port-interval 0.2 --queue-interval 0.5
 t_wait_for 5 sh -c "[ \"\$(redis-cli -s '$SOCK' -n 6 hget 'ROCEDP|status' state)\" = ok ]"
 t_check $? "sonic sync applies CONFIG_DB: STATE_DB ROCEDP|status state ok" "$(tail -n5 "$T_TMP/sync.log")"
@@ -218,7 +218,7 @@ t_check $? "fixed again: state ok, error cleared ('$(state error)')"
 # and s1's queue estimate pinned above AZURE_LOSSLESS's Kmax (a test knob
 # SONiC has no field for: veths have no queue to build) ---
 T_BG_OUT=/dev/null T_BG_ERR=$T_TMP/rsync.log t_bg RSYNC_PID \
-	nsenter --net="/run/netns/$SW" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" sync
+	ip netns exec "$SW" "$ROCEDP" sync
 # rocedp forwards gateway routes (connected subnets stay the kernel's)
 ip -n "$H2" addr add 10.9.0.2/32 dev eth0
 ip -n "$SW" route add 10.9.0.0/24 via 10.2.0.2 dev s1
