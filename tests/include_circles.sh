@@ -192,3 +192,17 @@ else
 	echo "not ok - links: no circle among the rocegen objects"
 	echo "# compiling rocegen's sources failed"
 fi
+
+# One header name, one file: a directory's own header is found before the
+# -I paths, and -Ibpf comes before -Iuserspace/lib, so a second "x.h"
+# would be a different file depending on who includes it (userspace's
+# maps.h was shadowed by bpf/maps.h outside userspace/lib; it is mapset.h).
+dups=$(find bpf userspace tools/rocegen tests -name '*.h' \
+	-not -path '*/build*' -printf '%f %h\n' | sort |
+	awk '$1 == p { print pl; print } { p = $1; pl = $0 }' | sort -u)
+if [ -z "$dups" ]; then
+	echo "ok - header names: each names one file on the include paths"
+else
+	echo "not ok - header names: each names one file on the include paths"
+	echo "$dups" | sed 's/^/# /'
+fi

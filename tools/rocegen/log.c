@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocegen's error line and stop flag, apart from main.c so that send.c and
- * serve.c (which main.c calls) do not need main.c back.
+ * serve.c (which main.c calls) do not need main.c back. The line is the
+ * library's (rd_verr, util.c): control characters in a message, from an
+ * interface name or an argument, print as "?", as in rocedp's errors.
  */
 #include <stdarg.h>
-#include <stdio.h>
 #include "log.h"
+#include "util.h"
 
 volatile int rg_stop;
 
@@ -13,9 +15,7 @@ void rg_err(const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "rocegen: %s: ", what);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rd_verr("rocegen", what, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

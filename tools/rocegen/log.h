@@ -6,7 +6,7 @@
 #ifndef ROCEGEN_LOG_H
 #define ROCEGEN_LOG_H
 
-/* "rocegen: WHAT: message" on stderr */
+/* "rocegen: WHAT: message" on stderr, one line (rd_verr, util.c) */
 void rg_err(const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Set on SIGINT/SIGTERM: loops finish their report and return. */

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # rocegen: RoCEv2 traffic generator + NIC-like responder (tools/rocegen).
-# Links $(LIBROCEDP), from which it takes icrc.o and frame.o: the ICRC code
-# the rocedp binary uses and the frame builder the tests use.
+# Links $(LIBROCEDP), from which it takes icrc.o, frame.o and util.o: the
+# ICRC code the rocedp binary uses, the frame builder the tests use and the
+# one error line (rd_verr).
 
 ROCEGEN := $(OUT)/rocegen
 ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c)
 ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/lib/icrc.h \
-	userspace/lib/frame.h
+	userspace/lib/frame.h userspace/lib/util.h
 ICRC_SO := $(OUT)/librd_icrc.so
 FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
 

@@ -17,19 +17,25 @@ bool rd_pretty; /* -p */
  * key or an argument, say) are printed as "?", so no input can split an
  * error or forge another line.
  */
-void rd_err(const char *obj, const char *fmt, ...)
+void rd_verr(const char *prog, const char *obj, const char *fmt, va_list ap)
 {
 	char msg[2048], *p;
-	va_list ap;
 
-	va_start(ap, fmt);
 	if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
 		msg[0] = 0;
-	va_end(ap);
 	for (p = msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	fprintf(stderr, "rocedp: %s: %s\n", obj, msg);
+	fprintf(stderr, "%s: %s: %s\n", prog, obj, msg);
+}
+
+void rd_err(const char *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rd_verr("rocedp", obj, fmt, ap);
+	va_end(ap);
 }
 
 /*

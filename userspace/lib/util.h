@@ -6,11 +6,15 @@
 #ifndef ROCEDP_UTIL_H
 #define ROCEDP_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 /* Print one error line "rocedp: OBJECT: reason" to stderr. */
 void rd_err(const char *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same line for another program (rocegen): "PROG: OBJECT: reason". */
+void rd_verr(const char *prog, const char *obj, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* argv[1..] less -j/-p (setting rd_json/rd_pretty) into args; count left */
 int rd_take_output_opts(int argc, char **argv, char **args);
