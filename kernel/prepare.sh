@@ -22,6 +22,10 @@ cache=$(cd "$cache" && pwd)
 
 # Modules copied out of the image for the boot test (deps are added).
 KMOD_WANT=${KMOD_WANT:-"sch_ingress cls_bpf veth"}
+# ... and for the lab's Soft-RoCE guests (tools/lab/rdma.sh), in their own
+# dir: the same unpack, so the image is downloaded once for both.
+# (rxe asks the crypto API for "crc32", which nothing loads without modprobe)
+KMOD_RDMA=${KMOD_RDMA:-"rdma_rxe ib_uverbs crc32_generic virtio_net virtio_pci"}
 
 log() { echo "kernel-prep: $*" >&2; }
 die() { echo "kernel-prep: error: $*" >&2; exit 1; }
@@ -67,11 +71,12 @@ fetch() { # package=version -> path of the .deb in the cache
 }
 
 # --- the kernel image: vmlinuz, BTF, modules --------------------------------
-if [ ! -f "$kc/image.stamp" ]; then
+if [ ! -f "$kc/image.stamp" ] ||
+	[ "$(cat "$kc/kmods-rdma/want" 2>/dev/null)" != "$KMOD_RDMA" ]; then
 	deb=$(fetch "linux-image-$KVER=$PKGVER")
 	tmp=$kc/image.tmp
-	rm -rf "$tmp" "$kc/kmods"
-	mkdir -p "$tmp" "$kc/kmods"
+	rm -rf "$tmp" "$kc/kmods" "$kc/kmods-rdma"
+	mkdir -p "$tmp" "$kc/kmods" "$kc/kmods-rdma"
 	log "unpacking $(basename "$deb")"
 	dpkg-deb -x "$deb" "$tmp"
 	cp "$tmp/boot/vmlinuz-$KVER" "$kc/vmlinuz"
@@ -96,14 +101,34 @@ if [ ! -f "$kc/image.stamp" ]; then
 		for d in $(modcat "$f" | tr '\0' '\n' | sed -n 's/^depends=//p' | tr ',' ' '); do
 			visit "$d"
 		done
-		modcat "$f" >"$kc/kmods/$m.ko"
-		echo "$m" >>"$kc/kmods/order"
+		modcat "$f" >"$kdest/$m.ko"
+		echo "$m" >>"$kdest/order"
 	}
+	kdest=$kc/kmods
 	for m in $KMOD_WANT; do
 		visit "$m"
 	done
+	seen=" "
+	kdest=$kc/kmods-rdma
+	for m in $KMOD_RDMA; do
+		visit "$m"
+	done
+	echo "$KMOD_RDMA" >"$kc/kmods-rdma/want"
 	rm -rf "$tmp" "$deb"
 	touch "$kc/image.stamp"
+fi
+
+# The lab's RDMA guests need only the image: no linux-source download.
+if [ "${KPREP_IMAGE_ONLY:-0}" = 1 ]; then
+	cat >"$cache/image-env.sh" <<EOF
+KVER=$KVER
+KPKGVER=$PKGVER
+VMLINUZ=$kc/vmlinuz
+KMODS=$kc/kmods
+KMODS_RDMA=$kc/kmods-rdma
+EOF
+	log "image ready: $KVER ($PKGVER) in $kc"
+	exit 0
 fi
 
 # --- linux-source: resolve_btfids and extract-vmlinux -----------------------
@@ -165,5 +190,6 @@ KDIR=$kdir
 VMLINUZ=$kc/vmlinuz
 VMLINUX_BTF=$kc/vmlinux.btf
 KMODS=$kc/kmods
+KMODS_RDMA=$kc/kmods-rdma
 EOF
 log "ready: $KVER ($PKGVER) in $kc"

@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Real RDMA through rocedp (issue 22, `make test-rdma`): two Soft-RoCE
+# guests (Debian's 6.1 kernel, rdma_rxe, perftest; tools/lab/rdma.sh), r1-1
+# behind leaf1 and r2-1 behind leaf2 of a 2-leaf x 2-spine lab with rocedp
+# (native XDP) on both leaves. perftest write, read and send with 8 QPs each
+# must complete; rxe's hw_counters must show every frame sent received on
+# the other side, both ways, and no sequence error; no guest logs "bad
+# ICRC"; the QPs' frames spread over both spines (rocedp's group members);
+# every ACK reaching r1-1 carries the ACK class's DSCP (46: the check does
+# not read the config, so a config with another ACK DSCP fails it); the
+# runs are at path MTU 4096 with every port natively attached; and a run
+# at ECT(0) over a rate-limited uplink gets CE marks from rocedp, seen at
+# the receiving guest's tap. rxe answers CE with no CNP in 6.1; the ECN
+# check prints the opcodes it did send (docs/lab.md).
+#
+# Env: RDMA_CONFIG=FILE loads FILE on both leaves (e.g. one with
+# qos.ack.dscp 10 to see the remark check fail), RDMA_ITERS (default 100).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+ACK_DSCP=46 # docs/config.md, the ACK class's default
+QPS=8
+ITERS=${RDMA_ITERS:-100}
+PT="-d rxe0 -x 1 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
+
+t_require qemu-system-x86_64 tcpdump tshark
+T_LAB_PREFIX=rd$((RANDOM % 9000 + 1000))
+t_cleanup "$LAB down --prefix $T_LAB_PREFIX"
+export RDMA_OUT=$T_OUT
+t0=$(date +%s)
+args=(--leaves 2 --spines 2 --hosts 1 --rdma)
+[ -n "${RDMA_CONFIG:-}" ] && args+=(--config "$RDMA_CONFIG")
+if ! lab up "${args[@]}" >"$T_TMP/up.out" 2>&1; then
+	t_fail "lab up --rdma (2 leaves, 2 spines, guests r1-1 r2-1)" "$(tail -n 4 "$T_TMP/up.out")"
+	t_done
+fi
+t_ok "lab up --rdma: r1-1, r2-1 booted with rxe0 in $(($(date +%s) - t0)) s"
+
+G() { lab_exec "$@"; }
+# hw NODE: rxe0's hw_counters as "name value" lines
+hw() { G "$1" 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && for f in *; do echo "$f $(cat $f)"; done'; }
+hwv() { sed -n "s/^$2 //p" "$1"; } # FILE COUNTER
+# members: "leaf slot pkts" of each leaf's group members
+members() {
+	local l
+	for l in leaf1 leaf2; do
+		G "$l" "$ROCEDP" -j stats | $PY -c '
+import json, sys
+for g in json.load(sys.stdin)["groups"]:
+    for m in g["members"]:
+        print(sys.argv[1], m["slot"], m["pkts"])' "$l"
+	done
+}
+out=$(G r1-1 ibv_devices 2>&1; G r2-1 ibv_devices 2>&1)
+[ "$(echo "$out" | grep -c rxe0)" = 2 ]
+t_check $? "ibv_devices lists rxe0 in both guests" "$out"
+
+# run NAME TOOL [ARGS]: TOOL server in r2-1, client in r1-1 (to r2-1), with
+# captures on both leaves' guest ports; leaves NAME.{srv,cli,hw1a,...}
+run() {
+	local n=$1 tool=$2 srvpid c1 c2
+	shift 2
+	hw r1-1 >"$T_TMP/$n.hw1a"
+	hw r2-1 >"$T_TMP/$n.hw2a"
+	members >"$T_TMP/$n.ma"
+	t_cap_start c1 "$(ns leaf1)" rdma1 "$T_TMP/$n.to1.pcap" "udp port 4791"
+	t_cap_start c2 "$(ns leaf2)" rdma1 "$T_TMP/$n.to2.pcap" "udp port 4791"
+	RDMA_EXEC_TIMEOUT=150 lab_exec r2-1 "$tool $PT $*" >"$T_TMP/$n.srv" 2>&1 &
+	srvpid=$!
+	sleep 1.5
+	RDMA_EXEC_TIMEOUT=150 lab_exec r1-1 "$tool $PT $* 10.2.251.2" >"$T_TMP/$n.cli" 2>&1
+	echo $? >"$T_TMP/$n.rc"
+	wait "$srvpid"
+	echo $? >>"$T_TMP/$n.rc"
+	t_cap_stop "$c1"
+	t_cap_stop "$c2"
+	hw r1-1 >"$T_TMP/$n.hw1b"
+	hw r2-1 >"$T_TMP/$n.hw2b"
+	members >"$T_TMP/$n.mb"
+}
+
+# d NAME FILE-SUFFIX COUNTER: the counter's change over the run
+d() { echo $(($(hwv "$T_TMP/$1.$2b" "$3") - $(hwv "$T_TMP/$1.$2a" "$3"))); }
+
+# the checks on one run
+checks() {
+	local n=$1 s1 r1 s2 r2 bw
+	bw=$(awk '$1 == 65536 { print $4 }' "$T_TMP/$n.cli" | tail -n 1)
+	[ "$(cat "$T_TMP/$n.rc" | tr '\n' ' ')" = "0 0 " ] && [ -n "$bw" ]
+	t_check $? "$n: $QPS QPs x $ITERS x 64 KiB through rocedp, both sides exit 0 ($bw Gbit/s)" \
+		"rc $(cat "$T_TMP/$n.rc" | tr '\n' ' '); $(tail -n 3 "$T_TMP/$n.cli" "$T_TMP/$n.srv")"
+	s1=$(d "$n" hw1 sent_pkts) r1=$(d "$n" hw1 rcvd_pkts)
+	s2=$(d "$n" hw2 sent_pkts) r2=$(d "$n" hw2 rcvd_pkts)
+	[ "$s1" -gt 0 ] && [ "$s1" = "$r2" ] && [ "$s2" -gt 0 ] && [ "$s2" = "$r1" ]
+	t_check $? "$n: no frame lost: r1-1 sent $s1 = r2-1 received $r2, r2-1 sent $s2 = r1-1 received $r1" \
+		"taps toward the guests: $(ip -n "$(ns leaf1)" -s link show rdma1 | sed -n '/TX:/{n;p}'); $(ip -n "$(ns leaf2)" -s link show rdma1 | sed -n '/TX:/{n;p}')"
+	s1=$(($(d "$n" hw1 rcvd_seq_err) + $(d "$n" hw2 rcvd_seq_err)))
+	[ "$s1" = 0 ]
+	t_check $? "$n: no sequence errors (rcvd_seq_err +$s1)" \
+		"retries: $(d "$n" hw1 completer_retry_err)/$(d "$n" hw2 completer_retry_err), duplicates $(d "$n" hw2 duplicate_request)"
+	# data frames per spine: the members' change, both leaves added up
+	$PY - "$T_TMP/$n.ma" "$T_TMP/$n.mb" >"$T_TMP/$n.spread" <<'EOF'
+import sys
+def rd(p):
+    r = {}
+    for line in open(p):
+        leaf, slot, pkts = line.split()
+        r[int(slot)] = r.get(int(slot), 0) + int(pkts)
+    return r
+a, b = rd(sys.argv[1]), rd(sys.argv[2])
+dl = [b[s] - a.get(s, 0) for s in sorted(b)]
+tot = sum(dl) or 1
+print(" ".join(f"spine{s + 1} {x} ({100 * x / tot:.0f}%)" for s, x in enumerate(dl)))
+sys.exit(0 if len(dl) == 2 and min(dl) >= tot * 0.05 else 1)
+EOF
+	t_check $? "$n: the QPs spread over the spines: $(cat "$T_TMP/$n.spread")"
+}
+
+# opcodes PCAP: "opcode dscp ecn len" per RoCE frame
+frames() {
+	tshark "${T_TSHARK_OPTS[@]}" -r "$1" -T fields -e infiniband.bth.opcode \
+		-e ip.dsfield.dscp -e ip.dsfield.ecn -e frame.len 2>/dev/null
+}
+
+for t in write read send; do
+	run "$t" "ib_${t}_bw"
+	checks "$t"
+done
+
+# ACKs toward the writer: every one remarked to the ACK class's DSCP
+frames "$T_TMP/write.to1.pcap" >"$T_TMP/write.to1.txt"
+read -r nack nok bad <<<"$(awk -v want=$ACK_DSCP '$1 == 17 { n++; if ($2 == want) ok++; else { bad = bad " " $2 } }
+	END { print n + 0, ok + 0, (bad == "" ? "-" : bad) }' "$T_TMP/write.to1.txt")"
+[ "$nack" -gt 0 ] && [ "$nack" = "$nok" ]
+t_check $? "ACKs arrive remarked: $nok of $nack ACKs at r1-1's port carry DSCP $ACK_DSCP (rxe sends 0)" \
+	"DSCPs seen instead:$(echo "$bad" | tr ' ' '\n' | sort | uniq -c | tr '\n' ' ')"
+
+out=$(G r1-1 dmesg 2>&1; G r2-1 dmesg 2>&1)
+! echo "$out" | grep -q 'bad ICRC'
+t_check $? "no 'bad ICRC' in either guest's kernel log" "$(echo "$out" | grep 'bad ICRC' | head -n 3)"
+
+# path MTU 4096, forwarded by the native XDP programs
+frames "$T_TMP/write.to2.pcap" >"$T_TMP/write.to2.txt"
+big=$(awk '$1 != 17 && $4 >= 4096 + 58 { n++ } END { print n + 0 }' "$T_TMP/write.to2.txt")
+st=$(G leaf1 "$ROCEDP" status 2>&1; G leaf2 "$ROCEDP" status 2>&1)
+nat=$(echo "$st" | grep -cE '^ +(rdma1|up[12]) +ifindex [0-9]+ +native')
+grep -q 'Mtu *: 4096' "$T_TMP/write.cli" && [ "$big" -gt 0 ] && [ "$nat" = 6 ]
+t_check $? "path MTU 4096: perftest at 4096, $big full frames (4154 B) at r2-1, rdma1/up1/up2 native on both leaves ($nat/6)" \
+	"$(grep Mtu "$T_TMP/write.cli"); $st"
+
+# ECN: leaf1's uplinks rate-limited in rocedp's virtual queue (50 Mbit/s)
+# and shaped at the spines (tbf, 50 Mbit/s, a queue deep enough for the
+# whole run: rxe has no congestion control, and a tail drop would be a loss
+# the checks count); r1-1 writes 2 MiB with ECT(0) (GRH traffic class 2)
+for s in 1 2; do
+	rocedp_set leaf1 ecn set "up$s" rate 50 kmin 20000 kmax 100000 pmax 100 >>"$T_TMP/ecn.set" 2>&1 ||
+		t_fail "rocedp ecn set up$s rate 50" "$(cat "$T_TMP/ecn.set")"
+	tc -n "$(ns "spine$s")" qdisc replace dev leaf2 root tbf rate 50mbit burst 64k limit 16mb
+done
+ITERS=5 # perftest's minimum
+PT="-d rxe0 -x 1 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
+ce0=$(G leaf1 "$ROCEDP" -j stats | $PY -c 'import json,sys; print(sum(p["ecn_marked"] for p in json.load(sys.stdin)["ports"]))')
+run ecn ib_write_bw --tclass=2
+ce1=$(G leaf1 "$ROCEDP" -j stats | $PY -c 'import json,sys; print(sum(p["ecn_marked"] for p in json.load(sys.stdin)["ports"]))')
+checks ecn
+frames "$T_TMP/ecn.to2.pcap" >"$T_TMP/ecn.to2.txt"
+frames "$T_TMP/ecn.to1.pcap" >"$T_TMP/ecn.to1.txt"
+ce=$(awk '$3 == 3 { n++ } END { print n + 0 }' "$T_TMP/ecn.to2.txt")
+ect=$(awk '$3 == 2 { n++ } END { print n + 0 }' "$T_TMP/ecn.to2.txt")
+[ "$ce" -gt 0 ] && [ "$ce" = "$((ce1 - ce0))" ]
+t_check $? "ECN: rocedp marked $((ce1 - ce0)) frames CE on the 50 Mbit/s uplinks; r2-1's port saw $ce CE, $ect ECT(0)"
+# what rxe sends back: CNP is opcode 129 (0x81)
+back=$(awk '{ c[$1 "/dscp" $2]++ } END { for (k in c) printf "%s x%d ", k, c[k] }' "$T_TMP/ecn.to1.txt")
+cnp=$(awk '$1 == 129 { n++ } END { print n + 0 }' "$T_TMP/ecn.to1.txt")
+if [ "$cnp" -gt 0 ]; then
+	okc=$(awk '$1 == 129 && $2 == 48 { n++ } END { print n + 0 }' "$T_TMP/ecn.to1.txt")
+	[ "$okc" = "$cnp" ]
+	t_check $? "ECN: $cnp CNPs from rxe, $okc remarked to DSCP 48"
+else
+	t_ok "ECN: rxe (6.1) sends no CNP for CE-marked frames; it sent back (opcode/dscp x count): $back"
+fi
+
+t_done

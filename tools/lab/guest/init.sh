@@ -1,0 +1,70 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the lab's Soft-RoCE endpoint guests (tools/lab/rdma.sh): Debian's
+# 6.1 kernel under qemu TCG, one virtio-net eth0 on a tap in a leaf
+# namespace, rxe0 on top of it. Settings come from the kernel command line:
+#   rl.ip=A.B.C.D/N rl.gw=A.B.C.D rl.mtu=N rl.name=NODE
+# The host runs commands through a tiny server on ttyS1 and ttyS2
+# (tools/lab/guest/gexec.py): one base64-encoded command line per request,
+# answered by its output and "@@ROCEDP-RC <id> <rc>@@".
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export HOME=/root
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mkdir -p /run /root
+mount -t tmpfs tmpfs /run
+echo 4 >/proc/sys/kernel/printk
+
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^rl\.$1=//p"; }
+ip_addr=$(arg ip)
+gw=$(arg gw)
+mtu=$(arg mtu)
+name=$(arg name)
+hostname "${name:-rdma}"
+
+for m in $(cat /lib/kmods/order); do
+	insmod "/lib/kmods/$m.ko" || echo "ROCEDP-GUEST: insmod $m failed"
+done
+i=0
+while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ip link set lo up
+ip link set eth0 mtu "${mtu:-1500}" up
+# belt and braces: qemu offers no offload to this device (rdma.sh), so
+# every frame leaves as plain, fully checksummed Ethernet
+ethtool -K eth0 tx off rx off tso off gso off gro off sg off >/dev/null 2>&1
+[ -n "$ip_addr" ] && ip addr add "$ip_addr" dev eth0
+[ -n "$gw" ] && ip route add default via "$gw"
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
+if rdma link add rxe0 type rxe netdev eth0; then
+	echo "ROCEDP-GUEST: rxe0 on eth0 $ip_addr mtu ${mtu:-1500}"
+else
+	echo "ROCEDP-GUEST: rdma link add failed"
+fi
+
+# serve NAME: one request at a time on /dev/NAME
+serve() {
+	tty=/dev/$1
+	stty -F "$tty" raw -echo -onlcr 2>/dev/null
+	exec 3<"$tty"
+	while :; do
+		while read -r id b64 <&3; do
+			[ -n "$b64" ] || continue
+			cmd=$(echo "$b64" | base64 -d 2>/dev/null)
+			(cd /root && sh -c "$cmd") </dev/null >"$tty" 2>&1
+			printf '\n@@ROCEDP-RC %s %d@@\n' "$id" $? >"$tty"
+		done
+		sleep 0.2
+	done
+}
+serve ttyS1 &
+serve ttyS2 &
+echo "ROCEDP-GUEST: READY"
+while :; do sleep 3600; done
