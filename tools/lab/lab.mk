@@ -13,3 +13,11 @@ lab-down:
 
 lab-status:
 	ROCEDP=$(abspath $(ROCEDP)) tools/lab/rocedp-lab status $(LAB_ARGS)
+
+# the lab's fault injector (rocedp-lab inject, docs/lab.md): a tc program
+LAB_INJECT := $(OUT)/lab_inject.bpf.o
+FORMAT_EXTRA += tools/lab/inject.bpf.c
+all: $(LAB_INJECT)
+
+$(LAB_INJECT): tools/lab/inject.bpf.c | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+# rocedp-lab inject: loss, reordering and duplication on one spine
+# (sourced by rocedp-lab; docs/lab.md, Injecting faults).
+#
+#   rocedp-lab inject SPINE drop|reorder|dup N [--qp Q] [--any]
+#   rocedp-lab inject SPINE off
+#   rocedp-lab inject SPINE [-j]          (what it did, per QP)
+#
+# The program (tools/lab/inject.bpf.c, built as $OUT/lab_inject.bpf.o) is
+# loaded once per spine with bpftool, pinned with its maps under
+# /sys/fs/bpf/rocedp-lab-<prefix>/inject-<spine>, and attached by tc to the
+# egress of every port of the spine. The commands run under
+# `nsenter --net` (not `ip netns exec`, which would remount /sys and hide
+# the pins). Each `inject ... MODE N` starts from fresh counters.
+
+inj_obj() { echo "${LAB_INJECT_OBJ:-$(dirname "$ROCEDP")/lab_inject.bpf.o}"; }
+inj_pin() { echo "/sys/fs/bpf/rocedp-lab-$prefix/inject-$1"; }
+inj_net() {
+	local n=$1
+	shift
+	nsenter --net="/run/netns/$(ns "$n")" -- "$@"
+}
+
+# inj_detach SPINE: tc filters off every port, pins removed
+inj_detach() {
+	local sp=$1 l
+	for l in $(seq "$leaves"); do
+		inj_net "$sp" tc filter del dev "leaf$l" egress pref 7 2>/dev/null
+	done
+	rm -rf "$(inj_pin "$sp")"
+	rmdir "/sys/fs/bpf/rocedp-lab-$prefix" 2>/dev/null
+	return 0
+}
+
+# inj_cfg_bytes MODE N QP HAS_QP ANY: struct inj_cfg as bpftool hex bytes
+inj_cfg_bytes() {
+	/usr/bin/python3 -c 'import struct, sys
+print(" ".join("%d" % b for b in struct.pack("<6I", *map(int, sys.argv[1:]), 0)))' "$@"
+}
+
+inj_show() {
+	local sp=$1 json=$2 p
+	p=$(inj_pin "$sp")
+	[ -e "$p/maps/inj_qps" ] || die "inject: $sp: no injector (inject $sp MODE N)"
+	bpftool -j map dump pinned "$p/maps/inj_qps" |
+		/usr/bin/python3 "$LAB_TOP/tools/lab/injshow.py" "$sp" "$json" "$(bpftool -j map dump pinned "$p/maps/inj_cfg" 2>/dev/null)"
+}
+
+cmd_inject() {
+	local sp=${rest[0]:-} what=${rest[1]:-} n= qp=0 has_qp=0 any=0 json=0 p l m i
+	load_conf || die "lab '$prefix' is not up"
+	[[ $sp =~ ^spine[0-9]+$ ]] && [ -e "/run/netns/$(ns "$sp")" ] ||
+		die "inject: '$sp': no such spine (see 'rocedp-lab nodes')"
+	case $what in
+	"" | -j)
+		[ "$what" = -j ] && json=1
+		inj_show "$sp" "$json"
+		return
+		;;
+	off)
+		inj_detach "$sp"
+		say "inject: $sp off"
+		return
+		;;
+	drop) m=1 ;;
+	reorder) m=2 ;;
+	dup) m=3 ;;
+	*) die "inject: '$what': drop, reorder, dup or off" ;;
+	esac
+	n=${rest[2]:-}
+	[[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || die "inject: N: '$n' is not a number >= 1"
+	for ((i = 3; i < ${#rest[@]}; i++)); do
+		case ${rest[i]} in
+		--qp)
+			i=$((i + 1))
+			qp=${rest[i]:-}
+			[[ $qp =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]] && [ $((qp)) -le 16777215 ] ||
+				die "inject: --qp: '$qp' is not a QP number (0..0xffffff)"
+			qp=$((qp)) has_qp=1
+			;;
+		--any) any=1 ;;
+		*) die "inject: '${rest[i]}': unknown option (--qp Q, --any)" ;;
+		esac
+	done
+	[ -r "$(inj_obj)" ] || die "inject: $(inj_obj): not built (make)"
+	command -v bpftool >/dev/null || die "inject: bpftool not found"
+	inj_detach "$sp"
+	p=$(inj_pin "$sp")
+	mkdir -p "$p" || die "inject: $p: cannot create"
+	bpftool prog load "$(inj_obj)" "$p/prog" type classifier pinmaps "$p/maps" \
+		>"$(state_dir)/inject-$sp.log" 2>&1 ||
+		{ inj_detach "$sp"; die "inject: $sp: load failed (log: $(state_dir)/inject-$sp.log)"; }
+	# shellcheck disable=SC2046
+	bpftool map update pinned "$p/maps/inj_cfg" key 0 0 0 0 \
+		value $(inj_cfg_bytes "$m" "$n" "$qp" "$has_qp" "$any") ||
+		{ inj_detach "$sp"; die "inject: $sp: cannot write the settings"; }
+	for l in $(seq "$leaves"); do
+		inj_net "$sp" tc qdisc replace dev "leaf$l" clsact 2>/dev/null
+		inj_net "$sp" tc filter replace dev "leaf$l" egress pref 7 handle 1 \
+			bpf da object-pinned "$p/prog" ||
+			{ inj_detach "$sp"; die "inject: $sp: cannot attach to leaf$l"; }
+	done
+	say "inject: $sp: $what every ${n}th eligible RoCE request per QP$([ "$has_qp" = 1 ] && printf ' of QP %#x' "$qp")"
+}
+
+# at `down`: every injector of the lab
+inj_down() {
+	local p
+	for p in "/sys/fs/bpf/rocedp-lab-$prefix"/inject-*; do
+		[ -e "$p" ] && rm -rf "$p"
+	done
+	rmdir "/sys/fs/bpf/rocedp-lab-$prefix" 2>/dev/null
+	return 0
+}
