@@ -157,6 +157,8 @@ struct rg_serve_totals {
 	uint64_t qps, frames, bytes, messages, oos, naks, dups, acks;
 	uint64_t ce, ect, cnps, cnps_suppressed, icrc_errors, bad_qp;
 	uint64_t socket_drops;
+	/* the request PSN stream as seen on the wire (serve.c, rg_wire_psn) */
+	uint64_t wire_gaps, wire_gap_psns, wire_rewinds, wire_dups;
 };
 
 /* Payload bytes per frame for an IP MTU, or -EMSGSIZE. */

@@ -38,6 +38,10 @@ struct rg_rqp {
 	uint64_t last_rx, last_cnp;
 	uint64_t frames, bytes, messages, oos, naks, dups, acks;
 	uint64_t ce, ect, cnps, cnps_suppressed;
+	/* the PSN stream as a switch on the path sees it (wire_*) */
+	bool wire_valid;
+	uint32_t wire_next, wire_high; /* expected PSN, one past the highest */
+	uint64_t wire_gaps, wire_gap_psns, wire_rewinds, wire_dups;
 };
 
 struct rg_responder {
@@ -164,6 +168,46 @@ static void rg_ack_now(struct rg_responder *r, struct rg_rqp *q)
 	q->ack_pending = false;
 }
 
+/*
+ * The independent count for rocedp's per-QP telemetry, by the same rules
+ * (docs/telemetry.md, bpf/telemetry.h rd_psn_step) from what arrived here:
+ * against the expected next PSN and one past the highest seen, a PSN
+ * beyond the highest is a gap (the PSNs skipped were never seen), the
+ * previous PSN again a duplicate, any other PSN behind the expected one a
+ * rewind. Protocol state (epsn, NAKs) is separate: after a loss every later
+ * frame is "oos" to the protocol but only the first one is a gap.
+ */
+static void rg_wire_psn(struct rg_rqp *q, uint32_t psn)
+{
+	uint32_t nx = (psn + 1) & RG_PSN_MASK;
+	int32_t d, dh;
+
+	if (!q->wire_valid) {
+		q->wire_valid = true;
+		q->wire_next = q->wire_high = nx;
+		return;
+	}
+	d = rg_psn_diff(psn, q->wire_next);
+	if (d < 0) {
+		if (psn == ((q->wire_next - 1) & RG_PSN_MASK)) {
+			q->wire_dups++;
+			return;
+		}
+		q->wire_rewinds++;
+		q->wire_next = nx;
+		return;
+	}
+	q->wire_next = nx;
+	dh = rg_psn_diff(psn, q->wire_high);
+	if (dh < 0)
+		return; /* a replay below the highest */
+	q->wire_high = nx;
+	if (d && dh) {
+		q->wire_gaps++;
+		q->wire_gap_psns += (uint64_t)dh;
+	}
+}
+
 static bool rg_op_last(uint8_t op)
 {
 	return op == 0x02 || op == 0x03 || op == 0x04 || op == 0x05 ||
@@ -225,6 +269,7 @@ static void rg_serve_frame(struct rg_responder *r, const uint8_t *buf,
 	q->ifindex = from->sll_ifindex;
 	q->data_dscp = p.tos >> 2;
 	q->last_rx = now;
+	rg_wire_psn(q, p.bth.psn);
 	/* A new run id in the RETH: the requester restarted the QP. */
 	if ((op == ROCEDP_OP_RC_WRITE_FIRST || op == ROCEDP_OP_RC_WRITE_ONLY ||
 	     op == ROCEDP_OP_RC_WRITE_ONLY_IMM) &&
@@ -330,6 +375,10 @@ static void rg_serve_report(struct rg_responder *r, FILE *out)
 		t->ect += q->ect;
 		t->cnps += q->cnps;
 		t->cnps_suppressed += q->cnps_suppressed;
+		t->wire_gaps += q->wire_gaps;
+		t->wire_gap_psns += q->wire_gap_psns;
+		t->wire_rewinds += q->wire_rewinds;
+		t->wire_dups += q->wire_dups;
 	}
 	t->socket_drops = rg_socket_drops(r->fd);
 	if (!out)
@@ -338,20 +387,24 @@ static void rg_serve_report(struct rg_responder *r, FILE *out)
 		fprintf(out, "rocegen serve: %s, %d QP(s)\n",
 			o->ifindex ? o->dev : "all interfaces", r->nqp);
 		fprintf(out,
-			"%-16s %-16s %8s %8s %8s %10s %6s %5s %5s %6s %6s %5s\n",
+			"%-16s %-16s %8s %8s %8s %10s %6s %5s %5s %6s %6s %5s"
+			" %5s %5s %5s\n",
 			"peer", "local", "qpn", "peer_qpn", "frames", "bytes",
-			"msgs", "oos", "naks", "acks", "ce", "cnps");
+			"msgs", "oos", "naks", "acks", "ce", "cnps", "gaps",
+			"rewnd", "wdups");
 		for (i = 0; i < r->nqp; i++) {
 			struct rg_rqp *q = &r->tab[r->order[i]];
 
 			fprintf(out,
 				"%-16s %-16s %#8x %#8x %8" PRIu64 " %10" PRIu64
 				" %6" PRIu64 " %5" PRIu64 " %5" PRIu64
-				" %6" PRIu64 " %6" PRIu64 " %5" PRIu64 "\n",
+				" %6" PRIu64 " %6" PRIu64 " %5" PRIu64
+				" %5" PRIu64 " %5" PRIu64 " %5" PRIu64 "\n",
 				rg_addr_str(&q->peer, a, sizeof(a)),
 				rg_addr_str(&q->local, l, sizeof(l)), q->qpn,
 				q->peer_qpn, q->frames, q->bytes, q->messages,
-				q->oos, q->naks, q->acks, q->ce, q->cnps);
+				q->oos, q->naks, q->acks, q->ce, q->cnps,
+				q->wire_gaps, q->wire_rewinds, q->wire_dups);
 		}
 		fprintf(out,
 			"total: qps %" PRIu64 " frames %" PRIu64
@@ -359,11 +412,14 @@ static void rg_serve_report(struct rg_responder *r, FILE *out)
 			" naks %" PRIu64 " dups %" PRIu64 " acks %" PRIu64
 			" ce %" PRIu64 " ect %" PRIu64 " cnps %" PRIu64
 			" cnps_suppressed %" PRIu64 " icrc_errors %" PRIu64
-			" bad_qp %" PRIu64 " socket_drops %" PRIu64 "\n",
+			" bad_qp %" PRIu64 " socket_drops %" PRIu64
+			" wire_gaps %" PRIu64 " wire_rewinds %" PRIu64
+			" wire_dups %" PRIu64 "\n",
 			t->qps, t->frames, t->bytes, t->messages, t->oos,
 			t->naks, t->dups, t->acks, t->ce, t->ect, t->cnps,
 			t->cnps_suppressed, t->icrc_errors, t->bad_qp,
-			t->socket_drops);
+			t->socket_drops, t->wire_gaps, t->wire_rewinds,
+			t->wire_dups);
 		return;
 	}
 	fprintf(out,
@@ -374,11 +430,15 @@ static void rg_serve_report(struct rg_responder *r, FILE *out)
 		",\"ce\":%" PRIu64 ",\"ect\":%" PRIu64 ",\"cnps\":%" PRIu64
 		",\"cnps_suppressed\":%" PRIu64 ",\"icrc_errors\":%" PRIu64
 		",\"bad_qp\":%" PRIu64 ",\"socket_drops\":%" PRIu64
+		",\"wire_gaps\":%" PRIu64 ",\"wire_gap_psns\":%" PRIu64
+		",\"wire_rewinds\":%" PRIu64 ",\"wire_dups\":%" PRIu64
 		",\"active_us\":%.1f},\"qps\":[",
 		o->ifindex ? o->dev : "", t->qps, t->frames, t->bytes,
 		t->messages, t->oos, t->naks, t->dups, t->acks, t->ce, t->ect,
 		t->cnps, t->cnps_suppressed, t->icrc_errors, t->bad_qp,
-		t->socket_drops, (double)(r->last_rx - r->first_rx) / 1e3);
+		t->socket_drops, t->wire_gaps, t->wire_gap_psns,
+		t->wire_rewinds, t->wire_dups,
+		(double)(r->last_rx - r->first_rx) / 1e3);
 	for (i = 0; i < r->nqp; i++) {
 		struct rg_rqp *q = &r->tab[r->order[i]];
 
@@ -390,12 +450,16 @@ static void rg_serve_report(struct rg_responder *r, FILE *out)
 			",\"dups\":%" PRIu64 ",\"acks\":%" PRIu64
 			",\"ce\":%" PRIu64 ",\"ect\":%" PRIu64
 			",\"cnps\":%" PRIu64 ",\"cnps_suppressed\":%" PRIu64
-			",\"dscp\":%u}",
+			",\"dscp\":%u,\"wire_gaps\":%" PRIu64
+			",\"wire_gap_psns\":%" PRIu64
+			",\"wire_rewinds\":%" PRIu64 ",\"wire_dups\":%" PRIu64
+			"}",
 			i ? "," : "", rg_addr_str(&q->peer, a, sizeof(a)),
 			rg_addr_str(&q->local, l, sizeof(l)), q->qpn,
 			q->peer_qpn, q->frames, q->bytes, q->messages, q->oos,
 			q->naks, q->dups, q->acks, q->ce, q->ect, q->cnps,
-			q->cnps_suppressed, q->data_dscp);
+			q->cnps_suppressed, q->data_dscp, q->wire_gaps,
+			q->wire_gap_psns, q->wire_rewinds, q->wire_dups);
 	}
 	fprintf(out, "]}\n");
 }
