@@ -11,6 +11,7 @@
 #include "remark.h"
 #include "fwd.h"
 #include "rtt.h"
+#include "telemetry.h"
 #include "ecn.h"
 #include "clock.h"
 
@@ -74,6 +75,8 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 		if (ps) {
 			ps->rx_pkts++;
 			ps->rx_bytes += fl->frame_len;
+			if (fl->cls < ROCEDP_CLASS_MAX)
+				ps->rx_class[fl->cls]++;
 		}
 	}
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
@@ -86,6 +89,8 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 		if (ps) {
 			ps->tx_pkts++;
 			ps->tx_bytes += fl->frame_len;
+			if (fl->cls < ROCEDP_CLASS_MAX)
+				ps->tx_class[fl->cls]++;
 		}
 	}
 	if (!cfg_trace)
@@ -138,14 +143,18 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	__u32 pass = ROCEDP_PASS_NO_FORWARD;
 
 	/* the clock is dear (tens of ns in a VM): only when time matters */
-	if (cfg_trace || cfg_clock_from_map || rd_flowlets_on(cfg))
+	if (cfg_trace || cfg_clock_from_map || rd_flowlets_on(cfg) ||
+	    rd_tel_on(cfg))
 		pl->now = rd_now();
 	rd_classify(fl, cfg, 1);
 	pl->tos_out = fl->tos;
 	if (cfg->features & ROCEDP_F_REMARK)
 		rd_remark_decide(fl, pl);
-	if (fl->is_roce && !fl->malformed && rd_flowlets_on(cfg) &&
-	    (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP))
+	/* telemetry needs the QP pairing and the samples too */
+	if (fl->is_roce && !fl->malformed &&
+	    ((rd_flowlets_on(cfg) &&
+	      (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP)) ||
+	     rd_tel_on(cfg)))
 		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
 	if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl, pl->in_ifindex);
@@ -175,6 +184,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 		pl->egress_ifindex = 0;
 		pl->slot = ROCEDP_NO_MEMBER;
 	}
+	if (fl->is_roce && rd_tel_on(cfg))
+		rd_tel_observe(fl, pl);
 	rd_account(fl, pl, cfg);
 }
 

@@ -136,7 +136,7 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 	struct rocedp_port_cfg *pc;
 	struct rocedp_config *cfg;
 	struct rd_red red;
-	__u64 q;
+	__u64 q, *hwm;
 
 	cfg = rd_config_get();
 	if (!fl || !cfg)
@@ -151,6 +151,12 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 	if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
 		now = rd_now();
 	q = rd_vq_enqueue(pc, st, len, now);
+	/* telemetry: the queue's high-water mark since userspace read it */
+	if (cfg->features & ROCEDP_F_TELEMETRY) {
+		hwm = bpf_map_lookup_elem(&rd_port_hwm, &ifindex);
+		if (hwm && st->vq_bytes > *hwm)
+			*hwm = st->vq_bytes;
+	}
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
 		rd_count(ROCEDP_CTR_ECN_OPTOUT);
 		return 0;

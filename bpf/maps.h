@@ -225,6 +225,12 @@ struct rd_scratch {
 	struct rocedp_rtt_pair_key pair_key;
 	struct rocedp_rtt_pending rtt_new;
 	struct rocedp_rtt_pair pair_new;
+	/* telemetry (telemetry.h): the QP key, a new entry, the ACK's sample */
+	struct rocedp_qp_key qp_key;
+	struct rocedp_qp_stat qp_new;
+	__u64 rtt_sample_ns;
+	__u32 rtt_sample_qp; /* responder QP of the request it closed */
+	__u32 rtt_sample_ok; /* set by rd_rtt_observe for this frame */
 };
 
 struct {

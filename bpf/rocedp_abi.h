@@ -283,6 +283,8 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_RTT_PAIR_LEARNED, /* requester QP <-> responder QP learned */
 	ROCEDP_CTR_FLOWLET_CLAIM_LOST, /* another CPU started the flowlet first */
 	ROCEDP_CTR_FLOWLET_EVICT_KEPT, /* evicted flow back: its member kept */
+	ROCEDP_CTR_QP_UNPAIRED, /* telemetry: response with no known QP entry */
+	ROCEDP_CTR_QP_NEW, /* telemetry: rocedp_qps entries created */
 	ROCEDP_CTR_MAX,
 };
 
@@ -750,9 +752,12 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_trace) == 64, "trace");
  * rocedp_qps: LRU_HASH[ROCEDP_MAX_QPS], one entry per (source, destination,
  * destination QP) as a request frame carries them: one direction of one
  * QP connection, the requester's PSN stream. Responses to those requests
- * (ACK, NAK, read responses) travel the other way naming the requester's
- * QP; they are counted on this entry through the learned QP pairing
- * (rocedp_rtt_pairs), else on the key they carry.
+ * (ACK, NAK, read responses, CNPs) travel the other way naming the
+ * requester's QP; they are counted on this entry through the learned QP
+ * pairing (rocedp_rtt_pairs) only. Without a pairing (or with the entry
+ * gone) they are counted in ROCEDP_CTR_QP_UNPAIRED: the key they carry
+ * names the reverse request stream of the same connection, which is not
+ * theirs. Entries are created by requests only.
  */
 struct rocedp_qp_key {
 	__u32 src[4]; /* network order; IPv4 uses [0] */
@@ -774,6 +779,10 @@ enum rocedp_qp_nak {
 
 #define ROCEDP_QP_PSN_VALID (1u << 31) /* the PSN word holds an expectation */
 #define ROCEDP_QPF_STALLED (1u << 0) /* last ACK wait over the threshold */
+/* the dataplane's own state bits, not for display */
+#define ROCEDP_QPF_STALL_COUNTED (1u << 1) /* this wait is in stalls */
+#define ROCEDP_QPF_AFTER_READ (1u << 2) /* last request a read request */
+#define ROCEDP_QPF_IN_READ (1u << 3) /* read response first/middle seen */
 
 struct rocedp_qp_stat {
 	__u64 pkts; /* every frame counted on this entry */
@@ -806,7 +815,10 @@ struct rocedp_qp_stat {
 	__u32 flags; /* ROCEDP_QPF_* */
 	__u32 in_ifindex; /* port the requests arrive on */
 	__u32 out_ifindex; /* port they leave by; 0 = passed to the kernel */
-	__u64 reserved[2];
+	/* one past the highest PSN seen | ROCEDP_QP_PSN_VALID (gap rules) */
+	__u32 high_psn;
+	__u32 resp_high_psn; /* the same for read responses */
+	__u64 reserved;
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_qp_stat) == 8 * 25 + 24 + 16,
 		     "qp stat");

@@ -227,6 +227,7 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	}
 	if (p->cls != ROCEDP_CLASS_ACK)
 		return 0;
+	sc->rtt_sample_ok = 0; /* telemetry takes only this frame's sample */
 	rd_rtt_key(&sc->rtt_key, p, 1);
 	e = bpf_map_lookup_elem(&rd_rtt_pend, &sc->rtt_key);
 	if (!e)
@@ -252,6 +253,9 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 		return 0;
 	}
 	sample = now > sent ? now - sent : 0;
+	sc->rtt_sample_ns = sample;
+	sc->rtt_sample_qp = qpf & ROCEDP_RTT_QP_MASK;
+	sc->rtt_sample_ok = 1;
 	st = rd_port_state_get(qpf >> 32);
 	if (!st)
 		return 0;

@@ -80,6 +80,13 @@ test: deps
 
 FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c
 
+# Per-QP telemetry: PSN rules, attribution, waits, per-port counts
+FORMAT_EXTRA += tests/telemetry_test.c
+test-progs: $(TEST_OUT)/telemetry_test
+$(TEST_OUT)/telemetry_test: tests/telemetry_test.c $(TEST_LIB_OBJS) \
+		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+
 # RTT pairing, Karn and expiry, and the flowlet claim (tests/rtt_test.c);
 # they share the flowlet tests' harness
 FORMAT_EXTRA += tests/rtt_test.c tests/flowlet_harness.h

@@ -23,7 +23,7 @@ void rd_cfg_qsort(void *base, size_t n, size_t size,
 }
 
 const char *const rd_cfg_feature_names[RD_CFG_N_FEATURES] = {
-	"forward", "remark", "flowlet", "ecn"
+	"forward", "remark", "flowlet", "ecn", "telemetry"
 };
 const char *const rd_cfg_choice_names[RD_CFG_N_CHOICES] = {
 	[ROCEDP_FLOWLET_LEAST_LOADED] = "least-loaded",
@@ -52,6 +52,7 @@ void rd_staged_defaults(struct rd_staged *s)
 	c->flowlet_choice = ROCEDP_FLOWLET_LEAST_LOADED;
 	c->load_tau_us = ROCEDP_DEFAULT_LOAD_TAU_US;
 	c->rtt_ewma_shift = ROCEDP_DEFAULT_RTT_EWMA_SHIFT;
+	c->qp_stall_us = ROCEDP_DEFAULT_QP_STALL_US;
 	c->ecn_class_optout = 1u << ROCEDP_CLASS_ACK | 1u << ROCEDP_CLASS_NAK |
 			      1u << ROCEDP_CLASS_CNP;
 	/* the reasons for these values are in docs/config.md */

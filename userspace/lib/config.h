@@ -16,7 +16,7 @@
 #include "rocedp.h"
 
 #define RD_CTS_NAME_MAX 32
-#define RD_CFG_N_FEATURES 4 /* ROCEDP_F_* bits, by name */
+#define RD_CFG_N_FEATURES 5 /* ROCEDP_F_* bits, by name */
 #define RD_CFG_N_CHOICES (ROCEDP_FLOWLET_HASH + 1)
 
 #ifndef ARRAY_LEN

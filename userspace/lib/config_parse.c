@@ -109,6 +109,21 @@ static void check_symmetric(struct rd_json_ctx *c,
 			"true cannot hold with the flowlet feature: each direction starts its own flowlets; drop one of the two");
 }
 
+/* the per-QP telemetry's settings (the feature itself is in features) */
+static void parse_telemetry(struct rd_json_ctx *c, const char *path,
+			    struct json_object *v, struct rocedp_config *cfg)
+{
+	static const char *const keys[] = { "qp_stall_us", NULL };
+	struct json_object *x;
+	char p[RD_JSON_PATH_LEN];
+
+	if (!rd_json_want_type(c, path, v, json_type_object, "an object"))
+		return;
+	rd_json_check_keys(c, path, v, keys);
+	if ((x = rd_json_child(v, "qp_stall_us", path, p)))
+		rd_json_get_u32(c, p, x, 1, 60000000, &cfg->qp_stall_us);
+}
+
 static void parse_flowlet(struct rd_json_ctx *c, const char *path,
 			  struct json_object *v, struct rocedp_config *cfg)
 {
@@ -758,9 +773,10 @@ static void parse_routes(struct rd_json_ctx *c, const char *path,
 
 int rd_config_parse(struct json_object *root, struct rd_staged *s)
 {
-	static const char *const keys[] = { "features", "hash",	     "flowlet",
-					    "qos",	"cts_rules", "ecn",
-					    "groups",	"routes",    NULL };
+	static const char *const keys[] = {
+		"features", "hash",   "flowlet", "qos",	      "cts_rules",
+		"ecn",	    "groups", "routes",	 "telemetry", NULL
+	};
 	bool named[ROCEDP_MAX_GROUPS] = { false };
 	struct rd_json_ctx c = { 0 };
 	struct json_object *x;
@@ -776,6 +792,8 @@ int rd_config_parse(struct json_object *root, struct rd_staged *s)
 		parse_hash(&c, p, x, &s->cfg);
 	if ((x = rd_json_child(root, "flowlet", "", p)))
 		parse_flowlet(&c, p, x, &s->cfg);
+	if ((x = rd_json_child(root, "telemetry", "", p)))
+		parse_telemetry(&c, p, x, &s->cfg);
 	check_symmetric(&c, &s->cfg);
 	if ((x = rd_json_child(root, "qos", "", p)))
 		parse_qos(&c, p, x, s->qos);

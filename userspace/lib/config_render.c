@@ -148,6 +148,9 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 	add(o, "rtt_ewma_shift", json_object_new_int64(c->rtt_ewma_shift));
 	add(root, "flowlet", o);
 	o = json_object_new_object();
+	add(o, "qp_stall_us", json_object_new_int64(c->qp_stall_us));
+	add(root, "telemetry", o);
+	o = json_object_new_object();
 	for (i = 0; i < ROCEDP_CLASS_MAX; i++) {
 		if (!rd_qos_class_settable(i))
 			continue;
@@ -277,6 +280,7 @@ void rd_config_print_text(const struct rd_staged *s)
 		       rd_cfg_choice_names[c->flowlet_choice] :
 		       "unknown",
 	       c->load_tau_us, c->rtt_ewma_shift);
+	printf("telemetry: qp_stall %uus\n", c->qp_stall_us);
 	printf("qos:\n");
 	for (i = 0; i < ROCEDP_CLASS_MAX; i++) {
 		const struct rocedp_qos *q = &s->qos[i];

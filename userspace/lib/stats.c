@@ -43,6 +43,8 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	MISC(RTT_PAIR_LEARNED, "rtt_qp_pairs_learned"),
 	MISC(FLOWLET_CLAIM_LOST, "flowlet_claim_lost"),
 	MISC(FLOWLET_EVICT_KEPT, "flowlet_evicted_kept"),
+	MISC(QP_UNPAIRED, "qp_unpaired"),
+	MISC(QP_NEW, "qp_entries_created"),
 };
 
 #undef MISC

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * Per-QP health telemetry (ROCEDP_F_TELEMETRY; docs/telemetry.md): one
+ * rd_qps entry per request stream (source, destination, destination QP),
+ * created by its first request. Requests update the PSN stream (gaps,
+ * rewinds, duplicates) and start the ACK wait; responses (ACK, NAK, read
+ * response, CNP) name the requester's QP and reach the entry through the
+ * QP pairing that rtt.h learns, never by guessing.
+ *
+ * Entries are shared by the CPUs without atomics: a QP's requests arrive
+ * on one receive queue (RSS hashes its 5-tuple), so its counts are exact
+ * there; a response handled on another CPU at the same instant may lose
+ * an update of the wait fields, never crash or block.
+ */
+#ifndef ROCEDP_TELEMETRY_H
+#define ROCEDP_TELEMETRY_H
+
+#include "rtt.h"
+
+#define RD_PSN_HALF (1u << 23)
+
+static __always_inline int rd_tel_on(const struct rocedp_config *cfg)
+{
+	return cfg->features & ROCEDP_F_TELEMETRY;
+}
+
+/* (a - b) mod 2^24: below RD_PSN_HALF means a is at or after b */
+static __always_inline __u32 rd_psn_sub(__u32 a, __u32 b)
+{
+	return (a - b) & ROCEDP_PSN_MASK;
+}
+
+enum rd_psn_step {
+	RD_PSN_FIRST, /* no expectation yet (or resynchronised) */
+	RD_PSN_IN_ORDER,
+	RD_PSN_GAP, /* ahead of every PSN seen: *skipped were never seen */
+	RD_PSN_SKIP, /* ahead of the expected one, over PSNs seen before */
+	RD_PSN_DUP, /* the previous PSN again */
+	RD_PSN_REWIND, /* behind: the stream goes back (go-back-N) */
+};
+
+/*
+ * One PSN of a stream against the expected next one (*next) and one past
+ * the highest seen (*high), both | ROCEDP_QP_PSN_VALID. resync: a jump
+ * ahead is not loss (the PSNs a read request took, a new read's
+ * responses). The rules, with examples, are in docs/telemetry.md.
+ */
+static __always_inline int rd_psn_step(__u32 *next, __u32 *high, __u32 psn,
+				       int resync, __u32 *skipped)
+{
+	__u32 e = *next, hi = *high, nx = (psn + 1) & ROCEDP_PSN_MASK;
+	__u32 d, dh;
+
+	psn &= ROCEDP_PSN_MASK;
+	if (!(e & ROCEDP_QP_PSN_VALID) || !(hi & ROCEDP_QP_PSN_VALID)) {
+		*next = nx | ROCEDP_QP_PSN_VALID;
+		*high = nx | ROCEDP_QP_PSN_VALID;
+		return RD_PSN_FIRST;
+	}
+	e &= ROCEDP_PSN_MASK;
+	hi &= ROCEDP_PSN_MASK;
+	d = rd_psn_sub(psn, e);
+	if (d >= RD_PSN_HALF) {
+		if (psn == ((e - 1) & ROCEDP_PSN_MASK))
+			return RD_PSN_DUP;
+		*next = nx | ROCEDP_QP_PSN_VALID;
+		return RD_PSN_REWIND;
+	}
+	*next = nx | ROCEDP_QP_PSN_VALID;
+	dh = rd_psn_sub(psn, hi);
+	if (dh >= RD_PSN_HALF) /* still below the highest: a replay */
+		return d ? RD_PSN_SKIP : RD_PSN_IN_ORDER;
+	*high = nx | ROCEDP_QP_PSN_VALID;
+	if (!d)
+		return RD_PSN_IN_ORDER;
+	if (!dh || resync)
+		return RD_PSN_SKIP;
+	*skipped = dh;
+	return RD_PSN_GAP;
+}
+
+static __always_inline __u64 rd_tel_stall_ns(const struct rocedp_config *cfg)
+{
+	return (__u64)(cfg->qp_stall_us ?: ROCEDP_DEFAULT_QP_STALL_US) * 1000;
+}
+
+/* The running ACK wait, counted once as a stall when over the threshold. */
+static __always_inline void rd_tel_stall_check(struct rocedp_qp_stat *q,
+					       __u64 now, __u64 stall_ns)
+{
+	__u64 t = q->unacked_ns;
+
+	if (t && now > t && now - t > stall_ns &&
+	    !(q->flags & ROCEDP_QPF_STALL_COUNTED)) {
+		q->stalls++;
+		q->flags |= ROCEDP_QPF_STALLED | ROCEDP_QPF_STALL_COUNTED;
+	}
+}
+
+/*
+ * Every request up to and including PSN a is answered. The wait ends; if
+ * requests after a are out, a new wait starts now (as the requester's
+ * transport timer restarts on progress).
+ */
+static __always_inline void rd_tel_acked(struct rocedp_qp_stat *q, __u32 a,
+					 __u64 now, __u64 stall_ns)
+{
+	__u32 last;
+
+	a &= ROCEDP_PSN_MASK;
+	if (!q->unacked_ns || rd_psn_sub(a, q->unacked_psn) >= RD_PSN_HALF)
+		return; /* nothing waits, or an older answer */
+	rd_tel_stall_check(q, now, stall_ns);
+	if (!(q->flags & ROCEDP_QPF_STALL_COUNTED))
+		q->flags &=
+			~ROCEDP_QPF_STALLED; /* a wait under the threshold */
+	q->flags &= ~ROCEDP_QPF_STALL_COUNTED;
+	last = (q->next_psn - 1) & ROCEDP_PSN_MASK;
+	if (rd_psn_sub(a, last) < RD_PSN_HALF) {
+		q->unacked_ns = 0;
+		q->unacked_psn = 0;
+		return;
+	}
+	q->unacked_psn = (a + 1) & ROCEDP_PSN_MASK;
+	q->unacked_ns = now;
+}
+
+/* Transport of a BTH opcode: 0 RC, 1 UC, 3 UD, 5 XRC (IBTA table 38). */
+static __always_inline int rd_op_acked(__u8 op)
+{
+	return (op >> 5) == 0 || (op >> 5) == 5;
+}
+
+/* RC/XRC read responses: first 0x0d, middle, last, only 0x10 */
+static __always_inline int rd_op_read_resp(__u8 op)
+{
+	__u8 fn = op & 0x1f;
+
+	return rd_op_acked(op) && fn >= 0x0d && fn <= 0x10;
+}
+
+#define RD_OP_FN_READ_REQ 0x0c
+
+static __always_inline void rd_tel_request(struct rocedp_qp_stat *q,
+					   const struct rd_flow *fl,
+					   const struct rd_plan *pl)
+{
+	__u32 skipped = 0, t = fl->opcode >> 5;
+	int k;
+
+	q->req_pkts++;
+	q->in_ifindex = pl->in_ifindex;
+	q->out_ifindex = pl->egress_ifindex;
+	if ((pl->tos_out & 3) == 3)
+		q->ce++;
+	if (t != 0 && t != 1 && t != 5)
+		return; /* UD: one sender's PSNs go to many QPs, no order */
+	k = rd_psn_step(&q->next_psn, &q->high_psn, fl->psn,
+			q->flags & ROCEDP_QPF_AFTER_READ, &skipped);
+	if (k == RD_PSN_GAP) {
+		q->gaps++;
+		q->gap_psns += skipped;
+	} else if (k == RD_PSN_REWIND) {
+		q->rewinds++;
+	} else if (k == RD_PSN_DUP) {
+		q->dups++;
+	}
+	if (t == 1)
+		return; /* UC: nothing is acknowledged */
+	/* a read request takes one PSN per response: the next request jumps */
+	if ((fl->opcode & 0x1f) == RD_OP_FN_READ_REQ)
+		q->flags |= ROCEDP_QPF_AFTER_READ;
+	else if (k != RD_PSN_DUP)
+		q->flags &= ~ROCEDP_QPF_AFTER_READ;
+	if (!q->unacked_ns) {
+		q->unacked_ns = pl->now;
+		q->unacked_psn = fl->psn & ROCEDP_PSN_MASK;
+		q->flags &= ~ROCEDP_QPF_STALL_COUNTED;
+	}
+}
+
+/* A read response: its own PSN stream, and an answer to the requests. */
+static __always_inline void rd_tel_read_resp(struct rocedp_qp_stat *q,
+					     const struct rd_flow *fl,
+					     __u64 now, __u64 stall_ns)
+{
+	__u8 fn = fl->opcode & 0x1f;
+	__u32 skipped = 0;
+	int k, starts = fn == 0x0d || fn == 0x10;
+
+	q->resp_pkts++;
+	k = rd_psn_step(&q->resp_psn, &q->resp_high_psn, fl->psn,
+			starts || !(q->flags & ROCEDP_QPF_IN_READ), &skipped);
+	if (k == RD_PSN_GAP)
+		q->resp_gaps++;
+	else if (k == RD_PSN_REWIND || k == RD_PSN_DUP)
+		q->resp_rewinds++;
+	if (fn == 0x0d || fn == 0x0e)
+		q->flags |= ROCEDP_QPF_IN_READ;
+	else
+		q->flags &= ~ROCEDP_QPF_IN_READ;
+	rd_tel_acked(q, fl->psn, now, stall_ns);
+}
+
+static __always_inline void rd_tel_sample(struct rocedp_qp_stat *q,
+					  __u64 sample, __u32 shift)
+{
+	__u64 ewma = q->rtt_ewma_ns;
+
+	if (!q->rtt_min_ns || sample < q->rtt_min_ns)
+		q->rtt_min_ns = sample ?: 1;
+	if (!ewma)
+		ewma = sample;
+	else if (sample >= ewma)
+		ewma += (sample - ewma) >> shift;
+	else
+		ewma -= (ewma - sample) >> shift;
+	q->rtt_ewma_ns = ewma;
+	q->rtt_samples++;
+}
+
+/* ACK, NAK, CNP: the requester's acknowledgements and notifications. */
+static __always_inline void rd_tel_answer(struct rocedp_qp_stat *q,
+					  const struct rd_flow *fl,
+					  const struct rocedp_config *cfg,
+					  struct rd_scratch *sc, __u64 now,
+					  __u64 stall_ns)
+{
+	__u32 nak = ROCEDP_QP_NAK_OTHER;
+
+	if (fl->cls == ROCEDP_CLASS_CNP) {
+		q->cnps++;
+		return;
+	}
+	if (fl->cls == ROCEDP_CLASS_ACK) {
+		q->acks++;
+		if (sc->rtt_sample_ok && sc->rtt_sample_qp == sc->qp_key.dqp)
+			rd_tel_sample(q, sc->rtt_sample_ns,
+				      cfg->rtt_ewma_shift & 15);
+		sc->rtt_sample_ok = 0;
+		rd_tel_acked(q, fl->psn, now, stall_ns);
+		return;
+	}
+	if (fl->aeth_kind == ROCEDP_AETH_RNR_NAK)
+		nak = ROCEDP_QP_NAK_RNR;
+	else if (fl->aeth_code == ROCEDP_NAK_PSN_SEQ)
+		nak = ROCEDP_QP_NAK_PSN_SEQ;
+	else if (fl->aeth_code == ROCEDP_NAK_REMOTE_ACCESS)
+		nak = ROCEDP_QP_NAK_REMOTE_ACCESS;
+	else if (fl->aeth_code == ROCEDP_NAK_REMOTE_OP)
+		nak = ROCEDP_QP_NAK_REMOTE_OP;
+	if (nak < ROCEDP_QP_NAK_MAX)
+		q->naks[nak]++;
+	/* PSN sequence error and RNR NAK: everything before their PSN is done */
+	if (nak == ROCEDP_QP_NAK_PSN_SEQ || nak == ROCEDP_QP_NAK_RNR)
+		rd_tel_acked(q, fl->psn - 1, now, stall_ns);
+}
+
+static __always_inline void rd_qp_key_set(struct rocedp_qp_key *k,
+					  const struct rd_flow *fl, int reverse,
+					  __u32 dqp)
+{
+	__builtin_memcpy(k->src, reverse ? fl->dst : fl->src, 16);
+	__builtin_memcpy(k->dst, reverse ? fl->src : fl->dst, 16);
+	k->dqp = dqp & ROCEDP_PSN_MASK;
+	k->family = fl->family;
+	k->pad[0] = k->pad[1] = k->pad[2] = 0;
+}
+
+/* The request stream's entry, created on its first request. */
+static __always_inline struct rocedp_qp_stat *
+rd_tel_entry_new(struct rd_scratch *sc, __u64 now)
+{
+	struct rocedp_qp_stat *q = bpf_map_lookup_elem(&rd_qps, &sc->qp_key);
+
+	if (q)
+		return q;
+	__builtin_memset(&sc->qp_new, 0, sizeof(sc->qp_new));
+	sc->qp_new.first_ns = now;
+	/* another CPU may create it first: then take that one */
+	bpf_map_update_elem(&rd_qps, &sc->qp_key, &sc->qp_new, BPF_NOEXIST);
+	q = bpf_map_lookup_elem(&rd_qps, &sc->qp_key);
+	if (q)
+		rd_count(ROCEDP_CTR_QP_NEW);
+	return q;
+}
+
+/*
+ * Out of line, after the forwarding decision (egress port and CE known):
+ * every RoCE frame when the feature is on. Returns 1 when counted on an
+ * entry.
+ */
+__attribute__((noinline)) int rd_tel_observe(struct rd_flow *fl,
+					     struct rd_plan *pl)
+{
+	struct rocedp_config *cfg = rd_config_get();
+	struct rocedp_rtt_pair *pr;
+	struct rocedp_qp_stat *q;
+	struct rd_scratch *sc;
+	__u64 now, stall_ns;
+	int request;
+
+	sc = rd_scratch_get();
+	if (!fl || !pl || !cfg || !sc || fl->malformed || !fl->is_roce)
+		return 0;
+	now = pl->now;
+	stall_ns = rd_tel_stall_ns(cfg);
+	request =
+		(fl->cls == ROCEDP_CLASS_DATA || fl->cls == ROCEDP_CLASS_CTS) &&
+		!rd_op_read_resp(fl->opcode);
+	if (request) {
+		rd_qp_key_set(&sc->qp_key, fl, 0, fl->dest_qp);
+		q = rd_tel_entry_new(sc, now);
+	} else {
+		if (fl->cls != ROCEDP_CLASS_ACK &&
+		    fl->cls != ROCEDP_CLASS_NAK &&
+		    fl->cls != ROCEDP_CLASS_CNP && !rd_op_read_resp(fl->opcode))
+			return 0; /* roce_other: no stream to put it on */
+		/* the pairing is keyed from the requester's side */
+		rd_rtt_key(&sc->rtt_key, fl, 1);
+		pr = rd_rtt_pair_get(sc, fl->dest_qp & ROCEDP_RTT_QP_MASK, 0,
+				     now);
+		q = NULL;
+		if (pr) {
+			rd_qp_key_set(&sc->qp_key, fl, 1, pr->qp);
+			q = bpf_map_lookup_elem(&rd_qps, &sc->qp_key);
+		}
+	}
+	if (!q) {
+		if (!request)
+			rd_count(ROCEDP_CTR_QP_UNPAIRED);
+		return 0;
+	}
+	q->pkts++;
+	q->bytes += fl->frame_len;
+	q->last_ns = now;
+	rd_tel_stall_check(q, now, stall_ns);
+	if (request)
+		rd_tel_request(q, fl, pl);
+	else if (rd_op_read_resp(fl->opcode))
+		rd_tel_read_resp(q, fl, now, stall_ns);
+	else
+		rd_tel_answer(q, fl, cfg, sc, now, stall_ns);
+	return 1;
+}
+
+#endif
