@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rocedp's per-QP telemetry against independent counts (issue 21, part 5;
+# docs/telemetry.md, The proof). A 2-leaf x 2-spine lab at MTU 1500 with
+# telemetry on; rocegen sends 8 QPs from h1-1 to h2-1 (8 KiB messages:
+# 8 frames each) while the lab's injector (rocedp-lab inject, a tc program
+# on spine1's ports) drops, duplicates or reorders every Nth eligible
+# request of each QP crossing spine1. Per QP, exactly:
+#
+#   drop N:    leaf2 gaps = gap_psns = injector drops = responder's gaps
+#              and NAKs = rocedp's PSN-sequence NAKs on both leaves =
+#              rewinds on both leaves; leaf1 (upstream) sees no gap
+#   dup N:     leaf2 dups = injector copies = responder's duplicates; no
+#              gap, rewind or NAK anywhere
+#   reorder N: leaf2 gaps = frames held back = released = responder's
+#              gaps; leaf2 rewinds and dups = the responder's
+#   drop N --any, one-frame messages, window 1: every drop is a tail drop,
+#              found only by the sender's 30 ms timeout: leaf1 stalls and
+#              dups = drops, leaf2 sees nothing amiss
+#
+# and in every case: the QPs the injector saw are exactly those leaf1 sent
+# up1 (to spine1), the others count nothing; leaf2's request frames per QP
+# = what reached the responder, leaf1's - leaf2's = drops - copies.
+# The responder's own counts (rocegen serve: wire_*) follow rocedp's rules
+# from what arrived at the host, so they are a second observer after leaf2.
+#
+# Usage: selftests/telemetry_inject.sh   (root)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ip bpftool tc ethtool || exit $?
+[ -r "$T_OUT/lab_inject.bpf.o" ] || {
+	t_fail "$T_OUT/lab_inject.bpf.o built (make)"
+	t_done
+	exit 1
+}
+export LAB_INJECT_OBJ=$T_OUT/lab_inject.bpf.o
+T_LAB_PREFIX=ex$((RANDOM % 10000))
+t_cleanup "lab down"
+
+lab up --leaves 2 --spines 2 --hosts 1 --mtu 1500 >"$T_TMP/up.log" 2>&1
+t_check $? "lab up: 2 leaves, 2 spines, 1 host each, MTU 1500" "$(tail -n3 "$T_TMP/up.log")"
+for l in 1 2; do
+	rocedp_set "leaf$l" config set features=forward,remark,ecn,telemetry \
+		telemetry.qp_stall_us=10000 >"$T_TMP/set$l.log" 2>&1
+	t_check $? "leaf$l: telemetry on, stall threshold 10 ms" "$(cat "$T_TMP/set$l.log")"
+done
+
+# run NAME QPN_BASE INJECT_ARGS -- SEND_ARGS: one run; files in $T_TMP/NAME.*
+run() {
+	local name=$1 base=$2 spid inj=() l
+	shift 2
+	while [ "$1" != -- ]; do inj+=("$1"); shift; done
+	shift
+	t_serve spid "$name" "$(ns h2-1)" eth0 || { t_fail "$name: responder ready"; return 1; }
+	lab inject spine1 "${inj[@]}" >/dev/null || { t_fail "$name: inject ${inj[*]}"; return 1; }
+	ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dev eth0 --dst 10.2.1.2 \
+		--qpn-base "$base" --rate 200 -j "$@" >"$T_TMP/$name.send" 2>&1 ||
+		t_fail "$name: rocegen send" "$(tail -n2 "$T_TMP/$name.send")"
+	sleep 0.3 # the last ACKs
+	kill -INT "$spid"
+	wait "$spid" 2>/dev/null
+	lab inject spine1 -j >"$T_TMP/$name.inj"
+	lab inject spine1 off >/dev/null
+	for l in 1 2; do
+		lab_exec "leaf$l" "$ROCEDP" qps -j >"$T_TMP/$name.leaf$l" 2>&1 ||
+			t_fail "$name: rocedp qps -j on leaf$l" "$(head -n2 "$T_TMP/$name.leaf$l")"
+	done
+}
+
+# check NAME CASE QPN_BASE: the comparisons, one TAP line each
+check() {
+	local n=0
+	while IFS='|' read -r st desc why; do
+		n=$((n + 1))
+		if [ "$st" = ok ]; then t_ok "$1: $desc"; else t_fail "$1: $desc" "$why"; fi
+	done < <($PY - "$T_TMP/$1" "$2" "$3" <<'EOF'
+import json, sys
+pre, case, base = sys.argv[1], sys.argv[2], int(sys.argv[3], 0)
+def load(ext):
+    return json.load(open(f"{pre}.{ext}"))
+try:
+    inj, resp, send = load("inj"), load("serve"), load("send")
+    l1, l2 = load("leaf1"), load("leaf2")
+except Exception as e:
+    print(f"fail|inputs readable|{e}")
+    sys.exit()
+mine = {(base + i) | 0x800000 for i in range(64)}
+def qps(j):
+    return {q["dest_qp"]: q for q in j["qps"] if q["dest_qp"] in mine and q["dst"] == "10.2.1.2"}
+q1, q2 = qps(l1), qps(l2)
+rq = {q["qpn"]: q for q in resp["qps"]}
+iq = {q["qp"]: q for q in inj["qps"]}
+nq = send["total"]["qps"]
+def out(ok, desc, why=""):
+    print(f"{'ok' if ok else 'fail'}|{desc}|{why}")
+out(len(q1) == nq and len(q2) == nq and len(rq) == nq,
+    f"{nq} QPs on leaf1, leaf2 and the responder",
+    f"{len(q1)}, {len(q2)}, {len(rq)}")
+via1 = {k for k, q in q1.items() if q["out_port"] == "up1"}
+out(set(iq) == via1 and via1,
+    f"the injector saw exactly the {len(via1)} QPs leaf1 sent to spine1",
+    f"injector {sorted(map(hex, iq))} up1 {sorted(map(hex, via1))}")
+out(resp["total"]["socket_drops"] == 0 and resp["total"]["icrc_errors"] == 0 and
+    send["total"]["qps_failed"] == 0, "no socket drop, ICRC error or failed QP",
+    json.dumps(resp["total"]))
+out(sum(q["req_pkts"] for q in q1.values()) == send["total"]["frames"],
+    f"leaf1 request frames = frames sent ({send['total']['frames']})",
+    f"{sum(q['req_pkts'] for q in q1.values())}")
+rows, bad = [], []
+z = {"dropped": 0, "held": 0, "released": 0, "duplicated": 0}
+for k in sorted(q1):
+    a, b, r, i = q1[k], q2.get(k), rq.get(k), iq.get(k, z)
+    if b is None or r is None:
+        bad.append(f"{k:#x}: missing")
+        continue
+    arrived = r["frames"] + r["oos"] + r["dups"]
+    e = {  # (what, rocedp value, the independent value)
+        "leaf2 req_pkts = arrived at the responder": (b["req_pkts"], arrived),
+        "leaf1 - leaf2 req_pkts = drops - copies":
+            (a["req_pkts"] - b["req_pkts"], i["dropped"] - i["duplicated"]),
+        "leaf2 gaps = responder's": (b["gaps"], r["wire_gaps"]),
+        "leaf2 gap_psns = responder's": (b["gap_psns"], r["wire_gap_psns"]),
+        "leaf2 rewinds = responder's": (b["rewinds"], r["wire_rewinds"]),
+        "leaf2 dups = responder's": (b["dups"], r["wire_dups"]),
+        "leaf1 NAKs (PSN seq) = responder's": (a["naks"]["psn_seq"], r["naks"]),
+        "leaf2 NAKs (PSN seq) = responder's": (b["naks"]["psn_seq"], r["naks"]),
+    }
+    d = i["dropped"]
+    if case == "drop":
+        e.update({
+            "leaf2 gaps = drops": (b["gaps"], d),
+            "leaf2 gap_psns = drops": (b["gap_psns"], d),
+            "responder NAKs = drops": (r["naks"], d),
+            "leaf1 rewinds = drops": (a["rewinds"], d),
+            "leaf2 rewinds = drops": (b["rewinds"], d),
+            "leaf1 gaps = 0": (a["gaps"], 0),
+            "dups = 0": (a["dups"] + b["dups"], 0),
+        })
+    elif case == "dup":
+        e.update({
+            "leaf2 dups = copies": (b["dups"], i["duplicated"]),
+            "responder dups = copies": (r["dups"], i["duplicated"]),
+            "no gap, rewind, NAK or leaf1 dup": (
+                a["gaps"] + b["gaps"] + a["rewinds"] + b["rewinds"] + r["naks"] + a["dups"], 0),
+        })
+    elif case == "reorder":
+        e.update({
+            "leaf2 gaps = held back": (b["gaps"], i["held"]),
+            "held back = released": (i["released"], i["held"]),
+            "leaf1 gaps = 0": (a["gaps"], 0),
+        })
+    elif case == "stall":
+        e.update({
+            "leaf1 stalls = drops": (a["stalls"], d),
+            "leaf1 dups = drops (the timeout's resend)": (a["dups"], d),
+            "leaf2: no gap, rewind, dup or NAK": (
+                b["gaps"] + b["rewinds"] + b["dups"] + b["naks"]["psn_seq"], 0),
+        })
+    for what, (x, y) in e.items():
+        if x != y:
+            bad.append(f"{k:#x} {what}: {x} != {y}")
+    rows.append(f"{k:#x}:{'s1' if k in via1 else 's2'} d{d}/c{i['duplicated']}/h{i['held']} "
+                f"g{b['gaps']} r{a['rewinds']}/{b['rewinds']} u{b['dups']} n{r['naks']} s{a['stalls']}")
+n_ev = sum(iq[k]["dropped"] + iq[k]["duplicated"] + iq[k]["held"] for k in iq)
+out(n_ev > 0, f"the injector did something ({n_ev} events)", json.dumps(inj["total"]))
+out(not bad, f"per QP, rocedp = injector = responder ({len(rows)} QPs: {'; '.join(rows)})",
+    "; ".join(bad[:12]))
+EOF
+	)
+	[ $n -gt 0 ] || t_fail "$1: the comparison ran"
+}
+
+# 8 QPs x 40 messages of 8 KiB, window 8 frames < N / 2: a QP's drop is
+# recovered (one NAK, one go-back) before its next one is due
+run drop 0x1000 drop 20 -- --qps 8 --msg 8192 --count 40 --window 8
+check drop drop 0x1000
+run dup 0x2000 dup 10 -- --qps 8 --msg 8192 --count 40 --window 8
+check dup dup 0x2000
+run reorder 0x3000 reorder 10 -- --qps 8 --msg 8192 --count 40 --window 8
+check reorder reorder 0x3000
+run stall 0x4000 drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 30000
+check stall stall 0x4000
+t_done
