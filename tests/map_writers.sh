@@ -17,7 +17,10 @@
 # ROCEDP_FAULT_PORT_EDIT_DELAY_US, which widens its read-modify-write
 # window so that an unlocked writer is caught within a few rounds.
 # rd_qos's data class must be qos set's D or the config's default (leave).
-# At the end, sync's route and the config's static route are both there.
+# Every round, sync's route 10.9.0.0/16 and the config's static
+# 10.7.0.0/16 are both in rd_routes4 with their group in rd_groups (a load
+# keeps sync's routes, sync keeps the config's). At the end sync's route is
+# on the last kernel port and the static route on b0.
 #
 # The maps are the dataplane's own definitions pinned by bpftool into a
 # private directory (as tests/cli_config.sh); the ports are veths in a
@@ -54,7 +57,9 @@ rdf() {
 
 # Statically: map writes appear only in the writer modules of the table
 # in docs/design.md (engine.c writes the offline engine's own clock/trace).
-WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c"
+# flaps.c: rd_port_flaps (the link watcher); porttab.c: the reset of
+# rd_port_hwm (the programs raise it).
+WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c flaps.c porttab.c"
 stray=$(cd "$ROOT/userspace" &&
 	grep -lE 'bpf_map_(update|delete)_(elem|batch)|bpf_map__(update|delete)_elem' \
 		-- */*.c 2>/dev/null | while read -r f; do
@@ -149,8 +154,26 @@ port_a0() {
 	}'
 }
 
+# route_ok A.B.C.D: a route covers the address, and its group exists. A
+# reader can see the route just before sync moves it to a new group and
+# drops the old one, so a miss is read again; a lost route stays lost.
+route_ok() {
+	local try v gid
+	for try in 1 2 3; do
+		v=$(bpftool -j map lookup pinned "$ROCEDP_PIN_DIR/rd_routes4" \
+			key 32 0 0 0 ${1//./ } 2>/dev/null)
+		gid=$(sed -n 's/.*"group_id":\([0-9]*\).*/\1/p' <<<"$v")
+		[ -n "$gid" ] && bpftool map lookup pinned \
+			"$ROCEDP_PIN_DIR/rd_groups" key $((gid & 255)) \
+			$((gid >> 8 & 255)) 0 0 >/dev/null 2>&1 && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
 ecn_last=0
 cfg_last=0
+rbad=0
 bad=0
 qos_last=0
 qbad=0
@@ -200,6 +223,12 @@ for r in $(seq 1 "$ROUNDS"); do
 		bad=$((bad + 1))
 		[ "$bad" -le 5 ] && badlog+="round $r: a0 is '$got' (rate kmin kmax pmax profile); want '$(printf "$base" "$k|$DKMIN" "$((2 * k))|$DKMAX")'"$'\n'
 	fi
+	for a in 10.7.0.1 10.9.0.1; do
+		if ! route_ok $a; then
+			rbad=$((rbad + 1))
+			[ "$rbad" -le 5 ] && badlog+="round $r: no route (or no group) for $a"$'\n'
+		fi
+	done
 done
 
 if [ $bad = 0 ]; then
@@ -211,6 +240,11 @@ if [ $qbad = 0 ]; then
 	ok "$ROUNDS rounds: rd_qos data always qos set's value or the config's ($qos_last with qos set last)"
 else
 	nok "$ROUNDS rounds: rd_qos data lost a write in $qbad rounds"
+fi
+if [ $rbad = 0 ]; then
+	ok "$ROUNDS rounds: sync's 10.9.0.0/16 and the static 10.7.0.0/16 always in rd_routes4, their groups in rd_groups"
+else
+	nok "$ROUNDS rounds: a route or its group missing $rbad times" "$badlog"
 fi
 if [ $ecn_last -gt 0 ] && [ $cfg_last -gt 0 ]; then
 	ok "the writers did interleave: both orders were seen"
