@@ -72,6 +72,12 @@ $(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(CLI_HDRS) $(SKELS) bpf/rocedp_
 $(LIBROCEDP): $(LIB_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
+# ncurses: `rocedp top` draws a full screen (cmd_top.c); only the CLI
+# binaries link it (with the test build's rocedp-faults), never the
+# library or the tools built on it
+CLI_LDLIBS := $(shell pkg-config --libs ncurses 2>/dev/null || echo -lncurses)
+$(ROCEDP) $(OUT)/rocedp-faults: LDLIBS += $(CLI_LDLIBS)
+
 $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 

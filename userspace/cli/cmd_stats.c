@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rocedp stats [--watch SEC] [--prometheus] [--textfile DIR]: the counters
- * the library reads (stats.c) as text, JSON, Prometheus exposition 0.0.4
- * or a node_exporter textfile.
+ * rocedp stats [--watch SEC] [--prometheus] [--textfile DIR] [--top-qps K]:
+ * the counters the library reads (stats.c) as text, JSON, Prometheus
+ * exposition 0.0.4 or a node_exporter textfile; the Prometheus forms add
+ * the telemetry of the top K QPs and the ports (qps.c, porttab.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,8 @@
 #include "commands.h"
 #include "cli.h"
 #include "names.h"
+#include "porttab.h"
+#include "qps.h"
 #include "safefile.h"
 #include "stats.h"
 #include "util.h"
@@ -216,13 +219,34 @@ static void prom_ports(FILE *f, const struct rd_stats_snapshot *s,
 }
 
 /*
+ * Per-QP and per-port telemetry (docs/telemetry.md): the top-K QPs and
+ * totals; a scrape takes the ports' high-water marks (read, then 0), so
+ * each scrape shows the mark of its own interval.
+ */
+static void prom_telemetry(FILE *f, const struct rd_maps *m,
+			   unsigned int top_qps)
+{
+	struct rd_qp_snap qs = { 0 };
+	struct rd_porttab *pt;
+
+	if (!rd_qps_read(m, &qs))
+		rd_qps_prometheus(f, &qs, top_qps);
+	rd_qps_free(&qs);
+	pt = malloc(sizeof(*pt));
+	if (pt && !rd_porttab_read(m, pt, true))
+		rd_porttab_prometheus(f, pt);
+	free(pt);
+}
+
+/*
  * Prometheus text exposition format 0.0.4: the one place it is written,
  * for --prometheus and for --textfile alike. m is open, for series read
  * here rather than in the snapshot: a new family is one more call at the
  * end.
  */
 static void print_prometheus(FILE *f, const struct rd_maps *m,
-			     const struct rd_stats_snapshot *s)
+			     const struct rd_stats_snapshot *s,
+			     unsigned int top_qps)
 {
 	char name[IF_NAMESIZE];
 	unsigned int i, j, k;
@@ -274,7 +298,8 @@ static void print_prometheus(FILE *f, const struct rd_maps *m,
 	for (i = 0; i < s->n_groups; i++)
 		fprintf(f, "rocedp_group_imbalance{group=\"%u\"} %.4f\n",
 			s->groups[i].id, s->groups[i].imbalance);
-	(void)m; /* series read from the maps here go below */
+	/* series read from the maps here go below */
+	prom_telemetry(f, m, top_qps);
 }
 
 /*
@@ -284,7 +309,8 @@ static void print_prometheus(FILE *f, const struct rd_maps *m,
  * collector never reads a half-written file.
  */
 static int write_textfile(const char *dir, const struct rd_maps *m,
-			  const struct rd_stats_snapshot *s)
+			  const struct rd_stats_snapshot *s,
+			  unsigned int top_qps)
 {
 	struct rd_safefile sf;
 	char path[4096];
@@ -296,7 +322,7 @@ static int write_textfile(const char *dir, const struct rd_maps *m,
 	err = rd_safefile_open(&sf, path, 0644);
 	if (err)
 		return err;
-	print_prometheus(sf.f, m, s);
+	print_prometheus(sf.f, m, s, top_qps);
 	return rd_safefile_commit(&sf);
 }
 
@@ -304,6 +330,7 @@ struct stats_opts {
 	unsigned int watch; /* seconds; 0: once */
 	bool prom;
 	const char *textfile;
+	unsigned int top_qps; /* QPs with series of their own */
 };
 
 /* 0, or the exit code after one error line */
@@ -313,6 +340,7 @@ static int parse_opts(int argc, char **argv, struct stats_opts *o)
 		{ "watch", required_argument, NULL, 'w' },
 		{ "prometheus", no_argument, NULL, 'P' },
 		{ "textfile", required_argument, NULL, 't' },
+		{ "top-qps", required_argument, NULL, 'k' },
 		{}
 	};
 	char *end;
@@ -336,6 +364,16 @@ static int parse_opts(int argc, char **argv, struct stats_opts *o)
 			break;
 		case 't':
 			o->textfile = optarg;
+			break;
+		case 'k':
+			o->top_qps = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || *optarg == '-' ||
+			    o->top_qps > 10000) {
+				rd_err("stats",
+				       "--top-qps: '%s' is not a number from 0 to 10000",
+				       optarg);
+				return 2;
+			}
 			break;
 		default:
 			rd_err("stats",
@@ -362,13 +400,13 @@ static int stats_once(const struct stats_opts *o, const struct rd_maps *m)
 		return err;
 	}
 	if (o->textfile) {
-		err = write_textfile(o->textfile, m, &snap);
+		err = write_textfile(o->textfile, m, &snap, o->top_qps);
 		if (err)
 			rd_err("stats", "%s: %s", o->textfile, strerror(-err));
 		return err;
 	}
 	if (o->prom) {
-		print_prometheus(stdout, m, &snap);
+		print_prometheus(stdout, m, &snap, o->top_qps);
 	} else if (rd_json) {
 		print_json(stdout, &snap);
 	} else {
@@ -382,7 +420,7 @@ static int stats_once(const struct stats_opts *o, const struct rd_maps *m)
 
 int cmd_stats(int argc, char **argv)
 {
-	struct stats_opts o = {};
+	struct stats_opts o = { .top_qps = RD_QPS_PROM_TOP_DEFAULT };
 	struct rd_maps m;
 	int ret;
 

@@ -36,8 +36,12 @@ static const struct rd_cmd cmds[] = {
 	{ "ecn", cmd_ecn, true,
 	  "show|set [PORT] kmin K kmax K pmax P [rate R]" },
 	{ "stats", cmd_stats, true,
-	  "[--watch SEC] [--prometheus] [--textfile DIR]" },
+	  "[--watch SEC] [--prometheus] [--textfile DIR] [--top-qps K]" },
 	{ "flows", cmd_flows, true, "[--limit N]" },
+	{ "qps", cmd_qps, true,
+	  "[--sort bytes|rewinds|gaps|stalls|rtt] [--limit N]" },
+	{ "top", cmd_top, true,
+	  "[--sort bytes|rewinds|gaps|stalls|rtt] [--interval SEC] [--limit N] [--once] [-n ITER]" },
 	{ "sync", cmd_sync, true, "[--daemon] [--once] [--table N]" },
 	{ "sonic", cmd_sonic, false,
 	  "import CONFIG_DB.json [--ports MAP] [--strict]|"

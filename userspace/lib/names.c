@@ -120,6 +120,20 @@ const char *rd_verdict_name(unsigned int v)
 	return lookup(verdict_names, ARRAY_LEN(verdict_names), v);
 }
 
+/* telemetry: NAK syndromes as rocedp qps counts them */
+static const char *const qp_nak_names[ROCEDP_QP_NAK_MAX] = {
+	[ROCEDP_QP_NAK_PSN_SEQ] = "psn_seq",
+	[ROCEDP_QP_NAK_RNR] = "rnr",
+	[ROCEDP_QP_NAK_REMOTE_ACCESS] = "remote_access",
+	[ROCEDP_QP_NAK_REMOTE_OP] = "remote_op",
+	[ROCEDP_QP_NAK_OTHER] = "other",
+};
+
+const char *rd_qp_nak_name(unsigned int k)
+{
+	return lookup(qp_nak_names, ARRAY_LEN(qp_nak_names), k);
+}
+
 const char *rd_aeth_name(unsigned int k)
 {
 	return lookup(aeth_names, ARRAY_LEN(aeth_names), k);

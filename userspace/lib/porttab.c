@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One row per port from three maps indexed by ifindex (rd_port_stats,
+ * rd_port_hwm, rd_port_flaps) and one RTM_GETLINK dump for the kernel's
+ * carrier-change count, which exists whether or not the link watcher runs.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <bpf/bpf.h>
+#include "names.h"
+#include "nl.h"
+#include "porttab.h"
+#include "stats.h"
+
+static __u64 mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static struct rd_port_row *row_get(struct rd_porttab *t, __u32 ifindex)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->rows[i].ifindex == ifindex)
+			return &t->rows[i];
+	if (t->n == RD_PORTTAB_MAX)
+		return NULL;
+	memset(&t->rows[t->n], 0, sizeof(t->rows[0]));
+	t->rows[t->n].ifindex = ifindex;
+	return &t->rows[t->n++];
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct rd_porttab *t = data;
+	const struct nlattr *a;
+	const struct ifinfomsg *ifi;
+	unsigned int i;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi))
+		return MNL_CB_OK;
+	ifi = mnl_nlmsg_get_payload(nlh);
+	for (i = 0; i < t->n; i++) {
+		if (t->rows[i].ifindex != (__u32)ifi->ifi_index)
+			continue;
+		mnl_attr_for_each(a, nlh, sizeof(*ifi))
+		{
+			if (mnl_attr_get_type(a) == IFLA_CARRIER_CHANGES &&
+			    mnl_attr_get_payload_len(a) >= 4) {
+				t->rows[i].carrier_changes =
+					mnl_attr_get_u32(a);
+				t->rows[i].has_carrier = true;
+			}
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/* the kernel's count; a dump that fails leaves has_carrier false */
+static void read_carrier(struct rd_porttab *t)
+{
+	struct rd_nl nl;
+
+	if (!t->n || rd_nl_open(&nl, NULL, 0, 0))
+		return;
+	rd_nl_dump(&nl, RTM_GETLINK, AF_UNSPEC, link_cb, t);
+	rd_nl_close(&nl);
+}
+
+static bool stats_zero(const struct rocedp_port_stats *p)
+{
+	static const struct rocedp_port_stats zero;
+
+	return !memcmp(p, &zero, sizeof(zero));
+}
+
+int rd_porttab_read(const struct rd_maps *m, struct rd_porttab *t,
+		    bool reset_hwm)
+{
+	struct rocedp_port_stats ps;
+	struct rocedp_port_flaps fl;
+	struct rd_port_row *r;
+	__u64 hwm, zero = 0;
+	__u32 k;
+	int err;
+
+	t->n = 0;
+	t->hwm_reset = reset_hwm;
+	for (k = 1; k < ROCEDP_PORT_SLOTS; k++) {
+		err = rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &k, (__u64 *)&ps,
+				    sizeof(ps) / 8);
+		if (err)
+			return err;
+		if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_HWM], &k, &hwm))
+			return -errno;
+		if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_FLAPS], &k, &fl))
+			return -errno;
+		if (stats_zero(&ps) && !hwm && !fl.n && !fl.downs && !fl.ups)
+			continue;
+		r = row_get(t, k);
+		if (!r)
+			break;
+		r->st = ps;
+		r->hwm = hwm;
+		r->flaps = fl;
+		/* a mark raised between the read and the write is lost, never
+		 * invented (rocedp_abi.h) */
+		if (reset_hwm && hwm)
+			bpf_map_update_elem(m->fd[RD_MAP_PORT_HWM], &k, &zero,
+					    BPF_ANY);
+	}
+	t->mono_ns = mono_now();
+	for (k = 0; k < t->n; k++) {
+		r = &t->rows[k];
+		rd_ifname(r->ifindex, r->name);
+	}
+	read_carrier(t);
+	return 0;
+}
+
+static double per_s(__u64 cur, __u64 prev, double dt)
+{
+	return cur > prev ? (double)(cur - prev) / dt : 0;
+}
+
+void rd_porttab_rates(const struct rd_porttab *prev, struct rd_porttab *cur)
+{
+	double dt;
+	unsigned int i, j;
+
+	if (!prev || !prev->mono_ns || cur->mono_ns <= prev->mono_ns)
+		return;
+	dt = (double)(cur->mono_ns - prev->mono_ns) / 1e9;
+	for (i = 0; i < cur->n; i++) {
+		struct rd_port_row *c = &cur->rows[i];
+		static const struct rd_port_row none;
+		const struct rd_port_row *p = &none;
+
+		for (j = 0; j < prev->n; j++)
+			if (prev->rows[j].ifindex == c->ifindex)
+				p = &prev->rows[j];
+		c->rate_valid = true;
+		c->rx_pps = per_s(c->st.rx_pkts, p->st.rx_pkts, dt);
+		c->tx_pps = per_s(c->st.tx_pkts, p->st.tx_pkts, dt);
+		c->rx_bps = per_s(c->st.rx_bytes, p->st.rx_bytes, dt) * 8;
+		c->tx_bps = per_s(c->st.tx_bytes, p->st.tx_bytes, dt) * 8;
+	}
+}
+
+__u64 rd_port_flap_count(const struct rd_port_row *r)
+{
+	if (r->flaps.downs || r->flaps.ups)
+		return r->flaps.downs;
+	/* the kernel counts both edges; a flap is a down and an up */
+	return r->has_carrier ? r->carrier_changes / 2 : 0;
+}
+
+static void add_u64(struct json_object *o, const char *k, __u64 v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *class_obj(const __u64 *v)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned int c;
+
+	for (c = 0; c < ROCEDP_CLASS_MAX; c++)
+		add_u64(o, rd_class_name(c), v[c]);
+	return o;
+}
+
+struct json_object *rd_porttab_json(const struct rd_porttab *t)
+{
+	struct json_object *a = json_object_new_array(), *o, *fl, *ts;
+	unsigned int i, j, h;
+
+	for (i = 0; i < t->n; i++) {
+		const struct rd_port_row *r = &t->rows[i];
+
+		o = json_object_new_object();
+		json_object_object_add(o, "ifindex",
+				       json_object_new_int64(r->ifindex));
+		json_object_object_add(o, "name",
+				       json_object_new_string(r->name));
+		add_u64(o, "rx_pkts", r->st.rx_pkts);
+		add_u64(o, "tx_pkts", r->st.tx_pkts);
+		add_u64(o, "rx_bytes", r->st.rx_bytes);
+		add_u64(o, "tx_bytes", r->st.tx_bytes);
+		json_object_object_add(o, "rx_class",
+				       class_obj(r->st.rx_class));
+		json_object_object_add(o, "tx_class",
+				       class_obj(r->st.tx_class));
+		add_u64(o, "ecn_marked", r->st.ecn_marked);
+		add_u64(o, "vq_high_water_bytes", r->hwm);
+		fl = json_object_new_object();
+		add_u64(fl, "downs", r->flaps.downs);
+		add_u64(fl, "ups", r->flaps.ups);
+		/* newest first */
+		ts = json_object_new_array();
+		h = r->flaps.n < ROCEDP_FLAP_HISTORY ? r->flaps.n :
+						       ROCEDP_FLAP_HISTORY;
+		for (j = 0; j < h; j++)
+			json_object_array_add(
+				ts,
+				json_object_new_uint64(
+					r->flaps.last_ns[(r->flaps.n - 1 - j) %
+							 ROCEDP_FLAP_HISTORY]));
+		json_object_object_add(fl, "last_realtime_ns", ts);
+		json_object_object_add(
+			fl, "kernel_carrier_changes",
+			r->has_carrier ?
+				json_object_new_int64(r->carrier_changes) :
+				NULL);
+		json_object_object_add(o, "flaps", fl);
+		if (r->rate_valid) {
+			struct json_object *ps = json_object_new_object();
+
+			json_object_object_add(
+				ps, "rx_pkts",
+				json_object_new_double(r->rx_pps));
+			json_object_object_add(
+				ps, "tx_pkts",
+				json_object_new_double(r->tx_pps));
+			json_object_object_add(
+				ps, "rx_bits",
+				json_object_new_double(r->rx_bps));
+			json_object_object_add(
+				ps, "tx_bits",
+				json_object_new_double(r->tx_bps));
+			json_object_object_add(o, "per_second", ps);
+		}
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+void rd_porttab_print_text(FILE *f, const struct rd_porttab *t)
+{
+	unsigned int i;
+
+	fprintf(f, "%-16s %12s %12s %10s %10s %10s %6s %8s\n", "port",
+		"rx_pkts", "tx_pkts", "rx_data", "tx_data", "hwm_bytes",
+		"flaps", "kernel");
+	for (i = 0; i < t->n; i++) {
+		const struct rd_port_row *r = &t->rows[i];
+		char kern[16] = "-";
+
+		if (r->has_carrier)
+			snprintf(kern, sizeof(kern), "%u", r->carrier_changes);
+		fprintf(f,
+			"%-16s %12llu %12llu %10llu %10llu %10llu %6llu %8s\n",
+			r->name, (unsigned long long)r->st.rx_pkts,
+			(unsigned long long)r->st.tx_pkts,
+			(unsigned long long)r->st.rx_class[ROCEDP_CLASS_DATA],
+			(unsigned long long)r->st.tx_class[ROCEDP_CLASS_DATA],
+			(unsigned long long)r->hwm,
+			(unsigned long long)rd_port_flap_count(r), kern);
+	}
+}
+
+void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
+{
+	unsigned int i, c;
+
+	fprintf(f,
+		"# HELP rocedp_port_class_packets_total Frames per port, direction and class.\n"
+		"# TYPE rocedp_port_class_packets_total counter\n");
+	for (i = 0; i < t->n; i++)
+		for (c = 0; c < ROCEDP_CLASS_MAX; c++)
+			fprintf(f,
+				"rocedp_port_class_packets_total{port=\"%s\",dir=\"rx\",class=\"%s\"} %llu\n"
+				"rocedp_port_class_packets_total{port=\"%s\",dir=\"tx\",class=\"%s\"} %llu\n",
+				t->rows[i].name, rd_class_name(c),
+				(unsigned long long)t->rows[i].st.rx_class[c],
+				t->rows[i].name, rd_class_name(c),
+				(unsigned long long)t->rows[i].st.tx_class[c]);
+	fprintf(f,
+		"# HELP rocedp_port_vq_high_water_bytes ECN virtual queue high-water mark since the previous scrape.\n"
+		"# TYPE rocedp_port_vq_high_water_bytes gauge\n");
+	for (i = 0; i < t->n; i++)
+		fprintf(f,
+			"rocedp_port_vq_high_water_bytes{port=\"%s\"} %llu\n",
+			t->rows[i].name, (unsigned long long)t->rows[i].hwm);
+	fprintf(f,
+		"# HELP rocedp_port_link_downs_total Carrier losses seen by the link watcher.\n"
+		"# TYPE rocedp_port_link_downs_total counter\n");
+	for (i = 0; i < t->n; i++)
+		fprintf(f, "rocedp_port_link_downs_total{port=\"%s\"} %llu\n",
+			t->rows[i].name,
+			(unsigned long long)t->rows[i].flaps.downs);
+	fprintf(f,
+		"# HELP rocedp_port_carrier_changes_total The kernel's carrier changes (IFLA_CARRIER_CHANGES).\n"
+		"# TYPE rocedp_port_carrier_changes_total counter\n");
+	for (i = 0; i < t->n; i++)
+		if (t->rows[i].has_carrier)
+			fprintf(f,
+				"rocedp_port_carrier_changes_total{port=\"%s\"} %u\n",
+				t->rows[i].name, t->rows[i].carrier_changes);
+}
