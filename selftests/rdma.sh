@@ -34,6 +34,7 @@ args=(--leaves 2 --spines 2 --hosts 1 --rdma)
 if ! lab up "${args[@]}" >"$T_TMP/up.out" 2>&1; then
 	t_fail "lab up --rdma (2 leaves, 2 spines, guests r1-1 r2-1)" "$(tail -n 4 "$T_TMP/up.out")"
 	t_done
+	exit 1
 fi
 t_ok "lab up --rdma: r1-1, r2-1 booted with rxe0 in $(($(date +%s) - t0)) s"
 

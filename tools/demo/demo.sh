@@ -45,3 +45,7 @@ echo
 echo "replay outputs in $out (pcap per mode, one JSON verdict per frame)"
 echo
 OUT=$(dirname "$out") "$top/tools/demo/fabric_demo.sh"
+# part 3: real RDMA (Soft-RoCE guests under qemu), skipped with one line
+# where qemu or the guest image is missing
+echo
+OUT=$(dirname "$out") "$top/tools/demo/rdma_demo.sh"

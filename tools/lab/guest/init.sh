@@ -54,6 +54,7 @@ serve() {
 	tty=/dev/$1
 	stty -F "$tty" raw -echo -onlcr 2>/dev/null
 	exec 3<"$tty"
+	touch "/run/$1.ready"
 	while :; do
 		while read -r id b64 <&3; do
 			[ -n "$b64" ] || continue
@@ -66,5 +67,8 @@ serve() {
 }
 serve ttyS1 &
 serve ttyS2 &
+# READY only once both ports are raw: a request arriving in cooked mode
+# would be echoed back and held by the line discipline
+while [ ! -e /run/ttyS1.ready ] || [ ! -e /run/ttyS2.ready ]; do sleep 0.05; done
 echo "ROCEDP-GUEST: READY"
 while :; do sleep 3600; done
