@@ -90,6 +90,10 @@ expect "attach --mode values" "native generic tc" "$ROCEDP" attach cmpa0 --mode 
 has "options of attach after the object" "--mode --features --egress -j --pin-dir" \
 	"$ROCEDP" attach cmpa0 -
 has "options of stats after -j" "--watch --prometheus --textfile" "$ROCEDP" stats -j --
+expect "qps --sort values" "bytes rewinds gaps stalls rtt" "$ROCEDP" qps --sort ""
+has "options of qps" "--sort --limit" "$ROCEDP" qps -
+expect "top --sort values with a prefix, -j before" "rewinds rtt" "$ROCEDP" -j top --sort r
+has "options of top" "--sort --interval --limit --once" "$ROCEDP" top -
 keys=$("$ROCEDP" help --config-keys | sed 's/$/=/' | tr '\n' ' ')
 expect "config set: every key of help --config-keys" "$keys" "$ROCEDP" config set ""
 expect "config set keys with a prefix" "hash.mode= hash.seed= hash.symmetric=" \
