@@ -10,7 +10,7 @@
 #include "rocedp.h"
 #include "config_json.h"
 #include "sonic.h"
-#include "sonic_redis.h"
+#include "sonic_sync.h"
 
 static int sonic_import(int argc, char **argv)
 {

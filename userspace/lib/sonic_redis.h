@@ -58,7 +58,4 @@ int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
 /* Wait for every pipelined reply; -errno if one failed or the link did. */
 int rd_sredis_flush(struct rd_sredis *r);
 
-/* `rocedp sonic sync ...`: argv[0] is "sync". Returns the exit code. */
-int rd_sonic_sync_main(int argc, char **argv);
-
 #endif

@@ -29,6 +29,7 @@
 #include "pindir.h"
 #include "sonic.h"
 #include "sonic_redis.h"
+#include "sonic_sync.h"
 #include "stats.h"
 #include "syncguard.h"
 
