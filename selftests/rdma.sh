@@ -39,6 +39,8 @@ fi
 t_ok "lab up --rdma: r1-1, r2-1 booted with rxe0 in $(($(date +%s) - t0)) s"
 
 G() { lab_exec "$@"; }
+. "$T_TOP/tools/lab/rdma.sh" # rdma_wait_listen
+LAB_RUN_DIR=${LAB_RUN:-/run/rocedp-lab}/$T_LAB_PREFIX
 # hw NODE: rxe0's hw_counters as "name value" lines
 hw() { G "$1" 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && for f in *; do echo "$f $(cat $f)"; done'; }
 hwv() { sed -n "s/^$2 //p" "$1"; } # FILE COUNTER
@@ -56,6 +58,10 @@ for g in json.load(sys.stdin)["groups"]:
 out=$(G r1-1 ibv_devices 2>&1; G r2-1 ibv_devices 2>&1)
 [ "$(echo "$out" | grep -c rxe0)" = 2 ]
 t_check $? "ibv_devices lists rxe0 in both guests" "$out"
+# frames must reach XDP whole and checksummed, as from a NIC
+out=$(G r1-1 ethtool -k eth0 2>&1)
+echo "$out" | grep -qE '^tx-checksumming: off' && echo "$out" | grep -qE '^generic-segmentation-offload: off'
+t_check $? "guest eth0: checksum and segmentation offloads off" "$(echo "$out" | head -n 12 | tr '\n' ' ')"
 
 # run NAME TOOL [ARGS]: TOOL server in r2-1, client in r1-1 (to r2-1), with
 # captures on both leaves' guest ports; leaves NAME.{srv,cli,hw1a,...}
@@ -69,7 +75,8 @@ run() {
 	t_cap_start c2 "$(ns leaf2)" rdma1 "$T_TMP/$n.to2.pcap" "udp port 4791"
 	RDMA_EXEC_TIMEOUT=150 lab_exec r2-1 "$tool $PT $*" >"$T_TMP/$n.srv" 2>&1 &
 	srvpid=$!
-	sleep 1.5
+	rdma_wait_listen "$LAB_RUN_DIR/rdma/r2-1" 18515 ||
+		echo "# $n: no perftest server listening in r2-1 after 20 s" >>"$T_TMP/$n.cli"
 	RDMA_EXEC_TIMEOUT=150 lab_exec r1-1 "$tool $PT $* 10.2.251.2" >"$T_TMP/$n.cli" 2>&1
 	echo $? >"$T_TMP/$n.rc"
 	wait "$srvpid"

@@ -30,6 +30,7 @@ command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not inst
 	skip "no guest image: $(tail -n 1 "$log/image.out")"
 
 x() { "$LAB" exec --prefix "$prefix" "$@"; }
+. "$top/tools/lab/rdma.sh" # rdma_wait_listen
 # set NODE ARGS...: `rocedp ARGS` on a leaf; if the sync daemon holds the
 # pin directory's lock (selftests/lib.sh, rocedp_set), around a sync restart
 set_leaf() {
@@ -60,7 +61,7 @@ for mode in 5tuple qp; do
 	members >"$log/$mode.before"
 	x r2-1 "$pt" >"$log/$mode.srv" 2>&1 &
 	srv=$!
-	sleep 1.5
+	rdma_wait_listen "${LAB_RUN:-/run/rocedp-lab}/$prefix/rdma/r2-1" 18515
 	x r1-1 "$pt 10.2.251.2" >"$log/$mode.cli" 2>&1
 	wait $srv
 	members >"$log/$mode.after"

@@ -158,6 +158,17 @@ rdma_guest_stop() {
 	rm -f "$1/qemu.pid" "$1/tap"
 }
 
+# rdma_wait_listen DIR PORT: until a TCP server listens on PORT in the guest
+# (perftest's servers exchange QP numbers over TCP 18515 before any RDMA)
+rdma_wait_listen() {
+	local _
+	for _ in $(seq 40); do
+		RDMA_EXEC_TIMEOUT=10 rdma_exec "$1" "netstat -tln | grep -q ':$2 '" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 # rdma_exec DIR CMD...: run CMD in the guest, relay its output and status
 rdma_exec() {
 	local d=$1
@@ -205,6 +216,17 @@ lab_rdma_wait() {
 				"ping -c 1 -W 5 $(lab_rdma_ip "${l%-*}" "${n#*-}").1 >/dev/null" && continue 2
 		done
 		die "$n cannot reach its leaf"
+	done
+}
+
+lab_rdma_status() {
+	local n g p st
+	for n in $(cat "$(state_dir)/nodes.rdma" 2>/dev/null); do
+		g=$(lab_rdma_dir "$n")
+		p=$(cat "$g/qemu.pid" 2>/dev/null)
+		st="qemu pid $p"
+		[ -n "$p" ] && kill -0 "$p" 2>/dev/null || st="qemu NOT running"
+		echo "  $n  Soft-RoCE guest, leaf${n:1:$((${#n} - 3))} port $(cut -d' ' -f2 "$g/tap" 2>/dev/null), $(grep -a -o 'rxe0 on .*' "$g/console.log" | head -n1), $st, console $g/console.log"
 	done
 }
 
