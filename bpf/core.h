@@ -37,6 +37,7 @@ struct rd_result {
 	__u32 egress_ifindex;
 	__u8 pcp_push; /* tc: new PCP for the metadata tag, 0xff none */
 	__u8 strip_tag; /* remove the outer tag (a priority tag) */
+	__u8 redirected; /* XDP: bpf_redirect_map already done */
 };
 
 /*
@@ -134,11 +135,13 @@ static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl)
 /*
  * Every ingress decision, from scalars: class, remark, RTT, route, member.
  * express: this copy is inlined after rd_parse_express, so route and
- * member are inlined too (the flowlet choice stays out of line).
+ * member are inlined too (the flowlet choice stays out of line); xdp: it
+ * is inlined into the XDP entry, so the member step may redirect.
  */
 static __always_inline void
 rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
-		       const struct rocedp_config *cfg, const int express)
+		       const struct rocedp_config *cfg, const int express,
+		       const int xdp)
 {
 	__u32 pass = ROCEDP_PASS_NO_FORWARD;
 
@@ -163,7 +166,7 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 					 rd_fwd_route(fl, pl);
 		if (!pass)
 			pass = express && !rd_flowlets_on(cfg) ?
-				       rd_fwd_member_body(fl, pl, cfg, 0) :
+				       rd_fwd_member_body(fl, pl, cfg, 0, xdp) :
 				       rd_fwd_member(fl, pl);
 		if (!pass) {
 			pl->verdict = ROCEDP_VERDICT_REDIRECT;
@@ -197,7 +200,7 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 
 	if (!fl || !pl || !cfg)
 		return 0;
-	rd_ingress_decide_body(fl, pl, cfg, 0);
+	rd_ingress_decide_body(fl, pl, cfg, 0, 0);
 	return 0;
 }
 
@@ -244,7 +247,7 @@ static __always_inline void rd_pkt_init(struct rd_pkt *p,
 
 static __always_inline void rd_ingress(void *data, void *data_end,
 				       const struct rd_hook_in *in,
-				       struct rd_result *res)
+				       struct rd_result *res, const int xdp)
 {
 	struct rd_plan pl = { .slot = ROCEDP_NO_MEMBER,
 			      .pcp = 0xff,
@@ -263,7 +266,7 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	cfg = rd_config_get();
 	if (cfg_express && cfg &&
 	    rd_parse_express(data, data_end, in->wire_len, &p)) {
-		rd_ingress_decide_body(&p.fl, &pl, cfg, 1);
+		rd_ingress_decide_body(&p.fl, &pl, cfg, 1, xdp);
 	} else {
 		rd_parse(data, data_end, in->wire_len, &p);
 		rd_ingress_decide(&p.fl, &pl);
@@ -274,6 +277,7 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	/* a tag in skb metadata is re-pushed by the tc hook */
 	res->pcp_push = p.fl.vlan_in_meta && !pl.strip_tag ? pl.pcp : 0xff;
 	res->strip_tag = pl.strip_tag;
+	res->redirected = pl.redirected;
 }
 
 /* Egress: ECN marking only; never changes the verdict. */

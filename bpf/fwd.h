@@ -194,7 +194,8 @@ __attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
 static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 					      struct rd_plan *f,
 					      const struct rocedp_config *cfg,
-					      const int with_flowlets)
+					      const int with_flowlets,
+					      const int xdp_redirect)
 {
 	__u32 mode, group_id, egress, seq;
 	struct rocedp_member *m;
@@ -229,7 +230,22 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	__builtin_memcpy(f->dmac, m->dmac, ETH_ALEN);
 	if (!rd_group_same(group_id, seq))
 		return ROCEDP_PASS_GROUP_BUSY;
-	if (!cfg_offline && !bpf_map_lookup_elem(&rd_tx_ports, &egress))
+	if (cfg_offline)
+		return 0;
+	/*
+	 * XDP (a constant where inlined): the redirect is the devmap check,
+	 * one devmap operation a frame instead of a lookup here and the
+	 * redirect in the entry. It only records the port; nothing after
+	 * this step turns a frame back, and an XDP_PASS verdict ignores it.
+	 */
+	if (xdp_redirect) {
+		if (bpf_redirect_map(&rd_tx_ports, egress, XDP_PASS) !=
+		    XDP_REDIRECT)
+			return ROCEDP_PASS_REDIRECT_FAILED;
+		f->redirected = 1;
+		return 0;
+	}
+	if (!bpf_map_lookup_elem(&rd_tx_ports, &egress))
 		return ROCEDP_PASS_REDIRECT_FAILED;
 	return 0;
 }
@@ -241,7 +257,7 @@ __attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,
 
 	if (!p || !f || !cfg)
 		return ROCEDP_PASS_NO_GROUP;
-	return rd_fwd_member_body(p, f, cfg, 1);
+	return rd_fwd_member_body(p, f, cfg, 1, 0);
 }
 
 /* MACs from the chosen member, TTL / hop limit down by one. */

@@ -25,7 +25,8 @@ struct rd_plan {
 	__u8 ingress; /* 1: ingress pipeline (rx, fwd counters) */
 	__u8 ecn_at_ingress; /* XDP hook: RED for redirected frames here */
 	__u8 strip_tag; /* forwarded with a priority tag: send it untagged */
-	__u8 pad[2];
+	__u8 redirected; /* XDP: bpf_redirect_map done, the verdict stands */
+	__u8 pad;
 };
 
 #endif

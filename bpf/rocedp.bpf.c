@@ -53,11 +53,13 @@ int rocedp_xdp(struct xdp_md *ctx)
 
 	in.wire_len = rd_xdp_wire_len(ctx);
 	rd_ingress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
-		   &res);
+		   &res, 1);
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
 		return XDP_PASS;
 	if (res.strip_tag && rd_xdp_strip_tag(ctx)) /* cannot fail: rewritten */
 		return XDP_ABORTED;
+	if (res.redirected) /* the member step's bpf_redirect_map */
+		return XDP_REDIRECT;
 	if (cfg_offline) /* test runs stop at the verdict */
 		return bpf_redirect(res.egress_ifindex, 0);
 	return bpf_redirect_map(&rd_tx_ports, res.egress_ifindex, XDP_PASS);
@@ -84,7 +86,7 @@ static __always_inline int rd_tc_ingress(struct __sk_buff *skb)
 
 	rd_tc_prepare(skb, &in);
 	rd_ingress((void *)(long)skb->data, (void *)(long)skb->data_end, &in,
-		   &res);
+		   &res, 0);
 	if (res.pcp_push != 0xff) {
 		/*
 		 * The tag lives in metadata: re-push it with the new PCP and
