@@ -135,8 +135,8 @@ static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl)
 /*
  * Every ingress decision, from scalars: class, remark, RTT, route, member.
  * express: this copy is inlined after rd_parse_express, so route and
- * member are inlined too (the flowlet choice stays out of line); xdp: it
- * is inlined into the XDP entry, so the member step may redirect.
+ * member are inlined too (the flowlet choice is a static subprogram);
+ * xdp: it is inlined into the XDP entry, so the member step may redirect.
  */
 static __always_inline void
 rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
@@ -165,8 +165,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 			pass = express ? rd_fwd_route_body(fl, pl, cfg) :
 					 rd_fwd_route(fl, pl);
 		if (!pass)
-			pass = express && !rd_flowlets_on(cfg) ?
-				       rd_fwd_member_body(fl, pl, cfg, 0, xdp) :
+			pass = express ?
+				       rd_fwd_member_body(fl, pl, cfg, 2, xdp) :
 				       rd_fwd_member(fl, pl);
 		if (!pass) {
 			pl->verdict = ROCEDP_VERDICT_REDIRECT;

@@ -187,9 +187,25 @@ __attribute__((noinline)) int rd_fwd_route(struct rd_flow *p, struct rd_plan *f)
 }
 
 /*
+ * The flowlet choice as a subprogram of its own (static: verified with
+ * its caller's state). Its locals take its own frame: inlined into the
+ * entry they grew the entry's frame by 64 bytes, and with it the general
+ * path's call chain, past the 6.1 limit (tests/bpf_stack.sh).
+ */
+static __attribute__((noinline)) int
+rd_flowlet_select_sub(const struct rocedp_config *cfg,
+		      const struct rocedp_group *g, const struct rd_flow *p,
+		      const struct rd_plan *f, __u32 group_id)
+{
+	return rd_flowlet_select(cfg, g, group_id, p, p->hash, f->in_ifindex,
+				 f->now);
+}
+
+/*
  * The member of f->group_id: slot, egress, MACs into f; or a pass reason.
- * with_flowlets 0 leaves the flowlet choice out of this copy: only for
- * callers that never reach it with flowlets on.
+ * with_flowlets 0 leaves the flowlet choice out of this copy (only for
+ * callers that never reach it with flowlets on), 1 inlines it, 2 calls
+ * rd_flowlet_select_sub.
  */
 static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 					      struct rd_plan *f,
@@ -213,6 +229,8 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	if (mode == ROCEDP_HASH_SPRAY) {
 		rd_count(ROCEDP_CTR_SPRAY_PKTS);
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
+	} else if (with_flowlets == 2 && rd_flowlets_on(cfg)) {
+		slot = rd_flowlet_select_sub(cfg, g, p, f, group_id);
 	} else if (with_flowlets && rd_flowlets_on(cfg)) {
 		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash,
 					 f->in_ifindex, f->now);
