@@ -8,8 +8,9 @@
 # no frame out of sequence at the responders and none dropped by the
 # shaped spine ports, every ACK remarked, the shaping bounding every link,
 # the 5-tuple run no better balanced than the QP-aware ones and the slowest
-# of the three, flowlet close to even, the speed-up line printed, and the
-# lab gone afterwards. (`make demo` itself also runs the dependency check and the
+# of the three, flowlet close to even, the speed-up line printed, a
+# per-QP table per leaf, loss injected on spine2 found on spine2 from
+# rocedp's tables (tools/demo/qp_demo.sh), and the labs gone afterwards. (`make demo` itself also runs the dependency check and the
 # build; here they are the suite's own.)
 #
 # Usage: selftests/demo.sh   (root)
@@ -82,7 +83,18 @@ if [ $cap = 1 ]; then
 fi
 [ -s "$OUT/demo/fabric.png" ]
 t_check $? "fabric: chart written ($OUT/demo/fabric.png)"
-left=$(ip netns list | awk '{print $1}' | grep -E '^dm' | head -3)
+[ "$(grep -c '^-- leaf[12]: rocedp qps --limit 8 after' "$out")" = 2 ] &&
+	[ "$(grep -cE '^src +dst +qp +pkts' "$out")" -ge 2 ]
+t_check $? "fabric: a per-QP table (rocedp qps --limit 8) for each leaf"
+# loss injected on spine2 (tools/demo/qp_demo.sh): named from rocedp's tables
+grep -q '^diagnosis: frames are lost between .* on spine2$' "$out"
+t_check $? "loss on spine2: the diagnosis names spine2" "$(grep -E '^diagnosis|^QPs leaf1' "$out" | tr '\n' '|')"
+grep -q '^  gaps at leaf1: 0 ' "$out" &&
+	grep -qE '^  gaps at leaf2 by the port they came in on: up2 [1-9][0-9]*$' "$out"
+t_check $? "loss on spine2: no gap at leaf1, gaps at leaf2 only on frames from up2" "$(grep '  gaps at' "$out" | tr '\n' '|')"
+grep -qE '^QPs leaf1 -> leaf2: 16; sick .*: [1-9][0-9]*, [1-9][0-9]* of them stalled' "$out"
+t_check $? "loss on spine2: rewinding and stalled QPs listed" "$(grep '^QPs leaf1' "$out")"
+left=$(ip netns list | awk '{print $1}' | grep -E '^(dm|dq)-' | head -3)
 [ -z "$left" ]
 t_check $? "the demo lab is gone afterwards" "left: $left"
 

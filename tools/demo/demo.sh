@@ -4,7 +4,8 @@
 # 64 QPs, plus ACK/NAK/CNP/CTS/IP/ARP/malformed) through the real dataplane
 # with `rocedp replay`, once per hash mode, and one table of the result;
 # then the same story live: a ring AllReduce with rocegen through a 2-leaf x
-# 4-spine fabric per hash mode (tools/demo/fabric_demo.sh, docs/demo.md).
+# 4-spine fabric per hash mode (tools/demo/fabric_demo.sh, docs/demo.md);
+# then loss injected on one spine, seen per QP (tools/demo/qp_demo.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$top/build}/demo
@@ -45,6 +46,9 @@ echo
 echo "replay outputs in $out (pcap per mode, one JSON verdict per frame)"
 echo
 OUT=$(dirname "$out") "$top/tools/demo/fabric_demo.sh"
+echo
+# which QPs suffer when a spine loses frames, and naming the spine
+OUT=$(dirname "$out") "$top/tools/demo/qp_demo.sh"
 # part 3: real RDMA (Soft-RoCE guests under qemu), skipped with one line
 # where qemu or the guest image is missing
 echo

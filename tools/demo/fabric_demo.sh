@@ -96,6 +96,11 @@ for l in leaf1 leaf2; do
 				pmax 100 >/dev/null
 	done
 	leaf $l "$ROCEDP" config set "flowlet.load_tau_us=$TAU" >/dev/null
+	# per-QP health for a table after the runs (docs/telemetry.md); the
+	# senders here time out after 1 s and a 64 KiB message takes tens of
+	# ms on the shaped links, so an ACK wait is a stall only past 100 ms
+	leaf $l "$ROCEDP" config set features=forward,remark,ecn,telemetry \
+		telemetry.qp_stall_us=100000 >/dev/null
 done
 # XDP on the leaves redirects straight into the veth peers, past any qdisc
 # on the leaf side, so the links are shaped where the kernel forwards: each
@@ -164,6 +169,13 @@ for mode in "${modes[@]}"; do
 		leaf $l "$ROCEDP" -j stats >"$out/fabric-$mode.$l.after.json"
 	done
 	spine_tx >"$out/fabric-$mode.spines.after"
+	# the QPs of the first run only: a later run reuses their numbers and
+	# restarts their PSNs, which the entries would count as rewinds
+	if [ "$mode" = "${modes[0]}" ]; then
+		for l in leaf1 leaf2; do
+			leaf $l "$ROCEDP" qps --limit 8 >"$out/fabric-qps.$l.txt" 2>&1 || true
+		done
+	fi
 	if [ "$CAPTURE" = 1 ]; then capture_stop $mode; fi
 done
 
@@ -256,6 +268,11 @@ if replays:
     for r in replays:
         print(r)
 PY
+
+for l in leaf1 leaf2; do
+	echo "-- $l: rocedp qps --limit 8 after the ${modes[0]} run (the busiest QPs; in>out: ports)"
+	cat "$out/fabric-qps.$l.txt"
+done
 
 if command -v gnuplot >/dev/null; then
 	gnuplot -e "datafile='$out/fabric.dat'; outfile='$out/fabric.png'; qps='$QPS'" \
