@@ -153,11 +153,7 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	pl->tos_out = fl->tos;
 	if (cfg->features & ROCEDP_F_REMARK)
 		rd_remark_decide(fl, pl);
-	/* telemetry needs the QP pairing and the samples too */
-	if (fl->is_roce && !fl->malformed &&
-	    ((rd_flowlets_on(cfg) &&
-	      (cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP)) ||
-	     rd_tel_on(cfg)))
+	if (rd_rtt_wanted(fl, cfg))
 		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
 	if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl, pl->in_ifindex);

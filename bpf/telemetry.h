@@ -16,12 +16,30 @@
 #define ROCEDP_TELEMETRY_H
 
 #include "rtt.h"
+#include "flowlet.h"
 
 #define RD_PSN_HALF (1u << 23)
 
 static __always_inline int rd_tel_on(const struct rocedp_config *cfg)
 {
 	return cfg->features & ROCEDP_F_TELEMETRY;
+}
+
+/*
+ * Frames rtt.h acts on (requests with AckReq, ACKs), when something
+ * needs them: the flowlet gap from the RTT, or telemetry (its samples and
+ * the QP pairing that attributes responses). The call costs a few ns a
+ * frame, so other frames skip it.
+ */
+static __always_inline int rd_rtt_wanted(const struct rd_flow *fl,
+					 const struct rocedp_config *cfg)
+{
+	if (!fl->is_roce || fl->malformed ||
+	    !(fl->ack_req || fl->cls == ROCEDP_CLASS_ACK))
+		return 0;
+	return rd_tel_on(cfg) ||
+	       (rd_flowlets_on(cfg) &&
+		(cfg->flowlet_flags & ROCEDP_FLOWLETF_AUTO_GAP));
 }
 
 /* (a - b) mod 2^24: below RD_PSN_HALF means a is at or after b */

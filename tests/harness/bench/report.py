@@ -172,6 +172,13 @@ def main():
             p("   floor: ref_bare_flowlet (the bare forwarder + one clock read + one hashed-array"
               " flow entry, no counters) = %.2fx empty; rocedp's flowlet row is %.2fx of it"
               % (bflow["ratio"], byname["flowlet"]["ns"] / bflow["ns"]))
+        if "telemetry" in byname and "default" in byname:
+            # issue 21: telemetry may add at most 15% to the default path
+            t, dflt = byname["telemetry"], byname["default"]
+            tr = t["ns"] / dflt["ns"] if dflt["ns"] > 0 else 0
+            p("   telemetry: %.2fx default (+%.1f ns per frame)" % (tr, t["ns"] - dflt["ns"]))
+            targets.append(("telemetry cost <= 1.15x default", "%.2fx%s" % (
+                tr, "" if t["verified"] else " UNVERIFIED"), tr <= 1.15 and t["verified"]))
         floors = {"fwd_qp": bare, "flowlet": bflow}
         for name, lim, label in (("fwd_qp", 4, "forward-qp"), ("flowlet", 6, "flowlet")):
             c = byname.get(name)
