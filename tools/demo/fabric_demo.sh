@@ -70,14 +70,8 @@ DCQCN_TIMER=${DCQCN_TIMER:-100}
 WINDOW=${WINDOW:-16}
 mkdir -p "$out"
 
-lab() { "$LAB" "$1" --prefix "$prefix" "${@:2}"; }
-# rocedp on a leaf; a config writer must never hang the demo
-leaf() { timeout 10 "$LAB" exec --prefix "$prefix" "$@"; }
-
-trap '"$LAB" down --prefix "$prefix" >/dev/null 2>&1 || true' EXIT
-trap 'exit 130' INT TERM
-# a lab of this prefix left over from an interrupted run
-[ -d "/run/rocedp-lab/$prefix" ] && lab down >/dev/null 2>&1
+# lab, leaf; the lab of $prefix goes at exit
+. "$top/tools/demo/demolab.sh"
 
 echo "== fabric: 2 leaves x $SPINES spines, 2 hosts per leaf, $ROUTING routes (rocedp-lab, prefix $prefix) =="
 if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mtu $MTU "${routing[@]}" >"$out/lab.log" 2>&1; then

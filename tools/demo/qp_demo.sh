@@ -25,12 +25,8 @@ prefix=${QPDEMO_PREFIX:-dq}
 SICK=spine2
 mkdir -p "$out"
 
-lab() { "$LAB" "$1" --prefix "$prefix" "${@:2}"; }
-leaf() { timeout 10 "$LAB" exec --prefix "$prefix" "$@"; }
-
-trap '"$LAB" down --prefix "$prefix" >/dev/null 2>&1 || true' EXIT
-trap 'exit 130' INT TERM
-[ -d "/run/rocedp-lab/$prefix" ] && lab down >/dev/null 2>&1
+# lab, leaf; the lab of $prefix goes at exit
+. "$top/tools/demo/demolab.sh"
 
 echo "== per-QP health: loss injected on $SICK (2 leaves x 2 spines, rocedp-lab prefix $prefix) =="
 if ! lab up --leaves 2 --spines 2 --hosts 2 >"$out/qp-lab.log" 2>&1; then
