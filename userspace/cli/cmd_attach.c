@@ -112,6 +112,16 @@ static void state_drop_gone(struct rd_attach_state *st)
 	st->n = n;
 }
 
+/* The attach records, or -errno after the one line naming obj and why. */
+static int state_read(struct rd_attach_state *st, const char *obj)
+{
+	int err = rd_state_read(st);
+
+	if (err)
+		rd_err(obj, "%s: %s", rd_state_file(), strerror(-err));
+	return err;
+}
+
 int cmd_attach(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -167,11 +177,8 @@ int cmd_attach(int argc, char **argv)
 			return 1;
 		}
 	}
-	err = rd_state_read(&st);
-	if (err) {
-		rd_err("attach", "%s: %s", rd_state_file(), strerror(-err));
+	if (state_read(&st, "attach"))
 		return 1;
-	}
 	for (i = optind; i < argc; i++) {
 		a = rd_state_find(&st, if_nametoindex(argv[i]));
 		if (a && a->mode != mode) {
@@ -295,11 +302,8 @@ int cmd_detach(int argc, char **argv)
 			return 2;
 		}
 	}
-	err = rd_state_read(&st);
-	if (err) {
-		rd_err("detach", "%s: %s", rd_state_file(), strerror(-err));
+	if (state_read(&st, "detach"))
 		return 1;
-	}
 	for (j = 1; j < argc && !all; j++) {
 		ifindex = if_nametoindex(argv[j]);
 		if (!ifindex || !rd_state_find(&st, ifindex)) {
@@ -373,17 +377,13 @@ int cmd_status(int argc, char **argv)
 	bool pinned;
 	unsigned int i, n;
 	__u32 zero = 0;
-	int err;
 
 	if (argc > 1) {
 		rd_err("status", "unexpected argument '%s'", argv[1]);
 		return 2;
 	}
-	err = rd_state_read(&st);
-	if (err) {
-		rd_err("status", "%s: %s", rd_state_file(), strerror(-err));
+	if (state_read(&st, "status"))
 		return 1;
-	}
 	rd_maps_init(&m);
 	pinned = !rd_maps_open_pinned(&m, rd_pin_dir());
 	if (pinned)

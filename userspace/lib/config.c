@@ -134,14 +134,12 @@ bool rd_cfg_has_group(const struct rd_staged *s, __u32 id)
 
 int rd_cfg_grow(void **arr, unsigned int n, unsigned int *cap, size_t sz)
 {
-	void *p;
+	size_t c = *cap;
+	int err;
 
-	if (n < *cap)
-		return 0;
-	*cap = *cap ? *cap * 2 : 64;
-	p = realloc(*arr, (size_t)*cap * sz);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	return 0;
+	/* *cap stays as it was when there is no room: the array did not grow */
+	err = rd_grow(arr, n, &c, sz, 64);
+	if (!err)
+		*cap = c;
+	return err;
 }

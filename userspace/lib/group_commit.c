@@ -168,15 +168,9 @@ static int ensure_port(struct rd_fib *f, uint32_t ifindex,
 		c->errors++;
 		return err;
 	}
-	if (f->n_ports == f->cap_ports) {
-		size_t cap = f->cap_ports ? f->cap_ports * 2 : 64;
-		uint32_t *p = realloc(f->ports, cap * sizeof(*p));
-
-		if (!p)
-			return 0; /* checked again next time */
-		f->ports = p;
-		f->cap_ports = cap;
-	}
+	if (rd_grow((void **)&f->ports, f->n_ports, &f->cap_ports,
+		    sizeof(*f->ports), 64))
+		return 0; /* checked again next time */
 	f->ports[f->n_ports++] = ifindex;
 	return 0;
 }
@@ -424,19 +418,27 @@ static void prefix_drop_unused(struct rd_fib *f, struct rd_fprefix *p)
 	free(p);
 }
 
+/* Every dirty group (every group when full) into the maps. */
+static void commit_groups(struct rd_fib *f, bool full, rd_member_fill_fn fill,
+			  void *ctx, struct rd_fib_counts *c)
+{
+	int id;
+
+	for (id = 1; id < ROCEDP_MAX_GROUPS; id++)
+		if (f->gid[id] && (f->gid[id]->dirty || full))
+			commit_group(f, f->gid[id], fill, ctx, c);
+}
+
 int rd_fib_commit_groups(struct rd_fib *f, rd_member_fill_fn fill, void *ctx,
 			 struct rd_fib_counts *c)
 {
 	struct rd_fib_counts local = { 0 };
 	uint64_t errors;
-	int id;
 
 	if (!c)
 		c = &local;
 	errors = c->errors;
-	for (id = 1; id < ROCEDP_MAX_GROUPS; id++)
-		if (f->gid[id] && f->gid[id]->dirty)
-			commit_group(f, f->gid[id], fill, ctx, c);
+	commit_groups(f, false, fill, ctx, c);
 	return c->errors > errors ? -EIO : 0;
 }
 
@@ -447,14 +449,11 @@ int rd_fib_commit(struct rd_fib *f, bool full, rd_member_fill_fn fill,
 	struct rd_ht_node *e, *next;
 	uint64_t errors;
 	size_t i;
-	int id;
 
 	if (!c)
 		c = &local;
 	errors = c->errors;
-	for (id = 1; id < ROCEDP_MAX_GROUPS; id++)
-		if (f->gid[id] && (f->gid[id]->dirty || full))
-			commit_group(f, f->gid[id], fill, ctx, c);
+	commit_groups(f, full, fill, ctx, c);
 	commit_marks(f, false, c);
 	if (full) {
 		rd_ht_for_each(&f->prefixes, i, e)

@@ -117,19 +117,11 @@ struct rd_fprefix *rd_fib_prefix_find(struct rd_fib *f, uint8_t family,
 
 void rd_fib_prefix_dirty(struct rd_fib *f, struct rd_fprefix *p)
 {
-	struct rd_fprefix **d;
-
 	if (p->dirty)
 		return;
-	if (f->n_dirty == f->cap_dirty) {
-		size_t cap = f->cap_dirty ? f->cap_dirty * 2 : 256;
-
-		d = realloc(f->dirty, cap * sizeof(*d));
-		if (!d)
-			return; /* a full commit still finds it */
-		f->dirty = d;
-		f->cap_dirty = cap;
-	}
+	if (rd_grow((void **)&f->dirty, f->n_dirty, &f->cap_dirty,
+		    sizeof(*f->dirty), 256))
+		return; /* a full commit still finds it */
 	f->dirty[f->n_dirty++] = p;
 	p->dirty = true;
 }

@@ -226,6 +226,14 @@ int rd_icrc_compute(const void *frame, size_t len, uint32_t *icrc)
 	return 0;
 }
 
+/* The ICRC the frame should carry and where it sits. */
+static int icrc_at(const void *frame, size_t len, uint32_t *crc, size_t *off)
+{
+	int err = rd_icrc_compute(frame, len, crc);
+
+	return err ? err : rd_icrc_locate(frame, len, off);
+}
+
 int rd_icrc_set(void *frame, size_t len)
 {
 	uint8_t *f = frame;
@@ -233,10 +241,9 @@ int rd_icrc_set(void *frame, size_t len)
 	uint32_t crc;
 	int err;
 
-	err = rd_icrc_compute(frame, len, &crc);
+	err = icrc_at(frame, len, &crc, &off);
 	if (err)
 		return err;
-	rd_icrc_locate(frame, len, &off);
 	f[off] = crc & 0xff;
 	f[off + 1] = (crc >> 8) & 0xff;
 	f[off + 2] = (crc >> 16) & 0xff;
@@ -252,10 +259,9 @@ int rd_icrc_verify(const void *frame, size_t len, uint32_t *found,
 	size_t off;
 	int err;
 
-	err = rd_icrc_compute(frame, len, &crc);
+	err = icrc_at(frame, len, &crc, &off);
 	if (err)
 		return err;
-	rd_icrc_locate(frame, len, &off);
 	have = (uint32_t)f[off] | (uint32_t)f[off + 1] << 8 |
 	       (uint32_t)f[off + 2] << 16 | (uint32_t)f[off + 3] << 24;
 	if (found)

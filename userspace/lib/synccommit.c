@@ -18,19 +18,11 @@
 
 static void queue_probe(struct rd_sync *s, struct sneigh *n)
 {
-	struct sneigh **q;
-
 	if (n->probe_queued)
 		return;
-	if (s->n_probe == s->cap_probe) {
-		size_t cap = s->cap_probe ? s->cap_probe * 2 : 64;
-
-		q = realloc(s->probe_q, cap * sizeof(*q));
-		if (!q)
-			return;
-		s->probe_q = q;
-		s->cap_probe = cap;
-	}
+	if (rd_grow((void **)&s->probe_q, s->n_probe, &s->cap_probe,
+		    sizeof(*s->probe_q), 64))
+		return;
 	s->probe_q[s->n_probe++] = n;
 	n->probe_queued = true;
 }

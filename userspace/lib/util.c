@@ -3,9 +3,11 @@
  * What every rocedp program shares, the CLI and the tools and tests that
  * link its objects alike: the output options and the one-line error.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util.h"
 
@@ -64,4 +66,20 @@ const char *rd_ifname(unsigned int ifindex, char *buf)
 	if (!if_indextoname(ifindex, buf))
 		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
 	return buf;
+}
+
+int rd_grow(void **arr, size_t n, size_t *cap, size_t sz, size_t first)
+{
+	size_t c;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : first;
+	p = realloc(*arr, c * sz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = c;
+	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Print one error line "rocedp: OBJECT: reason" to stderr. */
 void rd_err(const char *obj, const char *fmt, ...)
@@ -18,6 +19,13 @@ void rd_verr(const char *prog, const char *obj, const char *fmt, va_list ap)
 
 /* argv[1..] less -j/-p (setting rd_json/rd_pretty) into args; count left */
 int rd_take_output_opts(int argc, char **argv, char **args);
+
+/*
+ * Make room for element n of *arr (elements of sz bytes, *cap of them):
+ * nothing while n < *cap, else *cap doubles (first when 0). 0 or -ENOMEM,
+ * which leaves *arr and *cap as they were.
+ */
+int rd_grow(void **arr, size_t n, size_t *cap, size_t sz, size_t first);
 
 /* An interface's name into buf (IF_NAMESIZE bytes), "if<N>" when it has
  * none (gone, or another namespace's); returns buf. */
