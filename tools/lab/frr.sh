@@ -34,6 +34,8 @@ frr_conf() {
 			if [ "$bgp" = unnumbered ]; then peers+=("up$s interface"); else peers+=("$(spine_dn_ip "$l" "$s")"); fi
 		done
 		for h in $(seq "$hosts"); do nets+=("10.$l.$h.0/24"); done
+		# the Soft-RoCE guests' subnets (rdma.sh, up --rdma)
+		for h in $(seq "${rdma:-0}"); do nets+=("$(lab_rdma_ip "$l" "$h").0/24"); done
 		;;
 	spine*)
 		s=${n#spine} asn=64600 rid=10.254.1.$s
