@@ -15,7 +15,7 @@
 #   reorder N: leaf2 gaps = frames held back = released = responder's
 #              gaps; leaf2 rewinds and dups = the responder's
 #   drop N --any, one-frame messages, window 1: every drop is a tail drop,
-#              found only by the sender's 30 ms timeout: leaf1 stalls and
+#              found only by the sender's 60 ms timeout: leaf1 stalls and
 #              dups = drops, leaf2 sees nothing amiss
 #
 # and in every case: the QPs the injector saw are exactly those leaf1 sent
@@ -42,8 +42,8 @@ lab up --leaves 2 --spines 2 --hosts 1 --mtu 1500 >"$T_TMP/up.log" 2>&1
 t_check $? "lab up: 2 leaves, 2 spines, 1 host each, MTU 1500" "$(tail -n3 "$T_TMP/up.log")"
 for l in 1 2; do
 	rocedp_set "leaf$l" config set features=forward,remark,ecn,telemetry \
-		telemetry.qp_stall_us=10000 >"$T_TMP/set$l.log" 2>&1
-	t_check $? "leaf$l: telemetry on, stall threshold 10 ms" "$(cat "$T_TMP/set$l.log")"
+		telemetry.qp_stall_us=20000 >"$T_TMP/set$l.log" 2>&1
+	t_check $? "leaf$l: telemetry on, stall threshold 20 ms" "$(cat "$T_TMP/set$l.log")"
 done
 
 # run NAME QPN_BASE INJECT_ARGS -- SEND_ARGS: one run; files in $T_TMP/NAME.*
@@ -179,6 +179,6 @@ run dup 0x2000 dup 10 -- --qps 8 --msg 8192 --count 40 --window 8
 check dup dup 0x2000
 run reorder 0x3000 reorder 10 -- --qps 8 --msg 8192 --count 40 --window 8
 check reorder reorder 0x3000
-run stall 0x4000 drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 30000
+run stall 0x4000 drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 60000
 check stall stall 0x4000
 t_done
