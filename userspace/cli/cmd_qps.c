@@ -28,6 +28,29 @@ bool rd_cli_parse_count(const char *s, unsigned long max, unsigned long *out)
 	return !*end && !errno && *out <= max;
 }
 
+bool rd_cli_parse_sort(const char *obj, const char *arg, enum rd_qp_sort *by)
+{
+	int v = rd_qp_sort_parse(arg);
+
+	if (v < 0) {
+		rd_err(obj, "--sort: '%s' is not one of %s", arg,
+		       RD_QP_SORT_WORDS);
+		return false;
+	}
+	*by = v;
+	return true;
+}
+
+int rd_cli_opt_error(const char *obj, char **argv, const char *valued)
+{
+	if (optopt && strchr(valued, optopt))
+		rd_err(obj, "%s needs a value", argv[optind - 1]);
+	else
+		rd_err(obj, "unknown option '%s' (see 'rocedp %s help')",
+		       argv[optind - 1], obj);
+	return 2;
+}
+
 int cmd_qps(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -47,13 +70,8 @@ int cmd_qps(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			err = rd_qp_sort_parse(optarg);
-			if (err < 0) {
-				rd_err("qps", "--sort: '%s' is not one of %s",
-				       optarg, RD_QP_SORT_WORDS);
+			if (!rd_cli_parse_sort("qps", optarg, &by))
 				return 2;
-			}
-			by = err;
 			break;
 		case 'l':
 			if (!rd_cli_parse_count(optarg, INT_MAX, &limit)) {
@@ -63,14 +81,7 @@ int cmd_qps(int argc, char **argv)
 			}
 			break;
 		default:
-			if (optopt == 's' || optopt == 'l')
-				rd_err("qps", "%s needs a value",
-				       argv[optind - 1]);
-			else
-				rd_err("qps",
-				       "unknown option '%s' (see 'rocedp qps help')",
-				       argv[optind - 1]);
-			return 2;
+			return rd_cli_opt_error("qps", argv, "sl");
 		}
 	}
 	if (optind < argc) {

@@ -168,16 +168,6 @@ static int addr_width(const struct rd_qp *q, size_t n)
 	return w;
 }
 
-static void wait_col(const struct rd_qp *q, char *buf, size_t len)
-{
-	if (!q->st.unacked_ns)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%llu%s",
-			 (unsigned long long)(q->wait_ns / 1000),
-			 q->stalled ? "!" : "");
-}
-
 static void draw_busiest(struct sink *k, const struct top *t, size_t n)
 {
 	const struct rd_qp_snap *s = &t->snap[t->cur];
@@ -204,7 +194,7 @@ static void draw_busiest(struct sink *k, const struct top *t, size_t n)
 				 q->st.rtt_ewma_ns / 1000.0);
 		else
 			snprintf(rtt, sizeof(rtt), "-");
-		wait_col(q, wait, sizeof(wait));
+		rd_qp_wait_str(q, wait, sizeof(wait));
 		put(k, 0, "%-*s %-*s %#8x %7s %7s %6s %6s %6s %6s %8s %8s", w,
 		    src, w, dst, q->key.dqp,
 		    rate_str(q->rate.pkts, v, b[0], 16),
@@ -239,7 +229,7 @@ static void draw_sickest(struct sink *k, const struct top *t, size_t n)
 
 		rd_qp_addr_str(&q->key, q->key.src, src, sizeof(src));
 		rd_qp_addr_str(&q->key, q->key.dst, dst, sizeof(dst));
-		wait_col(q, wait, sizeof(wait));
+		rd_qp_wait_str(q, wait, sizeof(wait));
 		snprintf(port[0], IF_NAMESIZE, "-");
 		snprintf(port[1], IF_NAMESIZE, "-");
 		if (q->st.in_ifindex)
@@ -511,7 +501,7 @@ int cmd_top(int argc, char **argv)
 	unsigned long iters = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 	bool once = false;
-	int c, err, ret;
+	int c, ret;
 
 	memset(&t, 0, sizeof(t));
 	t.interval = 1;
@@ -521,13 +511,8 @@ int cmd_top(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "d:n:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			err = rd_qp_sort_parse(optarg);
-			if (err < 0) {
-				rd_err("top", "--sort: '%s' is not one of %s",
-				       optarg, RD_QP_SORT_WORDS);
+			if (!rd_cli_parse_sort("top", optarg, &t.by))
 				return 2;
-			}
-			t.by = err;
 			break;
 		case 'd':
 			if (!parse_interval(optarg, &t.interval)) {
@@ -559,14 +544,7 @@ int cmd_top(int argc, char **argv)
 			}
 			break;
 		default:
-			if (strchr("sdln", optopt) && optopt)
-				rd_err("top", "%s needs a value",
-				       argv[optind - 1]);
-			else
-				rd_err("top",
-				       "unknown option '%s' (see 'rocedp top help')",
-				       argv[optind - 1]);
-			return 2;
+			return rd_cli_opt_error("top", argv, "sdln");
 		}
 	}
 	if (optind < argc) {

@@ -167,6 +167,11 @@ static void add_u64(struct json_object *o, const char *k, __u64 v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+static void add_dbl(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
 static struct json_object *class_obj(const __u64 *v)
 {
 	struct json_object *o = json_object_new_object();
@@ -223,18 +228,10 @@ struct json_object *rd_porttab_json(const struct rd_porttab *t)
 		if (r->rate_valid) {
 			struct json_object *ps = json_object_new_object();
 
-			json_object_object_add(
-				ps, "rx_pkts",
-				json_object_new_double(r->rx_pps));
-			json_object_object_add(
-				ps, "tx_pkts",
-				json_object_new_double(r->tx_pps));
-			json_object_object_add(
-				ps, "rx_bits",
-				json_object_new_double(r->rx_bps));
-			json_object_object_add(
-				ps, "tx_bits",
-				json_object_new_double(r->tx_bps));
+			add_dbl(ps, "rx_pkts", r->rx_pps);
+			add_dbl(ps, "tx_pkts", r->tx_pps);
+			add_dbl(ps, "rx_bits", r->rx_bps);
+			add_dbl(ps, "tx_bits", r->tx_bps);
 			json_object_object_add(o, "per_second", ps);
 		}
 		json_object_array_add(a, o);

@@ -436,7 +436,7 @@ const char *rd_human(double v, char *buf, size_t len)
 	return buf;
 }
 
-static void wait_str(const struct rd_qp *q, char *buf, size_t len)
+void rd_qp_wait_str(const struct rd_qp *q, char *buf, size_t len)
 {
 	if (!q->st.unacked_ns)
 		snprintf(buf, len, "-");
@@ -483,7 +483,7 @@ void rd_qps_print_text(FILE *f, const struct rd_qp_snap *s, size_t limit)
 		rd_qp_addr_str(&q->key, q->key.src, src, sizeof(src));
 		rd_qp_addr_str(&q->key, q->key.dst, dst, sizeof(dst));
 		rtt_str(q, rtt, sizeof(rtt));
-		wait_str(q, wait, sizeof(wait));
+		rd_qp_wait_str(q, wait, sizeof(wait));
 		fprintf(f,
 			"%-*s %-*s %#8x %7s %7s %6llu %7llu %5llu %5llu %5llu %13s %8s %6llu ",
 			ws, src, wd, dst, q->key.dqp,

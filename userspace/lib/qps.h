@@ -70,6 +70,8 @@ void rd_qps_rates(struct rd_qp_snap *prev, struct rd_qp_snap *cur);
 /* "10.0.0.1" / "fd00::1" */
 void rd_qp_addr_str(const struct rocedp_qp_key *k, const __u32 *a, char *buf,
 		    size_t len);
+/* the wait in us, "!" after it when stalled, "-" when nothing waits */
+void rd_qp_wait_str(const struct rd_qp *q, char *buf, size_t len);
 struct json_object *rd_qp_json(const struct rd_qp *q);
 /* {"stall_threshold_us":..,"count":..,"totals":{..},"qps":[first limit]} */
 struct json_object *rd_qps_json(const struct rd_qp_snap *s, size_t limit);
