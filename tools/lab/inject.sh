@@ -100,7 +100,11 @@ cmd_inject() {
 			bpf da object-pinned "$p/prog" ||
 			{ inj_detach "$sp"; die "inject: $sp: cannot attach to leaf$l"; }
 	done
-	say "inject: $sp: $what every ${n}th eligible RoCE request per QP$([ "$has_qp" = 1 ] && printf ' of QP %#x' "$qp")"
+	if [ "$has_qp" = 1 ]; then
+		say "inject: $sp: $what every ${n}th eligible RoCE request of QP $(printf %#x "$qp")"
+	else
+		say "inject: $sp: $what every ${n}th eligible RoCE request of each QP"
+	fi
 }
 
 # at `down`: every injector of the lab
