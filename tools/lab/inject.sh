@@ -101,9 +101,9 @@ cmd_inject() {
 			{ inj_detach "$sp"; die "inject: $sp: cannot attach to leaf$l"; }
 	done
 	if [ "$has_qp" = 1 ]; then
-		say "inject: $sp: $what every ${n}th eligible RoCE request of QP $(printf %#x "$qp")"
+		say "inject: $sp: $what 1 in $n eligible RoCE requests of QP $(printf %#x "$qp")"
 	else
-		say "inject: $sp: $what every ${n}th eligible RoCE request of each QP"
+		say "inject: $sp: $what 1 in $n eligible RoCE requests of each QP"
 	fi
 }
 
