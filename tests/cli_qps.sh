@@ -7,8 +7,10 @@
 # Checks: the sort orders and --limit, the JSON form (parsed, fields and
 # totals compared with what was written), the stall threshold from
 # rd_config and its default, one-line errors with exit 2 on bad arguments,
-# --pin-dir inside `ip netns exec`, and the Prometheus series' bounded
-# cardinality (top-K QPs plus totals, K settable).
+# --pin-dir inside `ip netns exec`, the Prometheus series' bounded
+# cardinality (top-K QPs plus totals, K settable), and the table as the
+# real dataplane program writes it (frames run through it with
+# BPF_PROG_TEST_RUN).
 #
 # Output: TAP-like "ok N - ..." / "not ok N - ..." lines. Root.
 
@@ -204,6 +206,62 @@ if grep -q 'rocedp_qp_bytes_total{src="10.0.0.7",dst="10.0.0.8",qp="0x44"}' "$TM
 	ok "prometheus: the stalled QP is in the top K"
 else
 	nok "prometheus: stalled QP in top K" "$(grep rocedp_qp_bytes_total "$TMP/prom")"
+fi
+
+# ------------------------------------------------------------ the real writer
+
+# The dataplane's own program fills the table: the object loaded by
+# bpftool (its maps pinned in a second private directory), telemetry on,
+# four requests of one QP with PSNs 1 2 4 3 run through rocedp_xdp with
+# BPF_PROG_TEST_RUN (`bpftool prog run`): per docs/telemetry.md one gap of
+# one PSN (4 after 2) and one rewind (3 behind 5), read back by rocedp qps.
+OBJ=$OUT/rocedp.bpf.o
+LIVE=$PIN/live
+if [ ! -r "$OBJ" ]; then
+	nok "the dataplane object $OBJ (make)"
+elif ! mkdir -p "$LIVE" ||
+	! bpftool prog loadall "$OBJ" "$LIVE/progs" pinmaps "$LIVE/maps" >"$TMP/load" 2>&1; then
+	nok "load $OBJ with bpftool" "$(tail -3 "$TMP/load")"
+else
+	echo '{}' >"$TMP/empty.json"
+	export ROCEDP_PIN_DIR=$LIVE/maps
+	"$ROCEDP" config load "$TMP/empty.json" >"$TMP/cfg" 2>&1 &&
+		"$ROCEDP" config set features=forward,remark,ecn,telemetry \
+			telemetry.qp_stall_us=60000000 >>"$TMP/cfg" 2>&1 ||
+		nok "telemetry on" "$(cat "$TMP/cfg")"
+	$PY - "$TMP" <<'EOF_PY' || nok "frames written with scapy"
+import struct, sys
+from scapy.all import Ether, IP, UDP, Raw
+for i, psn in enumerate([1, 2, 4, 3]):
+    # BTH: RC SEND ONLY, pkey 0xffff, dest QP 0x123, AckReq, PSN; ICRC 0
+    bth = struct.pack(">BBHII", 0x04, 0x40, 0xffff, 0x123, 1 << 31 | psn)
+    f = (Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
+         IP(src="10.9.0.1", dst="10.9.0.2") / UDP(sport=49152, dport=4791) /
+         Raw(bth + b"x" * 64 + bytes(4)))
+    open("%s/f%d.bin" % (sys.argv[1], i), "wb").write(bytes(f))
+EOF_PY
+	for i in 0 1 2 3; do
+		bpftool prog run pinned "$LIVE/progs/rocedp_xdp" data_in "$TMP/f$i.bin" \
+			repeat 1 >>"$TMP/run" 2>&1 || nok "bpftool prog run frame $i" "$(tail -2 "$TMP/run")"
+	done
+	if "$ROCEDP" -j qps >"$TMP/live.json" 2>&1 && $PY - "$TMP/live.json" <<'EOF_PY' 2>"$TMP/err"; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["count"] == 1 and d["stall_threshold_us"] == 60000000, d
+q = d["qps"][0]
+got = {k: q[k] for k in ("src", "dst", "dest_qp", "req_pkts", "gaps",
+                         "gap_psns", "rewinds", "dups", "stalls", "stalled")}
+want = {"src": "10.9.0.1", "dst": "10.9.0.2", "dest_qp": 0x123, "req_pkts": 4,
+        "gaps": 1, "gap_psns": 1, "rewinds": 1, "dups": 0, "stalls": 0,
+        "stalled": False}
+assert got == want, got
+assert q["unacked_wait_us"] is not None, "requests wait for their ACK"
+EOF_PY
+		ok "frames through the real program: rocedp qps reads 4 requests, 1 gap, 1 rewind, a wait"
+	else
+		nok "qps after the real program" "$(cat "$TMP/live.json" "$TMP/err" | tail -5)"
+	fi
+	export ROCEDP_PIN_DIR=$PIN/maps
 fi
 
 echo "1..$N"
