@@ -39,6 +39,12 @@ bool rd_qos_class_settable(int cls)
 
 /* ------------------------------------------------------------ staging */
 
+static void set_dscp(struct rd_staged *s, unsigned int cls, __u8 dscp)
+{
+	s->qos[cls] = (struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
+					   .dscp = dscp };
+}
+
 void rd_staged_defaults(struct rd_staged *s)
 {
 	struct rocedp_config *c = &s->cfg;
@@ -56,18 +62,10 @@ void rd_staged_defaults(struct rd_staged *s)
 	c->ecn_class_optout = 1u << ROCEDP_CLASS_ACK | 1u << ROCEDP_CLASS_NAK |
 			      1u << ROCEDP_CLASS_CNP;
 	/* the reasons for these values are in docs/config.md */
-	s->qos[ROCEDP_CLASS_ACK] =
-		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
-				     .dscp = 46 };
-	s->qos[ROCEDP_CLASS_NAK] =
-		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
-				     .dscp = 46 };
-	s->qos[ROCEDP_CLASS_CNP] =
-		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
-				     .dscp = 48 };
-	s->qos[ROCEDP_CLASS_CTS] =
-		(struct rocedp_qos){ .action = ROCEDP_QOS_SET_DSCP,
-				     .dscp = 46 };
+	set_dscp(s, ROCEDP_CLASS_ACK, 46);
+	set_dscp(s, ROCEDP_CLASS_NAK, 46);
+	set_dscp(s, ROCEDP_CLASS_CNP, 48);
+	set_dscp(s, ROCEDP_CLASS_CTS, 46);
 }
 
 void rd_staged_free(struct rd_staged *s)
