@@ -200,6 +200,30 @@ if read -r max nfam nqps < <(prom --top-qps 3); then
 else
 	nok "stats --prometheus --top-qps 3" "$(cat "$TMP/err")"
 fi
+# the exposition stays valid: each family typed once, before its samples,
+# and no sample repeated
+if $PY - "$TMP/prom" <<'EOF_PY' 2>"$TMP/err"; then
+import re, sys
+typed, seen = set(), set()
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    m = re.match(r"^# TYPE (\S+) (counter|gauge)$", line)
+    if m:
+        assert m.group(1) not in typed, "typed twice: " + m.group(1)
+        typed.add(m.group(1))
+        continue
+    if line.startswith("#"):
+        continue
+    m = re.match(r"^([a-z_]+)(\{[^}]*\})? -?[0-9.e+]+$", line)
+    assert m, "bad sample line: " + line
+    assert m.group(1) in typed, "sample before its TYPE: " + line
+    assert line.rsplit(" ", 1)[0] not in seen, "repeated: " + line
+    seen.add(line.rsplit(" ", 1)[0])
+EOF_PY
+	ok "prometheus: every family typed once before its samples, no sample twice"
+else
+	nok "prometheus exposition valid" "$(cat "$TMP/err")"
+fi
 # the sick QPs come first: the stalled 0x44 is among the top 3 though it
 # is the smallest by bytes of the first four
 if grep -q 'rocedp_qp_bytes_total{src="10.0.0.7",dst="10.0.0.8",qp="0x44"}' "$TMP/prom"; then
