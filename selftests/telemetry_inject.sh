@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # rocedp's per-QP telemetry against independent counts (issue 21, part 5;
-# docs/telemetry.md, The proof). A 2-leaf x 2-spine lab at MTU 1500 with
-# telemetry on; rocegen sends 8 QPs from h1-1 to h2-1 (8 KiB messages:
-# 8 frames each) while the lab's injector (rocedp-lab inject, a tc program
-# on spine1's ports) drops, duplicates or reorders every Nth eligible
-# request of each QP crossing spine1. Per QP, exactly:
+# docs/telemetry.md, The injection selftest). A 2-leaf x 2-spine lab at MTU
+# 1500 with telemetry on, rocedp in native XDP and then in tc mode; rocegen
+# sends 8 QPs from h1-1 to h2-1 (8 KiB messages: 8 frames each) while the
+# lab's injector (rocedp-lab inject, a tc program on spine1's ports) drops,
+# duplicates or reorders every Nth eligible request of each QP crossing
+# spine1. Per QP, exactly:
 #
 #   drop N:    leaf2 gaps = gap_psns = injector drops = responder's gaps
 #              and NAKs = rocedp's PSN-sequence NAKs on both leaves =
@@ -37,14 +38,6 @@ t_require ip bpftool tc ethtool || exit $?
 export LAB_INJECT_OBJ=$T_OUT/lab_inject.bpf.o
 T_LAB_PREFIX=ex$((RANDOM % 10000))
 t_cleanup "lab down"
-
-lab up --leaves 2 --spines 2 --hosts 1 --mtu 1500 >"$T_TMP/up.log" 2>&1
-t_check $? "lab up: 2 leaves, 2 spines, 1 host each, MTU 1500" "$(tail -n3 "$T_TMP/up.log")"
-for l in 1 2; do
-	rocedp_set "leaf$l" config set features=forward,remark,ecn,telemetry \
-		telemetry.qp_stall_us=20000 >"$T_TMP/set$l.log" 2>&1
-	t_check $? "leaf$l: telemetry on, stall threshold 20 ms" "$(cat "$T_TMP/set$l.log")"
-done
 
 # run NAME QPN_BASE INJECT_ARGS -- SEND_ARGS: one run; files in $T_TMP/NAME.*
 run() {
@@ -171,14 +164,25 @@ EOF
 	[ $n -gt 0 ] || t_fail "$1: the comparison ran"
 }
 
-# 8 QPs x 40 messages of 8 KiB, window 8 frames < N / 2: a QP's drop is
-# recovered (one NAK, one go-back) before its next one is due
-run drop 0x1000 drop 20 -- --qps 8 --msg 8192 --count 40 --window 8
-check drop drop 0x1000
-run dup 0x2000 dup 10 -- --qps 8 --msg 8192 --count 40 --window 8
-check dup dup 0x2000
-run reorder 0x3000 reorder 10 -- --qps 8 --msg 8192 --count 40 --window 8
-check reorder reorder 0x3000
-run stall 0x4000 drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 60000
-check stall stall 0x4000
+# rocedp in native XDP and in tc mode (TELEMETRY_INJECT_MODES picks)
+for mode in ${TELEMETRY_INJECT_MODES:-native tc}; do
+	lab up --mode "$mode" --leaves 2 --spines 2 --hosts 1 --mtu 1500 >"$T_TMP/up.log" 2>&1
+	t_check $? "$mode: lab up: 2 leaves, 2 spines, 1 host each, MTU 1500" "$(tail -n3 "$T_TMP/up.log")"
+	for l in 1 2; do
+		rocedp_set "leaf$l" config set features=forward,remark,ecn,telemetry \
+			telemetry.qp_stall_us=20000 >"$T_TMP/set$l.log" 2>&1
+		t_check $? "$mode: leaf$l: telemetry on, stall threshold 20 ms" "$(cat "$T_TMP/set$l.log")"
+	done
+	# 8 QPs x 40 messages of 8 KiB, window 8 frames < N / 2: a QP's drop
+	# is recovered (one NAK, one go-back) before its next one is due
+	run $mode-drop 0x1000 drop 20 -- --qps 8 --msg 8192 --count 40 --window 8
+	check $mode-drop drop 0x1000
+	run $mode-dup 0x2000 dup 10 -- --qps 8 --msg 8192 --count 40 --window 8
+	check $mode-dup dup 0x2000
+	run $mode-reorder 0x3000 reorder 10 -- --qps 8 --msg 8192 --count 40 --window 8
+	check $mode-reorder reorder 0x3000
+	run $mode-stall 0x4000 drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 60000
+	check $mode-stall stall 0x4000
+	lab down >/dev/null 2>&1
+done
 t_done
