@@ -94,7 +94,16 @@ grep -q '^  gaps at leaf1: 0 ' "$out" &&
 t_check $? "loss on spine2: no gap at leaf1, gaps at leaf2 only on frames from up2" "$(grep '  gaps at' "$out" | tr '\n' '|')"
 grep -qE '^QPs leaf1 -> leaf2: 16; sick .*: [1-9][0-9]*, [1-9][0-9]* of them stalled' "$out"
 t_check $? "loss on spine2: rewinding and stalled QPs listed" "$(grep '^QPs leaf1' "$out")"
-left=$(ip netns list | awk '{print $1}' | grep -E '^(dm|dq)-' | head -3)
+# real RDMA (tools/demo/rdma_demo.sh): a row per mode with a throughput,
+# or the one line that says why it was skipped
+rd=$(sed -n '/^== real RDMA/,$p' "$out")
+if echo "$rd" | grep -q '^real RDMA section skipped: '; then
+	t_skip "real RDMA: ib_write_bw per hash mode" "$(echo "$rd" | grep '^real RDMA section skipped')"
+else
+	[ "$(echo "$rd" | grep -cE '^(5tuple|qp) +([0-9.]+% +){4}[0-9.]+ +[0-9.]+$')" = 2 ]
+	t_check $? "real RDMA: ib_write_bw through the fabric, split and Gbit/s for 5tuple and qp" "$(echo "$rd" | tr '\n' '|')"
+fi
+left=$(ip netns list | awk '{print $1}' | grep -E '^(dm|dq|dr)-' | head -3)
 [ -z "$left" ]
 t_check $? "the demo lab is gone afterwards" "left: $left"
 
