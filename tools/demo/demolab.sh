@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # The demo's lab helpers (sourced by fabric_demo.sh and qp_demo.sh, after
 # they set LAB and prefix): lab VERB ARGS... and leaf NODE CMD... on the

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154
 # SPDX-License-Identifier: GPL-2.0
 # rocedp-lab inject: loss, reordering and duplication on one spine
 # (sourced by rocedp-lab; docs/lab.md, Injecting faults).
@@ -47,7 +48,7 @@ inj_show() {
 }
 
 cmd_inject() {
-	local sp=${rest[0]:-} what=${rest[1]:-} n= qp=0 has_qp=0 any=0 json=0 p l m i
+	local sp=${rest[0]:-} what=${rest[1]:-} n='' qp=0 has_qp=0 any=0 json=0 p l m i
 	load_conf || die "lab '$prefix' is not up"
 	[[ $sp =~ ^spine[0-9]+$ ]] && [ -e "/run/netns/$(ns "$sp")" ] ||
 		die "inject: '$sp': no such spine (see 'rocedp-lab nodes')"
