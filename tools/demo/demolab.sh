@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154
 # SPDX-License-Identifier: GPL-2.0
 # The demo's lab helpers (sourced by fabric_demo.sh and qp_demo.sh, after
 # they set LAB and prefix): lab VERB ARGS... and leaf NODE CMD... on the
