@@ -30,8 +30,9 @@ rdma_image() {
 		rdma_log "qemu-system-x86_64 missing (tools/install-deps.sh kernel)"
 		return 1
 	}
-	KPREP_IMAGE_ONLY=1 "$RDMA_TOP/kernel/prepare.sh" "$cache" >/dev/null 2>"$cache.prep.log" || {
-		rdma_log "kernel/prepare.sh failed: $(tail -n1 "$cache.prep.log")"
+	mkdir -p "$cache"
+	KPREP_IMAGE_ONLY=1 "$RDMA_TOP/kernel/prepare.sh" "$cache" >/dev/null 2>"$cache/rdma-prep.log" || {
+		rdma_log "kernel/prepare.sh failed: $(tail -n1 "$cache/rdma-prep.log")"
 		return 1
 	}
 	# shellcheck disable=SC1091
@@ -58,8 +59,9 @@ rdma_image() {
 	[ -s "$RDMA_INITRD" ] && return 0
 
 	rdma_log "building the guest image ($KVER, $(ls "$d" | tr '\n' ' '))"
-	stage=$cache/rdma-stage
-	rm -rf "$stage"
+	# a stage and a temporary image of its own: two builds at once (a test
+	# and the demo) each finish, and the rename is atomic
+	stage=$(mktemp -d "$cache/rdma-stage.XXXXXX") || return 1
 	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,etc,root,lib/kmods}
 	for f in "$d"/*.deb; do dpkg-deb -x "$f" "$stage"; done
 	rm -rf "${stage:?}/usr/share"
@@ -96,8 +98,10 @@ rdma_image() {
 	done
 	mkdir -p "$stage/lib64"
 	[ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
-	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$RDMA_INITRD.tmp" &&
-		mv "$RDMA_INITRD.tmp" "$RDMA_INITRD"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$RDMA_INITRD.$$" &&
+		mv "$RDMA_INITRD.$$" "$RDMA_INITRD"
+	# older images (other versions) are not used again
+	find "$cache" -maxdepth 1 -name 'rdma-guest-*.cpio.gz' ! -name "$(basename "$RDMA_INITRD")" -delete
 	rm -rf "$stage"
 	rdma_log "image $RDMA_INITRD: $(($(stat -c %s "$RDMA_INITRD") / 1024)) KiB"
 }
