@@ -136,8 +136,8 @@ rdma_guest_start() {
 
 # rdma_guest_wait DIR SECONDS: until the guest's init says READY
 rdma_guest_wait() {
-	local i
-	for i in $(seq $(($2 * 5))); do
+	local _
+	for _ in $(seq $(($2 * 5))); do
 		grep -qa 'ROCEDP-GUEST: READY' "$1/console.log" 2>/dev/null && return 0
 		[ -f "$1/qemu.pid" ] && ! kill -0 "$(cat "$1/qemu.pid")" 2>/dev/null && return 1
 		sleep 0.2
