@@ -614,16 +614,18 @@ int rd_config_apply_defaults(const struct rd_maps *m)
 	return 0;
 }
 
-/* Maps of the running dataplane; an error line when not attached. */
+/* Maps of the running dataplane; the one error line of every command
+ * when they cannot be opened (a stale pin: mapset.c named it already). */
 int rd_config_open_maps(const char *obj, struct rd_maps *m)
 {
 	int err = rd_maps_open_pinned(m, rd_pin_dir());
 
 	if (err == -ENOENT)
-		rd_err(obj, "rocedp is not attached (no maps pinned in %s)",
+		rd_err(obj, "no maps pinned in %s (is rocedp attached?)",
 		       rd_pin_dir());
 	else if (err)
-		rd_err(obj, "%s: %s", rd_pin_dir(), strerror(-err));
+		rd_err(obj, "%s: %s (is rocedp attached?)", rd_pin_dir(),
+		       strerror(-err));
 	return err;
 }
 
