@@ -37,6 +37,17 @@ static __always_inline void rd_rtt_key(struct rocedp_rtt_key *k,
 	k->family = p->family;
 }
 
+/* The EWMA moved by 2^-shift of the way to sample; 0 = none yet. */
+static __always_inline __u64 rd_rtt_ewma(__u64 ewma, __u64 sample, __u32 shift)
+{
+	shift &= 15;
+	if (!ewma)
+		return sample;
+	if (sample >= ewma)
+		return ewma + ((sample - ewma) >> shift);
+	return ewma - ((ewma - sample) >> shift);
+}
+
 static __always_inline int rd_rtt_live(const struct rocedp_rtt_slot *s,
 				       __u64 qpf, __u64 now)
 {
@@ -210,8 +221,7 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	struct rocedp_port_state *st;
 	struct rocedp_rtt_slot *s;
 	struct rd_scratch *sc;
-	__u64 sample, ewma, sent, qpf;
-	__u32 shift;
+	__u64 sample, sent, qpf;
 	int i, learn = 0;
 
 	cfg = rd_config_get();
@@ -259,15 +269,8 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	st = rd_port_state_get(qpf >> 32);
 	if (!st)
 		return 0;
-	shift = cfg->rtt_ewma_shift & 15;
-	ewma = st->rtt_ewma_ns;
-	if (!ewma)
-		ewma = sample;
-	else if (sample >= ewma)
-		ewma += (sample - ewma) >> shift;
-	else
-		ewma -= (ewma - sample) >> shift;
-	st->rtt_ewma_ns = ewma;
+	st->rtt_ewma_ns =
+		rd_rtt_ewma(st->rtt_ewma_ns, sample, cfg->rtt_ewma_shift);
 	st->rtt_samples++;
 	rd_count(ROCEDP_CTR_RTT_SAMPLES);
 	return 1;

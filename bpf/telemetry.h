@@ -223,17 +223,9 @@ static __always_inline void rd_tel_read_resp(struct rocedp_qp_stat *q,
 static __always_inline void rd_tel_sample(struct rocedp_qp_stat *q,
 					  __u64 sample, __u32 shift)
 {
-	__u64 ewma = q->rtt_ewma_ns;
-
 	if (!q->rtt_min_ns || sample < q->rtt_min_ns)
 		q->rtt_min_ns = sample ?: 1;
-	if (!ewma)
-		ewma = sample;
-	else if (sample >= ewma)
-		ewma += (sample - ewma) >> shift;
-	else
-		ewma -= (ewma - sample) >> shift;
-	q->rtt_ewma_ns = ewma;
+	q->rtt_ewma_ns = rd_rtt_ewma(q->rtt_ewma_ns, sample, shift);
 	q->rtt_samples++;
 }
 
@@ -254,7 +246,7 @@ static __always_inline void rd_tel_answer(struct rocedp_qp_stat *q,
 		q->acks++;
 		if (sc->rtt_sample_ok && sc->rtt_sample_qp == sc->qp_key.dqp)
 			rd_tel_sample(q, sc->rtt_sample_ns,
-				      cfg->rtt_ewma_shift & 15);
+				      cfg->rtt_ewma_shift);
 		sc->rtt_sample_ok = 0;
 		rd_tel_acked(q, fl->psn, now, stall_ns);
 		return;

@@ -263,12 +263,26 @@ static void test_psn_rules(void)
 	     (&(struct want){ 6, 0, 0, 1, 0, V(1) }), M - 1, M, 0, M - 1, M, 0);
 }
 
+/* the read-response stream's counts: one assertion */
+static void check_resp(struct rd_engine *e, uint64_t pkts, uint64_t gaps,
+		       uint64_t rewinds, uint32_t next, const char *what)
+{
+	struct rocedp_qp_stat st;
+	int err = qp_get(e, A, B, RSP_QP, &st);
+
+	result(!err && st.resp_pkts == pkts && st.resp_gaps == gaps &&
+		       st.resp_rewinds == rewinds && st.resp_psn == next,
+	       "[%s] %s: responses %llu gaps %llu rewinds %llu next 0x%x",
+	       path_name, what, (unsigned long long)st.resp_pkts,
+	       (unsigned long long)st.resp_gaps,
+	       (unsigned long long)st.resp_rewinds, st.resp_psn);
+}
+
 /* a read request takes one PSN per response: the next request jumps */
 static void test_reads(void)
 {
 	struct rd_engine *e = engine(cfg_on);
 	struct tx x;
-	struct rocedp_qp_stat st;
 	uint64_t t;
 
 	if (!result(e != NULL, "[%s] reads: engine loaded", path_name))
@@ -289,13 +303,9 @@ static void test_reads(void)
 	/* 72 lost upstream */
 	x = resp(ROCEDP_OP_RC_READ_RESP_LAST, 73, 0);
 	send_at(e, t + 3 * US, &x);
-	qp_get(e, A, B, RSP_QP, &st);
-	result(st.resp_pkts == 3 && st.resp_gaps == 1 && st.resp_rewinds == 0 &&
-		       st.resp_psn == V(74),
-	       "[%s] read responses 70, 71, 73 on the requester's entry: 3 responses, 1 gap (%llu, %llu, %llu, 0x%x)",
-	       path_name, (unsigned long long)st.resp_pkts,
-	       (unsigned long long)st.resp_gaps,
-	       (unsigned long long)st.resp_rewinds, st.resp_psn);
+	check_resp(
+		e, 3, 1, 0, V(74),
+		"read responses 70, 71, 73 on the requester's entry: 3 responses, 1 gap");
 	/* the requester asks again from 72: the responses rewind */
 	x = resp(ROCEDP_OP_RC_READ_RESP_FIRST, 72, 0);
 	send_at(e, t + 20 * US, &x);
@@ -304,13 +314,9 @@ static void test_reads(void)
 	/* a new read's responses start where its request was: no gap */
 	x = resp(ROCEDP_OP_RC_READ_RESP_ONLY, 90, 0);
 	send_at(e, t + 30 * US, &x);
-	qp_get(e, A, B, RSP_QP, &st);
-	result(st.resp_pkts == 6 && st.resp_gaps == 1 && st.resp_rewinds == 1 &&
-		       st.resp_psn == V(91),
-	       "[%s] a re-read from 72 is 1 rewind; a later read's only response no gap (%llu, %llu, %llu, 0x%x)",
-	       path_name, (unsigned long long)st.resp_pkts,
-	       (unsigned long long)st.resp_gaps,
-	       (unsigned long long)st.resp_rewinds, st.resp_psn);
+	check_resp(
+		e, 6, 1, 1, V(91),
+		"a re-read from 72 is 1 rewind; a later read's only response no gap");
 	result(ctr(e, ROCEDP_CTR_QP_UNPAIRED) == 0,
 	       "[%s] every response found its QP", path_name);
 	rd_engine_close(e);
