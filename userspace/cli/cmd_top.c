@@ -311,7 +311,7 @@ static void draw_ports(struct sink *k, const struct top *t, size_t n)
 static void draw(struct sink *k, const struct top *t)
 {
 	const struct rd_qp_snap *s = &t->snap[t->cur];
-	size_t stalled = 0, qrows, prows, i;
+	size_t stalled = 0, busy, sick, prows, i;
 	char clock[16];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -326,38 +326,47 @@ static void draw(struct sink *k, const struct top *t)
 	if (t->err)
 		put(k, A_BOLD, "reading the maps: %s", strerror(-t->err));
 	if (k->f) {
-		qrows = t->limit;
+		busy = sick = t->limit;
 		prows = RD_PORTTAB_MAX;
 	} else {
-		/* the screen shared: ports first take up to a quarter, then
-		 * the two QP tables halve the rest (4 lines of headings, the
-		 * blank lines and the key line) */
-		int left = k->rows - k->row - 1;
+		/* the screen shared: ports first take up to a quarter, the
+		 * sickest QPs what they need up to half the rest, the busiest
+		 * what is left (6 lines of headings and 3 blank ones; the key
+		 * line is below k->rows) */
+		int left = k->rows - k->row;
 
 		prows = t->pt[t->cur]->n;
 		if ((int)prows > left / 4)
 			prows = left / 4 > 1 ? left / 4 : 1;
-		left -= prows + 2 + 1 + 2 + 1 + 2;
-		qrows = left > 1 ? left / 2 : 1;
-		if (qrows > t->limit)
-			qrows = t->limit;
+		left -= prows + 6 + 3;
+		if (left < 2)
+			left = 2;
+		sick = t->sick.n ? t->sick.n : 1;
+		if ((int)sick > left / 2)
+			sick = left / 2;
+		busy = left - sick;
+		if (busy > t->limit)
+			busy = t->limit;
+		if (sick > t->limit)
+			sick = t->limit;
 	}
 	put(k, 0, "%s", "");
-	draw_busiest(k, t, qrows);
+	draw_busiest(k, t, busy);
 	put(k, 0, "%s", "");
-	draw_sickest(k, t, qrows);
+	draw_sickest(k, t, sick);
 	put(k, 0, "%s", "");
 	draw_ports(k, t, prows);
 	if (!k->f)
 		mvaddnstr(
-			k->rows - 1, 0,
+			k->rows, 0,
 			"q quit  s sort (bytes, rewinds, gaps, stalls, rtt)  p pause",
 			k->cols);
 }
 
 static void screen(const struct top *t)
 {
-	struct sink k = { .rows = LINES, .cols = COLS };
+	/* the last line is the key line's */
+	struct sink k = { .rows = LINES - 1, .cols = COLS };
 
 	erase();
 	draw(&k, t);
