@@ -153,8 +153,9 @@ $TM resize-window -t main -x 60 -y 14
 sleep 0.5
 cap main >"$TMP/c2"
 if [ "$(wc -l <"$TMP/c2")" = 14 ] && grep -q '^q quit' <(tail -1 "$TMP/c2") &&
-	grep -q '^Busiest QPs' "$TMP/c2" && [ -n "$(pid_of main)" ]; then
-	ok "resize to 60x14: redrawn to fit, the key line at the bottom"
+	grep -q '^Busiest QPs' "$TMP/c2" && grep -q '^Sickest QPs' "$TMP/c2" &&
+	grep -qE '^lo ' "$TMP/c2" && [ -n "$(pid_of main)" ]; then
+	ok "resize to 60x14: redrawn to fit, every table, the key line at the bottom"
 else
 	nok "resize small" "$(cat "$TMP/c2")"
 fi
