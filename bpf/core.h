@@ -286,7 +286,9 @@ static __always_inline void rd_egress(void *data, void *data_end,
 
 	pl.egress_ifindex = in->ifindex;
 	rd_pkt_init(&p, in);
-	rd_parse(data, data_end, in->wire_len, &p);
+	/* the usual frame at fixed offsets here too (it fills p alike) */
+	if (!cfg_express || !rd_parse_express(data, data_end, in->wire_len, &p))
+		rd_parse(data, data_end, in->wire_len, &p);
 	rd_egress_decide(&p.fl, &pl);
 	rd_apply(data, data_end, &p, &pl);
 	res->verdict = ROCEDP_VERDICT_PASS;
