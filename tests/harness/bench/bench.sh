@@ -114,13 +114,16 @@ sec_cost() {
 fabric_up() {
 	local i m
 	for ns in bn_src bn_fw bn_sink; do mkns $ns; done
-	ip link add bs0 netns bn_src type veth peer name bfin netns bn_fw
+	# two queues a veth: frames sent on CPU n go to the peer's queue n,
+	# whose NAPI runs on CPU n (the two-CPU rows); one CPU uses one queue
+	ip link add bs0 $Q2 netns bn_src type veth peer name bfin $Q2 netns bn_fw
 	for i in 0 1 2 3; do
-		ip link add bfup$i netns bn_fw type veth peer name bsk$i netns bn_sink
+		ip link add bfup$i $Q2 netns bn_fw type veth peer name bsk$i $Q2 netns bn_sink
 	done
 	ip -n bn_src link set bs0 up
 	# stays down: holds the source program in the XDP dispatcher (rdbench src -H)
 	ip -n bn_src link add bshold type veth peer name bshold_p
+	ip -n bn_src link add bshold2 type veth peer name bshold2_p
 	ip -n bn_fw link set bfin up
 	ip -n bn_fw addr add 10.200.0.1/24 dev bfin
 	for i in 0 1 2 3; do
@@ -146,9 +149,11 @@ fabric_up() {
 # rocedp on the fabric: attach, group from the kernel route, then ECN port
 # settings with a rate, so RED really runs (sync leaves the rate at 0).
 # native_fwd: features forward only (hash qp), the kernel's own job.
-rocedp_up() { # rocedp_up native|native_fwd|tc
+rocedp_up() { # rocedp_up native|native_fwd|native_flowlet|tc
 	local i mode=${1%_fwd} feat=()
+	mode=${mode%_flowlet}
 	[ "$1" = native_fwd ] && feat=(--features forward)
+	[ "$1" = native_flowlet ] && feat=(--features forward,remark,ecn,flowlet)
 	rd_fw attach --mode "$mode" ${feat[@]+"${feat[@]}"} bfin bfup0 bfup1 bfup2 bfup3 ||
 		return 1
 	rd_fw sync --once >"$B/tput-sync-$1.txt" 2>&1 || return 1
@@ -168,7 +173,7 @@ rd_fw() { ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" "$@"; }
 
 # the bare forwarder (tests/harness/bench/empty.bpf.c) natively on the same ports:
 # the ceiling any XDP forwarder with rocedp's table layout reaches here
-bare_up() { in_ns bn_fw "$RDB" barefwd bfin bfup0,bfup1,bfup2,bfup3; }
+bare_up() { in_ns bn_fw "$RDB" barefwd bfin "${BARE_PORTS:-bfup0,bfup1,bfup2,bfup3}"; }
 bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
 
 fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode
@@ -186,6 +191,37 @@ fwd_down() {
 	esac
 }
 tput_name() { case $1 in kernel | bare) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
+Q2="numtxqueues 2 numrxqueues 2"
+
+# tput_two MODE RUN: the same source on both CPUs at once (64 bytes, a
+# hold veth each); frames at the sinks over the union of the two windows
+tput_two() {
+	local mode=$1 r=$2 c0='{}' c1='{}' k0 k1 pid
+	case $mode in rocedp_*) c0=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
+	k0=$("$RDB" sink-read /sys/fs/bpf/bn_sink_count) || return 1
+	taskset -c 0 nsenter --net=/run/netns/bn_src "$RDB" src -i bs0 -d "$DMAC" \
+		-s 10.200.0.2 -D 10.9.0.1 -l 64 -t "$TPUT_S" \
+		-k /sys/fs/bpf/bn_sink_count -H bshold2 >"$B/tput-src0.json" &
+	pid=$!
+	taskset -c 1 nsenter --net=/run/netns/bn_src "$RDB" src -i bs0 -d "$DMAC" \
+		-s 10.200.0.2 -D 10.9.0.1 -l 64 -t "$TPUT_S" \
+		-k /sys/fs/bpf/bn_sink_count -H bshold >"$B/tput-src1.json" || return 1
+	wait $pid || return 1
+	k1=$("$RDB" sink-read /sys/fs/bpf/bn_sink_count) || return 1
+	case $mode in rocedp_*) c1=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
+	$PY - "$mode" "$r" "$c0" "$c1" "$k0" "$k1" "$B/tput-src0.json" "$B/tput-src1.json" \
+		>>"$B/tput.jsonl" <<'EOF'
+import json, sys
+mode, run, c0, c1, k0, k1 = sys.argv[1:7]
+s = [json.load(open(f)) for f in sys.argv[7:9]]
+secs = (max(x["t1_ns"] for x in s) - min(x["t0_ns"] for x in s)) / 1e9
+rec = int(k1) - int(k0)
+print(json.dumps({"mode": mode, "run": int(run), "ctrs_before": json.loads(c0),
+                  "ctrs_after": json.loads(c1), "size": 64, "cpus": 2,
+                  "sent": sum(x["sent"] for x in s), "received": rec,
+                  "seconds": round(secs, 4), "mpps": round(rec / secs / 1e6, 4)}))
+EOF
+}
 
 set_mtu() { # set_mtu MTU: every link of the fabric, both ends
 	local i
@@ -235,6 +271,31 @@ sec_tput() {
 			done
 		done
 	done
+	# one path: the route's single next hop (the bare forwarder's four
+	# members all bfup0), default features against the bare forwarder
+	ip -n bn_fw route replace 10.9.0.0/16 via 10.100.0.2 dev bfup0 || return 1
+	for r in $(seq "$TPUT_RUNS"); do
+		for mode in native bare; do
+			BARE_PORTS=bfup0,bfup0,bfup0,bfup0 fwd_up $mode || return 1
+			tput_one "$(tput_name $mode)_1p" "$r" 64 || return 1
+			fwd_down $mode || return 1
+		done
+	done
+	ip -n bn_fw route replace 10.9.0.0/16 \
+		nexthop via 10.100.0.2 dev bfup0 nexthop via 10.100.1.2 dev bfup1 \
+		nexthop via 10.100.2.2 dev bfup2 nexthop via 10.100.3.2 dev bfup3 || return 1
+	# two CPUs: each forwarder on one CPU, then with the source on both,
+	# back to back; flowlets on in one rocedp row (its lost claims)
+	if [ "$(nproc)" -ge 2 ]; then
+		for r in $(seq "${BENCH_TPUT_2CPU_RUNS:-3}"); do
+			for mode in native native_flowlet bare; do
+				fwd_up $mode || return 1
+				tput_one "$(tput_name $mode)_c1" "$r" 64 || return 1
+				tput_two "$(tput_name $mode)_c2" "$r" || return 1
+				fwd_down $mode || return 1
+			done
+		done
+	fi
 	set_mtu 9000 || return 1
 	for r in $(seq "$TPUT_RUNS"); do
 		for mode in kernel native bare; do

@@ -1040,10 +1040,13 @@ static int cmd_src(int argc, char **argv)
 	usleep(100000);
 	c1 = read_sink(sink);
 out:
+	/* t0_ns/t1_ns (CLOCK_MONOTONIC): two sources at once are summed
+	 * over the union of their windows (bench.sh, two-CPU rows) */
 	printf("{\"size\":%u,\"sent\":%" PRIu64 ",\"received\":%" PRIu64
-	       ",\"seconds\":%.4f,\"sent_mpps\":%.4f,\"mpps\":%.4f}\n",
+	       ",\"seconds\":%.4f,\"sent_mpps\":%.4f,\"mpps\":%.4f,"
+	       "\"t0_ns\":%" PRIu64 ",\"t1_ns\":%" PRIu64 "}\n",
 	       size, sent, c1 - c0, (t1 - t0) / 1e9, sent / ((t1 - t0) / 1e3),
-	       (c1 - c0) / ((t1 - t0) / 1e3));
+	       (c1 - c0) / ((t1 - t0) / 1e3), t0, t1);
 	if (hold_if)
 		bpf_xdp_detach(if_nametoindex(hold_if), XDP_FLAGS_DRV_MODE,
 			       NULL);
@@ -1192,10 +1195,12 @@ static int cmd_ctrs(int argc, char **argv)
 	/* __u64 is unsigned long long on every architecture */
 	printf("{\"forwarded\":%llu,\"ecn_src_map\":%llu,"
 	       "\"ecn_src_kfunc\":%llu,\"ecn_marked\":%llu,"
-	       "\"ecn_would_mark\":%llu}\n",
+	       "\"ecn_would_mark\":%llu,\"flowlet_new\":%llu,"
+	       "\"flowlet_claim_lost\":%llu}\n",
 	       c[ROCEDP_CTR_FWD_PKTS], c[ROCEDP_CTR_ECN_SRC_MAP],
 	       c[ROCEDP_CTR_ECN_SRC_KFUNC], c[ROCEDP_CTR_ECN_MARKED],
-	       c[ROCEDP_CTR_ECN_WOULD_MARK]);
+	       c[ROCEDP_CTR_ECN_WOULD_MARK], c[ROCEDP_CTR_FLOWLET_NEW],
+	       c[ROCEDP_CTR_FLOWLET_CLAIM_LOST]);
 	close(fd);
 	return 0;
 }

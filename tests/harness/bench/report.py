@@ -49,6 +49,14 @@ def ctr_delta(r, key):
     return b[key] - a[key]
 
 
+def variant(mode):
+    """The suffix of a one-path (_1p) or one/two-CPU (_c1/_c2) row, or ""."""
+    for suf in ("_1p", "_c1", "_c2"):
+        if mode.endswith(suf):
+            return suf
+    return ""
+
+
 def tput_summary(runs):
     """Median Mpps per forwarder and size, and the median of the per-run
     ratios to the kernel run of the same run and size (measured back to
@@ -67,15 +75,20 @@ def tput_summary(runs):
             "received": sum(x["received"] for x in rs.values()),
         }
         s["gbps_median"] = round(s["mpps_median"] * int(size) * 8 / 1000, 3)
-        # the ceiling: the bare forwarder's run beside, same run and size
-        b = by.get(("bare", size), {})
+        # the ceiling: the bare forwarder's run beside, same run, size and
+        # variant (one path, one or two CPUs)
+        bname = "bare" + variant(mode)
+        b = by.get((bname, size), {})
         shares = [x["mpps"] / b[run]["mpps"] for run, x in sorted(rs.items())
                   if run in b and b[run]["mpps"] > 0]
-        if mode != "bare" and shares:
+        if mode != bname and shares:
             s["share_of_bare"] = round(statistics.median(shares), 3)
             s["share_of_bare_min"] = round(min(shares), 3)
             s["share_of_bare_max"] = round(max(shares), 3)
-        if mode not in NOT_ROCEDP:
+        if mode.startswith("rocedp_"):
+            lost = [ctr_delta(x, "flowlet_claim_lost") for x in rs.values()]
+            if None not in lost:
+                s["flowlet_claim_lost"] = sum(lost)
             fwd = [ctr_delta(x, "forwarded") for x in rs.values()]
             ecn = [None if ctr_delta(x, "ecn_src_map") is None else
                    ctr_delta(x, "ecn_src_map") + ctr_delta(x, "ecn_src_kfunc")
@@ -83,7 +96,16 @@ def tput_summary(runs):
             s["rocedp_forwarded"] = None if None in fwd else sum(fwd)
             s["ecn_decided"] = None if None in ecn else sum(ecn)
             s["ecn_marked"] = sum(ctr_delta(x, "ecn_marked") or 0 for x in rs.values())
-        if mode != "kernel":
+        # scaling: two CPUs over one, the same forwarder back to back
+        if mode.endswith("_c2"):
+            one = by.get((mode[:-1] + "1", size), {})
+            sc = [x["mpps"] / one[run]["mpps"] for run, x in sorted(rs.items())
+                  if run in one and one[run]["mpps"] > 0]
+            if sc:
+                s["scaling"] = round(statistics.median(sc), 3)
+                s["scaling_min"] = round(min(sc), 3)
+                s["scaling_max"] = round(max(sc), 3)
+        if mode != "kernel" and not variant(mode):
             k = by.get(("kernel", size), {})
             ratios = [x["mpps"] / k[run]["mpps"] for run, x in sorted(rs.items())
                       if run in k and k[run]["mpps"] > 0]
@@ -179,17 +201,31 @@ def main():
             p("   telemetry: %.2fx default (+%.1f ns per frame)" % (tr, t["ns"] - dflt["ns"]))
             targets.append(("telemetry cost <= 1.15x default", "%.2fx%s" % (
                 tr, "" if t["verified"] else " UNVERIFIED"), tr <= 1.15 and t["verified"]))
-        floors = {"fwd_qp": bare, "flowlet": bflow}
-        for name, lim, label in (("fwd_qp", 4, "forward-qp"), ("flowlet", 6, "flowlet")):
+        # issue 23: each goal against the floor measured in this run (the
+        # ratio to the empty program mostly measures the test-run loop)
+        kt = cost.get("reference_ns", {}).get("ktime")
+        clock = kt - cost["empty_xdp_ns"] if kt is not None else None
+        if clock is not None and "default" in byname and bare["ns"] > 0:
+            # ECN's virtual queue drains with time: one clock read a frame
+            p("   floor of default: ref_bare_fwd + one clock read (%.1f ns) = %.2fx ref_bare_fwd; "
+              "default is %.2fx" % (clock, (bare["ns"] + clock) / bare["ns"],
+                                    byname["default"]["ns"] / bare["ns"]))
+        for name, ref, lim in (("fwd_qp", bare, 1.6), ("flowlet", bflow, 1.5),
+                               ("default", bare, 2.0)):
             c = byname.get(name)
-            if c:
-                f = floors.get(name)
-                targets.append(("%s cost <= %dx empty XDP" % (label, lim),
-                                "%.2fx (%.2fx bare)%s%s" % (
-                                    c["ratio"], c.get("ratio_bare", 0),
-                                    "; floor %s %.2fx" % (f["name"], f["ratio"]) if f else "",
-                                    "" if c["verified"] else " UNVERIFIED"),
-                                c["ratio"] <= lim and c["verified"]))
+            if not c or not ref or ref["ns"] <= 0:
+                continue
+            r = c["ns"] / ref["ns"]
+            why = ""
+            if name == "default" and clock is not None:
+                why = "; floor %.2fx (+ one clock read)" % ((ref["ns"] + clock) / ref["ns"])
+            elif name == "flowlet":
+                why = "; that floor is %.2fx ref_bare_fwd" % (ref["ns"] / bare["ns"])
+            targets.append(("%s cost <= %.1fx %s" % (name, lim, ref["name"]),
+                            "%.2fx (%.1f / %.1f ns)%s%s" % (
+                                r, c["ns"], ref["ns"], why,
+                                "" if c["verified"] and ref["verified"] else " UNVERIFIED"),
+                            r <= lim and c["verified"] and ref["verified"]))
         doc["cost_unverified"] = unverified
     else:
         p("   MISSING (section failed or not run)")
@@ -251,10 +287,19 @@ def main():
                         mode, 100 * n["share_of_bare"], 100 * n["share_of_bare_min"],
                         100 * n["share_of_bare_max"]))
                     if size == "64":
-                        targets.append(("%s >= 85%% of the bare forwarder's Mpps, 64 B" % mode,
+                        targets.append(("%s >= 85%% of the bare forwarder's Mpps, 64 B, 4 paths"
+                                        % mode,
                                         "%.0f%%" % (100 * n["share_of_bare"]),
                                         n["share_of_bare"] >= 0.85))
             p("   %5s B: bare %.3f Mpps; %s" % (size, bare["mpps_median"], "; ".join(shares)))
+        # one path: the route's single next hop, default features (issue 23)
+        n, bare = summ.get("rocedp_native_1p", {}).get("64"), summ.get("bare_1p", {}).get("64")
+        if n and bare and "share_of_bare" in n:
+            p("   one path, 64 B: bare %.3f Mpps, rocedp_native %.3f Mpps = %.0f%% of it (%.0f..%.0f%%)"
+              % (bare["mpps_median"], n["mpps_median"], 100 * n["share_of_bare"],
+                 100 * n["share_of_bare_min"], 100 * n["share_of_bare_max"]))
+            targets.append(("rocedp_native >= 85% of the bare forwarder's Mpps, 64 B, 1 path",
+                            "%.0f%%" % (100 * n["share_of_bare"]), n["share_of_bare"] >= 0.85))
         # jumbo: 4096-byte RoCE payloads at MTU 9000, Gbit/s of whole frames
         jumbo = sorted({sz for m in summ.values() for sz in m if int(sz) > 1500})
         for size in jumbo:
@@ -271,6 +316,31 @@ def main():
                 if mode == "rocedp_native" and (n.get("rocedp_forwarded") or 0) < n["received"]:
                     p("   !! jumbo: rocedp forwarded %s of %d received frames"
                       % (n.get("rocedp_forwarded"), n["received"]))
+                if mode == "rocedp_native" and "share_of_bare" in n:
+                    targets.append(("rocedp_native within 5%% of the bare forwarder, %s B" % size,
+                                    "%.0f%% (%.0f..%.0f%%)" % (
+                                        100 * n["share_of_bare"], 100 * n["share_of_bare_min"],
+                                        100 * n["share_of_bare_max"]),
+                                    n["share_of_bare"] >= 0.95))
+        # two CPUs: the source on both at once; scaling against one CPU
+        # back to back, and the flowlet table's lost claims
+        two = [m for m in ("rocedp_native", "rocedp_native_flowlet", "bare")
+               if summ.get(m + "_c2", {}).get("64")]
+        if two:
+            p("   two CPUs, 64 B (source on both CPUs, two veth queues; 1 CPU measured just before):")
+            p("     %-22s %9s %9s %16s %11s %18s" % ("forwarder", "1 CPU", "2 CPUs", "scaling min..max",
+                                                 "x bare 2CPU", "lost claims / Mfr"))
+            for m in two:
+                c1, c2 = summ.get(m + "_c1", {}).get("64", {}), summ[m + "_c2"]["64"]
+                lost = "-"
+                if c2.get("flowlet_claim_lost") is not None and c2.get("rocedp_forwarded"):
+                    lost = "%.1f (%d of %d)" % (1e6 * c2["flowlet_claim_lost"] / c2["rocedp_forwarded"],
+                                                c2["flowlet_claim_lost"], c2["rocedp_forwarded"])
+                p("     %-22s %9s %9.3f %16s %11s %18s" % (
+                    m, "%.3f" % c1["mpps_median"] if c1 else "-", c2["mpps_median"],
+                    "%.2f (%.2f..%.2f)" % (c2["scaling"], c2["scaling_min"], c2["scaling_max"])
+                    if "scaling" in c2 else "-",
+                    "%.0f%%" % (100 * c2["share_of_bare"]) if "share_of_bare" in c2 else "-", lost))
         for mode, what in (("rocedp_native", "default features, ECN running"),
                            ("rocedp_native_fwd", "forward only, as the kernel")):
             n = summ.get(mode, {}).get("64", {})
