@@ -128,24 +128,18 @@ fi
 
 # ------------------------------------------------------------ keys
 
-$TM send-keys -t main s
-if wait_for main '^Busiest QPs \(by rewinds/s\)'; then
-	ok "s: the sort moves to rewinds"
-else
-	nok "s key" "$(cap main | sed -n 3p)"
-fi
-$TM send-keys -t main p
-if wait_for main '^rocedp top .*PAUSED'; then
-	ok "p: paused"
-else
-	nok "p key" "$(cap main | head -1)"
-fi
-$TM send-keys -t main p
-if wait_for main '^rocedp top .*every 0\.3 s$'; then
-	ok "p again: running"
-else
-	nok "p key again" "$(cap main | head -1)"
-fi
+# key NAME KEY REGEX DESC: pressing KEY makes the pane show REGEX
+key() {
+	$TM send-keys -t "$1" "$2"
+	if wait_for "$1" "$3"; then
+		ok "$4"
+	else
+		nok "$4" "$(cap "$1" | head -3)"
+	fi
+}
+key main s '^Busiest QPs \(by rewinds/s\)' "s: the sort moves to rewinds"
+key main p '^rocedp top .*PAUSED' "p: paused"
+key main p '^rocedp top .*every 0\.3 s$' "p again: running"
 
 # ------------------------------------------------------------ resize
 
