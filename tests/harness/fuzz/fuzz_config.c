@@ -243,6 +243,8 @@ static const char *const words[] = {
 	"choice",
 	"load_tau_us",
 	"rtt_ewma_shift",
+	"telemetry",
+	"qp_stall_us",
 	"dscp",
 	"pcp",
 	"leave",
