@@ -25,7 +25,7 @@ KMOD_WANT=${KMOD_WANT:-"sch_ingress cls_bpf veth"}
 # ... and for the lab's Soft-RoCE guests (tools/lab/rdma.sh), in their own
 # dir: the same unpack, so the image is downloaded once for both.
 # (rxe asks the crypto API for "crc32", which nothing loads without modprobe)
-KMOD_RDMA=${KMOD_RDMA:-"rdma_rxe ib_uverbs crc32_generic virtio_net virtio_pci"}
+KMOD_RDMA=${KMOD_RDMA:-"rdma_rxe ib_uverbs rdma_ucm crc32_generic virtio_net virtio_pci"}
 
 log() { echo "kernel-prep: $*" >&2; }
 die() { echo "kernel-prep: error: $*" >&2; exit 1; }

@@ -58,6 +58,18 @@ for g in json.load(sys.stdin)["groups"]:
 out=$(G r1-1 ibv_devices 2>&1; G r2-1 ibv_devices 2>&1)
 [ "$(echo "$out" | grep -c rxe0)" = 2 ]
 t_check $? "ibv_devices lists rxe0 in both guests" "$out"
+# rdma_cm too (its connection setup is a UD exchange with QP1): rping
+RDMA_EXEC_TIMEOUT=60 lab_exec r2-1 "rping -s -a 10.2.251.2 -C 10" >"$T_TMP/rping.srv" 2>&1 &
+rp=$!
+for _ in 1 2 3 4 5; do
+	sleep 1 # the server listens on an rdma_cm port, no netstat for that
+	RDMA_EXEC_TIMEOUT=60 lab_exec r1-1 "rping -c -a 10.2.251.2 -C 10 -v" >"$T_TMP/rping.cli" 2>&1 && break
+done
+wait $rp
+rprc=$?
+[ "$(grep -c '^ping data: rdma-ping-' "$T_TMP/rping.cli")" = 10 ] && [ $rprc = 0 ]
+t_check $? "rping (rdma_cm): 10 pings r1-1 -> r2-1 through the fabric" \
+	"server rc $rprc: $(tail -n 2 "$T_TMP/rping.srv" "$T_TMP/rping.cli" | tr '\n' ' ')"
 # frames must reach XDP whole and checksummed, as from a NIC
 out=$(G r1-1 ethtool -k eth0 2>&1)
 echo "$out" | grep -qE '^tx-checksumming: off' && echo "$out" | grep -qE '^generic-segmentation-offload: off'

@@ -16,7 +16,7 @@
 
 RDMA_TOP=${RDMA_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # packages fetched with apt-get download (not installed on the host)
-RDMA_DEBS="perftest ibverbs-providers ibverbs-utils libibumad3 libpci3"
+RDMA_DEBS="perftest ibverbs-providers ibverbs-utils rdmacm-utils libibumad3 libpci3"
 RDMA_MEM=${RDMA_MEM:-384}
 
 rdma_log() { echo "rdma: $*" >&2; }
@@ -51,7 +51,7 @@ rdma_image() {
 	key=$({
 		echo "$KPKGVER"
 		ls "$d"
-		cat "$RDMA_TOP/tools/lab/guest/init.sh" "$KMODS_RDMA/order"
+		cat "$RDMA_TOP/tools/lab/guest/init.sh" "$KMODS_RDMA/order" "${BASH_SOURCE[0]}"
 		dpkg-query -W busybox-static iproute2 libibverbs1 librdmacm1 ethtool 2>/dev/null
 	} | md5sum | cut -c1-12)
 	RDMA_KERNEL=$VMLINUZ
@@ -96,6 +96,11 @@ rdma_image() {
 			done
 		done
 	done
+	# glibc dlopens libgcc_s for pthread_exit/cancel (rping's threads), ldd
+	# does not list it
+	f=$(readlink -f /lib/x86_64-linux-gnu/libgcc_s.so.1)
+	mkdir -p "$stage/lib/x86_64-linux-gnu"
+	cp -L "$f" "$stage/lib/x86_64-linux-gnu/libgcc_s.so.1"
 	mkdir -p "$stage/lib64"
 	[ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
 	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$RDMA_INITRD.$$" &&
