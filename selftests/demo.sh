@@ -74,6 +74,7 @@ t_check $? "fabric: the speed-up of qp and flowlet over 5tuple is printed"
 if [ $cap = 1 ]; then
 	# live shares against the replay's, per mode and uplink, in points
 	diff=$(awk '/^lbeval replay/{rep=1; next}
+		rep && /^== /{exit} # the next part (real RDMA) has rows of its own
 		/^== fabric/{fab=1}
 		fab && !rep && $1 ~ /^(5tuple|qp|flowlet)$/ && NF >= 14 {for (i = 2; i <= 5; i++) live[$1, i] = $i + 0}
 		rep && $1 ~ /^(5tuple|qp|flowlet)$/ {n++; for (i = 2; i <= 5; i++) {d = $i - live[$1, i]; if (d < 0) d = -d; if (d > max) max = d}}
