@@ -19,6 +19,8 @@
 #include "flowlet.h"
 
 #define RD_PSN_HALF (1u << 23)
+#define RD_AF_INET 2 /* <sys/socket.h>, which BPF programs do not include */
+#define RD_AF_INET6 10
 
 static __always_inline int rd_tel_on(const struct rocedp_config *cfg)
 {
@@ -273,7 +275,8 @@ static __always_inline void rd_qp_key_set(struct rocedp_qp_key *k,
 	__builtin_memcpy(k->src, reverse ? fl->dst : fl->src, 16);
 	__builtin_memcpy(k->dst, reverse ? fl->src : fl->dst, 16);
 	k->dqp = dqp & ROCEDP_PSN_MASK;
-	k->family = fl->family;
+	/* the ABI's AF_INET / AF_INET6, not the parser's 4 / 6 */
+	k->family = fl->family == 6 ? RD_AF_INET6 : RD_AF_INET;
 	k->pad[0] = k->pad[1] = k->pad[2] = 0;
 }
 

@@ -81,7 +81,18 @@ struct tx {
 	bool ack_req;
 	uint8_t syndrome; /* AETH */
 	uint8_t ecn;
+	bool v6; /* fd00::src, fd00::dst */
 };
+
+/* fd00::a.b.c.d: the IPv6 address tests use for IPv4 address a (host order) */
+static void v6_of(uint8_t *out, uint32_t a)
+{
+	uint32_t n = htonl(a);
+
+	memset(out, 0, 16);
+	out[0] = 0xfd;
+	memcpy(out + 12, &n, 4);
+}
 
 /* Run one frame at time t through XDP; the frame's length, 0 on error. */
 static uint32_t send_at(struct rd_engine *e, uint64_t t, const struct tx *x)
@@ -106,6 +117,11 @@ static uint32_t send_at(struct rd_engine *e, uint64_t t, const struct tx *x)
 			    .out_size = sizeof(out),
 			    .ingress_ifindex = IN_IFINDEX };
 
+	if (x->v6) {
+		s.v6 = true;
+		v6_of(s.src6, x->src);
+		v6_of(s.dst6, x->dst);
+	}
 	if (x->opcode == ROCEDP_OP_CNP)
 		s.payload = ROCEDP_CNP_PAYLOAD_LEN;
 	else if (rocedp_opcode_is_data(x->opcode) && x->opcode != OP_READ_REQ)
@@ -160,18 +176,29 @@ static uint64_t pair_up(struct rd_engine *e, uint32_t psn)
 	return T0 + 100 * US;
 }
 
-static int qp_get(struct rd_engine *e, uint32_t src, uint32_t dst, uint32_t qp,
-		  struct rocedp_qp_stat *st)
+static int qp_get_af(struct rd_engine *e, bool v6, uint32_t src, uint32_t dst,
+		     uint32_t qp, struct rocedp_qp_stat *st)
 {
 	struct rocedp_qp_key k;
 
 	memset(&k, 0, sizeof(k));
 	memset(st, 0, sizeof(*st));
-	k.src[0] = htonl(src);
-	k.dst[0] = htonl(dst);
+	if (v6) {
+		v6_of((uint8_t *)k.src, src);
+		v6_of((uint8_t *)k.dst, dst);
+	} else {
+		k.src[0] = htonl(src);
+		k.dst[0] = htonl(dst);
+	}
 	k.dqp = qp;
-	k.family = 4;
+	k.family = v6 ? AF_INET6 : AF_INET;
 	return bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_QPS], &k, st);
+}
+
+static int qp_get(struct rd_engine *e, uint32_t src, uint32_t dst, uint32_t qp,
+		  struct rocedp_qp_stat *st)
+{
+	return qp_get_af(e, false, src, dst, qp, st);
 }
 
 static uint64_t ctr(struct rd_engine *e, uint32_t key)
@@ -510,6 +537,32 @@ static void test_ports(void)
 	rd_engine_close(e);
 }
 
+/* IPv6: the same rules, the key's family AF_INET6 and its 16-byte addresses */
+static void test_ipv6(void)
+{
+	static const uint32_t psn[] = { 10, 11, 13, 12 };
+	struct rd_engine *e = engine(cfg_on);
+	struct rocedp_qp_stat st, st4;
+	unsigned int i;
+	struct tx x;
+	int err;
+
+	if (!result(e != NULL, "[%s] ipv6: engine loaded", path_name))
+		return;
+	for (i = 0; i < 4; i++) {
+		x = req(psn[i], false);
+		x.v6 = true;
+		send_at(e, T0 + i * US, &x);
+	}
+	err = qp_get_af(e, true, A, B, RSP_QP, &st);
+	result(!err && st.req_pkts == 4 && st.gaps == 1 && st.gap_psns == 1 &&
+		       st.rewinds == 1 && qp_get(e, A, B, RSP_QP, &st4) != 0,
+	       "[%s] IPv6 requests 10, 11, 13, 12 under an AF_INET6 key: 1 gap, 1 rewind (req %llu gaps %llu rewinds %llu)",
+	       path_name, (unsigned long long)st.req_pkts,
+	       (unsigned long long)st.gaps, (unsigned long long)st.rewinds);
+	rd_engine_close(e);
+}
+
 /* off by default: no entry, no pairing work */
 static void test_off(void)
 {
@@ -535,6 +588,7 @@ static void run_all(void)
 	test_answers();
 	test_rtt_and_wait();
 	test_ports();
+	test_ipv6();
 	test_off();
 }
 
