@@ -201,4 +201,14 @@ else
 	t_ok "ECN: rxe (6.1) sends no CNP for CE-marked frames; it sent back (opcode/dscp x count): $back"
 fi
 
+# down removes the guests (their qemu) and their taps with the namespaces
+pids=$(cat "$LAB_RUN_DIR"/rdma/*/qemu.pid 2>/dev/null | tr '\n' ' ')
+lab down >"$T_TMP/down.out" 2>&1
+alive=""
+for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+left=$(ip netns list | awk '{print $1}' | grep -c "^$T_LAB_PREFIX-")
+[ -n "$pids" ] && [ -z "$alive" ] && [ "$left" = 0 ] && [ ! -e "$LAB_RUN_DIR" ]
+t_check $? "lab down: both guests' qemu ($pids) ended, no namespace or state left" \
+	"alive:$alive, namespaces left: $left; $(cat "$T_TMP/down.out")"
+
 t_done
