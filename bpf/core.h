@@ -125,10 +125,19 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 }
 
 /* CE into the plan when RED on the egress port's virtual queue says so. */
-static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl)
+static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl,
+					const struct rocedp_config *cfg,
+					const int express)
 {
-	if (rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len, fl->tos,
-			  pl->now))
+	int mark;
+
+	if (express) /* inlined: no call, no second config lookup */
+		mark = rd_ecn_decide_body(fl, pl->egress_ifindex, fl->frame_len,
+					  fl->tos, pl->now, cfg);
+	else
+		mark = rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len,
+				     fl->tos, pl->now);
+	if (mark)
 		pl->tos_out |= 3;
 }
 
@@ -177,7 +186,7 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	 * or program run on the way out (tc frames are marked at tc egress).
 	 */
 	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN))
-		rd_ecn_plan(fl, pl);
+		rd_ecn_plan(fl, pl, cfg, express);
 	pl->pass = pass;
 	if (pass) {
 		pl->egress_ifindex = 0;
@@ -213,7 +222,7 @@ __attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
 	rd_classify(fl, cfg, 0);
 	pl->tos_out = fl->tos;
 	if ((cfg->features & ROCEDP_F_ECN) && fl->family && !fl->malformed)
-		rd_ecn_plan(fl, pl);
+		rd_ecn_plan(fl, pl, cfg, 0);
 	if (cfg_trace)
 		rd_account(fl, pl, cfg);
 	return 0;

@@ -125,22 +125,21 @@ static __always_inline int rd_red_decide(const struct rd_red *red, __u64 q)
 }
 
 /*
- * Out of line: queue update, RED and counters. Returns 1 when the caller
- * must set CE on an ECN-capable frame.
+ * Queue update, RED and counters. Returns 1 when the caller must set CE
+ * on an ECN-capable frame. Inlined into the express path; out of line
+ * (rd_ecn_decide) for the others.
  */
-__attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
-					    __u32 len, __u32 tos, __u64 now)
+static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
+					      __u32 ifindex, __u32 len,
+					      __u32 tos, __u64 now,
+					      const struct rocedp_config *cfg)
 {
 	struct rocedp_port_stats *ps;
 	struct rocedp_port_state *st;
 	struct rocedp_port_cfg *pc;
-	struct rocedp_config *cfg;
 	struct rd_red red;
 	__u64 q, *hwm;
 
-	cfg = rd_config_get();
-	if (!fl || !cfg)
-		return 0;
 	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);
 	if (!pc || !(pc->rate_bps || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)))
 		return 0;
@@ -181,6 +180,16 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 		ps->ecn_marked_bytes += len;
 	}
 	return 1;
+}
+
+__attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
+					    __u32 len, __u32 tos, __u64 now)
+{
+	struct rocedp_config *cfg = rd_config_get();
+
+	if (!fl || !cfg)
+		return 0;
+	return rd_ecn_decide_body(fl, ifindex, len, tos, now, cfg);
 }
 
 #endif
