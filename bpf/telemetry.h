@@ -131,11 +131,12 @@ static __always_inline void rd_tel_acked(struct rocedp_qp_stat *q, __u32 a,
 	if (!q->unacked_ns || rd_psn_sub(a, q->unacked_psn) >= RD_PSN_HALF)
 		return; /* nothing waits, or an older answer */
 	rd_tel_stall_check(q, now, stall_ns);
+	/* a wait under the threshold clears the flag */
 	if (!(q->flags & ROCEDP_QPF_STALL_COUNTED))
-		q->flags &=
-			~ROCEDP_QPF_STALLED; /* a wait under the threshold */
+		q->flags &= ~ROCEDP_QPF_STALLED;
 	q->flags &= ~ROCEDP_QPF_STALL_COUNTED;
-	last = (q->next_psn - 1) & ROCEDP_PSN_MASK;
+	/* the highest PSN sent: after a rewind, those above it are out too */
+	last = (q->high_psn - 1) & ROCEDP_PSN_MASK;
 	if (rd_psn_sub(a, last) < RD_PSN_HALF) {
 		q->unacked_ns = 0;
 		q->unacked_psn = 0;

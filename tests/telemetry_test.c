@@ -479,6 +479,31 @@ static void test_rtt_and_wait(void)
 	rd_engine_close(e);
 }
 
+/* during a go-back-N replay, requests above the answered one are still out */
+static void test_wait_replay(void)
+{
+	static const uint32_t psn[] = { 0, 1, 2, 3, 4, 5, 2 };
+	struct rd_engine *e = engine(cfg_on);
+	struct rocedp_qp_stat st;
+	uint64_t t;
+	unsigned int i;
+	struct tx x;
+
+	if (!result(e != NULL, "[%s] replay wait: engine loaded", path_name))
+		return;
+	t = pair_up(e, ROCEDP_PSN_MASK); /* 0 follows it */
+	for (i = 0; i < sizeof(psn) / sizeof(psn[0]); i++)
+		send_req(e, &t, psn[i]);
+	x = ack(2);
+	send_at(e, t + 10 * US, &x);
+	qp_get(e, A, B, RSP_QP, &st);
+	result(st.rewinds == 1 && st.unacked_psn == 3 &&
+		       st.unacked_ns == t + 10 * US,
+	       "[%s] 0..5 sent, back to 2, ACK of 2: the wait goes on for 3 (psn %u, since %llu)",
+	       path_name, st.unacked_psn, (unsigned long long)st.unacked_ns);
+	rd_engine_close(e);
+}
+
 static uint64_t port_sum(struct rd_engine *e, uint32_t ifindex, int tx, int cls)
 {
 	int n = libbpf_num_possible_cpus(), i;
@@ -587,6 +612,7 @@ static void run_all(void)
 	test_reads();
 	test_answers();
 	test_rtt_and_wait();
+	test_wait_replay();
 	test_ports();
 	test_ipv6();
 	test_off();
