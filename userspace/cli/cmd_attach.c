@@ -35,7 +35,8 @@
 #include "portl2.h"
 #include "rocedp.skel.h"
 
-/* forward,remark,flowlet,ecn (hash = forward; all; none) */
+/* forward,remark,flowlet,ecn,telemetry (hash = forward; all: the first
+ * four; none) */
 static int parse_features(const char *s, __u32 *out)
 {
 	char buf[256], *tok, *save;
@@ -54,6 +55,8 @@ static int parse_features(const char *s, __u32 *out)
 			f |= ROCEDP_F_FLOWLET;
 		else if (!strcmp(tok, "ecn"))
 			f |= ROCEDP_F_ECN;
+		else if (!strcmp(tok, "telemetry"))
+			f |= ROCEDP_F_TELEMETRY;
 		else if (!strcmp(tok, "all"))
 			f |= ROCEDP_F_ALL;
 		else if (!strcmp(tok, "none"))
@@ -154,7 +157,7 @@ int cmd_attach(int argc, char **argv)
 		case 'f':
 			if (parse_features(optarg, &features)) {
 				rd_err("attach",
-				       "--features: '%s': expected a list of forward,remark,flowlet,ecn",
+				       "--features: '%s': expected a list of forward,remark,flowlet,ecn,telemetry",
 				       optarg);
 				return 2;
 			}
