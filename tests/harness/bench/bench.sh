@@ -257,7 +257,8 @@ tput_one() {
 # and the bare forwarder, again back to back per run.
 sec_tput() {
 	local r size mode
-	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3) * TPUT_RUNS * (TPUT_S + 1))) s)"
+	# interleaved runs, jumbo and one path; two CPUs: 3 forwarders x 2 runs
+	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3 + 2) * TPUT_RUNS * (TPUT_S + 1) + 6 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
 	DMAC=$(mac_of bn_fw bfin)
