@@ -35,39 +35,6 @@
 #include "portl2.h"
 #include "rocedp.skel.h"
 
-/* forward,remark,flowlet,ecn,telemetry (hash = forward; all: the first
- * four; none) */
-static int parse_features(const char *s, __u32 *out)
-{
-	char buf[256], *tok, *save;
-	__u32 f = 0;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "forward") || !strcmp(tok, "hash"))
-			f |= ROCEDP_F_FORWARD;
-		else if (!strcmp(tok, "remark"))
-			f |= ROCEDP_F_REMARK;
-		else if (!strcmp(tok, "flowlet"))
-			f |= ROCEDP_F_FLOWLET;
-		else if (!strcmp(tok, "ecn"))
-			f |= ROCEDP_F_ECN;
-		else if (!strcmp(tok, "telemetry"))
-			f |= ROCEDP_F_TELEMETRY;
-		else if (!strcmp(tok, "all"))
-			f |= ROCEDP_F_ALL;
-		else if (!strcmp(tok, "none"))
-			;
-		else
-			return -EINVAL;
-	}
-	*out = f;
-	return 0;
-}
-
 /* ---------------------------------------------------------------- hooks */
 
 static int attach_one(struct rocedp *skel, struct rd_attached *a)
@@ -155,7 +122,7 @@ int cmd_attach(int argc, char **argv)
 			}
 			break;
 		case 'f':
-			if (parse_features(optarg, &features)) {
+			if (rd_cfg_features_parse(optarg, &features)) {
 				rd_err("attach",
 				       "--features: '%s': expected a list of forward,remark,flowlet,ecn,telemetry",
 				       optarg);

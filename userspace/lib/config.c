@@ -25,6 +25,39 @@ void rd_cfg_qsort(void *base, size_t n, size_t size,
 const char *const rd_cfg_feature_names[RD_CFG_N_FEATURES] = {
 	"forward", "remark", "flowlet", "ecn", "telemetry"
 };
+
+/* attach's --features: a comma list of the names above, plus "hash"
+ * (forward, its old name), "all" (ROCEDP_F_ALL) and "none" */
+int rd_cfg_features_parse(const char *list, __u32 *out)
+{
+	char buf[256], *tok, *save;
+	__u32 f = 0;
+	size_t i;
+
+	if (strlen(list) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "hash"))
+			tok = "forward";
+		if (!strcmp(tok, "all")) {
+			f |= ROCEDP_F_ALL;
+			continue;
+		}
+		if (!strcmp(tok, "none"))
+			continue;
+		for (i = 0; i < RD_CFG_N_FEATURES; i++)
+			if (!strcmp(tok, rd_cfg_feature_names[i]))
+				break;
+		if (i == RD_CFG_N_FEATURES)
+			return -EINVAL;
+		f |= 1u << i;
+	}
+	*out = f;
+	return 0;
+}
+
 const char *const rd_cfg_choice_names[RD_CFG_N_CHOICES] = {
 	[ROCEDP_FLOWLET_LEAST_LOADED] = "least-loaded",
 	[ROCEDP_FLOWLET_RANDOM] = "random",

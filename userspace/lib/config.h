@@ -68,6 +68,9 @@ void rd_staged_free(struct rd_staged *s);
 extern const char *const rd_cfg_feature_names[RD_CFG_N_FEATURES];
 extern const char *const rd_cfg_choice_names[RD_CFG_N_CHOICES];
 extern const char *const rd_cfg_class_keys[ROCEDP_CLASS_MAX + 1];
+/* A comma list of feature names (and hash, all, none) to ROCEDP_F_* bits;
+ * -EINVAL for an unknown name. */
+int rd_cfg_features_parse(const char *list, __u32 *out);
 
 /* The order of the staged tables (sorted, so they can be merged). */
 int rd_cfg_route_cmp(const void *a, const void *b);
