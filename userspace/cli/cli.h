@@ -3,6 +3,7 @@
 #ifndef ROCEDP_CLI_H
 #define ROCEDP_CLI_H
 
+#include <stdbool.h>
 #include "mapset.h"
 
 /*
@@ -10,5 +11,11 @@
  * printing the one line that names obj, the pin directory and the reason.
  */
 int cli_maps_open(struct rd_maps *m, const char *obj);
+
+/*
+ * After getopt: true after the one error line for obj if an operand is
+ * left (these commands take none), false if argv is used up.
+ */
+bool cli_extra_arg(const char *obj, int argc, char **argv);
 
 #endif

@@ -84,10 +84,8 @@ int cmd_qps(int argc, char **argv)
 			return rd_cli_opt_error("qps", argv, "sl");
 		}
 	}
-	if (optind < argc) {
-		rd_err("qps", "unexpected argument '%s'", argv[optind]);
+	if (cli_extra_arg("qps", argc, argv))
 		return 2;
-	}
 	if (cli_maps_open(&m, "qps"))
 		return 1;
 	err = rd_qps_read(&m, &snap);

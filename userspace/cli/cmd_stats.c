@@ -381,10 +381,8 @@ static int parse_opts(int argc, char **argv, struct stats_opts *o)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		rd_err("stats", "unexpected argument '%s'", argv[optind]);
+	if (cli_extra_arg("stats", argc, argv))
 		return 2;
-	}
 	return 0;
 }
 

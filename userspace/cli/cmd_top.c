@@ -556,10 +556,8 @@ int cmd_top(int argc, char **argv)
 			return rd_cli_opt_error("top", argv, "sdln");
 		}
 	}
-	if (optind < argc) {
-		rd_err("top", "unexpected argument '%s'", argv[optind]);
+	if (cli_extra_arg("top", argc, argv))
 		return 2;
-	}
 	if (once)
 		iters = 1;
 	if (!once && !rd_json &&

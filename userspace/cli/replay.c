@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cli.h"
 #include "commands.h"
 #include "engine.h"
 #include "config.h"
@@ -123,10 +124,8 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		rd_err("replay", "unexpected argument '%s'", argv[optind]);
+	if (cli_extra_arg("replay", argc, argv))
 		return -EINVAL;
-	}
 	if (!o->in) {
 		rd_err("replay", "--in IN.pcap is required");
 		return -EINVAL;
