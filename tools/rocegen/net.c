@@ -183,6 +183,24 @@ uint64_t rg_socket_drops(int fd)
 	return st.tp_drops;
 }
 
+void rg_rx_batch_init(struct mmsghdr *msgs, struct iovec *iov, void *bufs,
+		      size_t len, struct sockaddr_ll *from, int n)
+{
+	int i;
+
+	memset(msgs, 0, n * sizeof(*msgs));
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = (uint8_t *)bufs + i * len;
+		iov[i].iov_len = len;
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+		if (from) {
+			msgs[i].msg_hdr.msg_name = &from[i];
+			msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
+		}
+	}
+}
+
 static bool rg_ifa_match(const struct ifaddrs *ifa, const struct rg_addr *a)
 {
 	if (!ifa->ifa_addr)

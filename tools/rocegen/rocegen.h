@@ -97,6 +97,16 @@ int rg_resolve(const struct rg_addr *dst, int *ifindex, struct rg_addr *src,
 bool rg_is_local(const struct rg_addr *a);
 int rg_ifindex_of_addr(const struct rg_addr *a);
 uint64_t rg_socket_drops(int fd);
+/*
+ * n messages for one recvmmsg(), each into its len-byte slot of bufs (laid
+ * end to end) and, with from, its sender's address into from[i]. The
+ * batch's fields are cleared: the kernel rewrites namelen and flags.
+ */
+struct mmsghdr;
+struct iovec;
+struct sockaddr_ll;
+void rg_rx_batch_init(struct mmsghdr *msgs, struct iovec *iov, void *bufs,
+		      size_t len, struct sockaddr_ll *from, int n);
 
 /* ---- sender ---- */
 struct rg_send_opts {

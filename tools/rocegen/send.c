@@ -247,13 +247,7 @@ static void rg_rx(struct rg_sender *s, uint64_t now)
 	int i, n, rounds;
 
 	for (rounds = 0; rounds < 64; rounds++) {
-		memset(msgs, 0, sizeof(msgs));
-		for (i = 0; i < RG_BATCH; i++) {
-			iov[i].iov_base = bufs[i];
-			iov[i].iov_len = RG_RX_BUF;
-			msgs[i].msg_hdr.msg_iov = &iov[i];
-			msgs[i].msg_hdr.msg_iovlen = 1;
-		}
+		rg_rx_batch_init(msgs, iov, bufs, RG_RX_BUF, NULL, RG_BATCH);
 		n = recvmmsg(s->fd, msgs, RG_BATCH, MSG_DONTWAIT, NULL);
 		if (n <= 0)
 			return;

@@ -537,15 +537,8 @@ int rg_serve_run(const struct rg_serve_opts *o, FILE *out,
 		if (ppoll(&pfd, 1, &ts, NULL) <= 0)
 			continue;
 		do {
-			memset(msgs, 0, sizeof(msgs));
-			for (i = 0; i < RG_BATCH; i++) {
-				iov[i].iov_base = bufs[i];
-				iov[i].iov_len = RG_FRAME_MAX;
-				msgs[i].msg_hdr.msg_iov = &iov[i];
-				msgs[i].msg_hdr.msg_iovlen = 1;
-				msgs[i].msg_hdr.msg_name = &from[i];
-				msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
-			}
+			rg_rx_batch_init(msgs, iov, bufs, RG_FRAME_MAX, from,
+					 RG_BATCH);
 			n = recvmmsg(r.fd, msgs, RG_BATCH, MSG_DONTWAIT, NULL);
 			now = rg_now_ns();
 			for (i = 0; i < n; i++)
