@@ -509,14 +509,36 @@ static void check_egress(enum rd_hook h, const struct rd_run *r,
 		}                                                        \
 	} while (0)
 
+/*
+ * One enum's block of counters, ctr[base + from .. base + n - 1], against
+ * the tallies want[from .. n - 1], and their sum against the total they
+ * split; true if anything differs (printed).
+ */
+static bool expect_split(const __u64 *ctr, unsigned int base,
+			 const uint64_t *want, unsigned int from,
+			 unsigned int n, const char *(*name)(unsigned int),
+			 const char *what, uint64_t total,
+			 const char *total_what)
+{
+	uint64_t sum = 0, v;
+	bool bad = false;
+	unsigned int i;
+
+	for (i = from; i < n; i++) {
+		v = ctr[base + i];
+		CTR_EXPECT(v, want[i], "%s %s", what, name(i));
+		sum += v;
+	}
+	CTR_EXPECT(sum, total, "%s", total_what);
+	return bad;
+}
+
 /* rd_stats against the harness's tallies of what the traces said. */
 static void check_counters(void)
 {
 	int fd = rd_engine_maps(eng)->fd[RD_MAP_STATS];
 	__u64 ctr[ROCEDP_CTR_MAX];
-	uint64_t sum, v;
 	bool bad = false;
-	unsigned int i;
 
 	/* the whole block once; unreadable counts as a mismatch everywhere */
 	if (rd_counters_read(fd, ctr)) {
@@ -527,32 +549,21 @@ static void check_counters(void)
 	CTR_EXPECT(ctr[ROCEDP_CTR_RX_PKTS], st.rx,
 		   "rx packets vs frames run through ingress");
 	CTR_EXPECT(ctr[ROCEDP_CTR_RX_BYTES], st.rx_bytes, "rx bytes");
-	for (sum = 0, i = 0; i < ROCEDP_CLASS_MAX; i++) {
-		v = ctr[ROCEDP_CTR_CLASS_BASE + i];
-		CTR_EXPECT(v, st.cls[i], "class %s", rd_class_name(i));
-		sum += v;
-	}
-	CTR_EXPECT(sum, st.rx, "sum over classes vs rx");
-	for (sum = 0, i = 0; i < ROCEDP_VERDICT_MAX; i++) {
-		v = ctr[ROCEDP_CTR_VERDICT_BASE + i];
-		CTR_EXPECT(v, st.verdict[i], "verdict %s", rd_verdict_name(i));
-		sum += v;
-	}
-	CTR_EXPECT(sum, st.rx, "sum over verdicts vs rx");
-	for (sum = 0, i = 1; i < ROCEDP_MAL_MAX; i++) {
-		v = ctr[ROCEDP_CTR_MAL_BASE + i];
-		CTR_EXPECT(v, st.mal[i], "malformed %s", rd_malformed_name(i));
-		sum += v;
-	}
-	CTR_EXPECT(sum, st.cls[ROCEDP_CLASS_MALFORMED],
-		   "sum over malformed reasons vs class malformed");
-	for (sum = 0, i = 1; i < ROCEDP_PASS_MAX; i++) {
-		v = ctr[ROCEDP_CTR_PASS_BASE + i];
-		CTR_EXPECT(v, st.pass[i], "pass %s", rd_pass_name(i));
-		sum += v;
-	}
-	CTR_EXPECT(sum, st.verdict[ROCEDP_VERDICT_PASS],
-		   "sum over pass reasons vs passed frames");
+	/* reason 0 of malformed and pass is "none", never counted */
+	bad |= expect_split(ctr, ROCEDP_CTR_CLASS_BASE, st.cls, 0,
+			    ROCEDP_CLASS_MAX, rd_class_name, "class", st.rx,
+			    "sum over classes vs rx");
+	bad |= expect_split(ctr, ROCEDP_CTR_VERDICT_BASE, st.verdict, 0,
+			    ROCEDP_VERDICT_MAX, rd_verdict_name, "verdict",
+			    st.rx, "sum over verdicts vs rx");
+	bad |= expect_split(ctr, ROCEDP_CTR_MAL_BASE, st.mal, 1, ROCEDP_MAL_MAX,
+			    rd_malformed_name, "malformed",
+			    st.cls[ROCEDP_CLASS_MALFORMED],
+			    "sum over malformed reasons vs class malformed");
+	bad |= expect_split(ctr, ROCEDP_CTR_PASS_BASE, st.pass, 1,
+			    ROCEDP_PASS_MAX, rd_pass_name, "pass",
+			    st.verdict[ROCEDP_VERDICT_PASS],
+			    "sum over pass reasons vs passed frames");
 	CTR_EXPECT(ctr[ROCEDP_CTR_FWD_PKTS],
 		   st.verdict[ROCEDP_VERDICT_REDIRECT],
 		   "forwarded vs redirected");
