@@ -268,24 +268,21 @@ static void convert_ars_profile(struct sn_ctx *c, struct json_object *fl)
 		"max_flows",	    "ipv4_enable",
 		"ipv6_enable",	    NULL,
 	};
-	struct json_object *t = sn_table(c, "ARS_PROFILE");
 	unsigned long long v;
-	const char **keys, *s;
-	char key[SN_KEY_LEN], bands[256];
-	int n, i, k;
+	struct sn_rows r;
+	char bands[256];
+	const char *s;
+	int k;
 	bool b;
 
-	if (!t)
-		return;
-	n = sn_sorted_keys(t, &keys);
-	for (i = 0; i < n && !c->err; i++) {
-		struct json_object *e = json_object_object_get(t, keys[i]);
+	for (sn_rows_open(&r, c, "ARS_PROFILE"); sn_rows_next(&r);) {
+		const char *key = r.key;
+		struct json_object *e = r.e;
 
-		snprintf(key, sizeof(key), "ARS_PROFILE|%s", keys[i]);
-		if (i) {
+		if (r.i) {
 			sn_warn(c, key,
 				"rocedp has one load estimator: ARS_PROFILE|%s is used",
-				keys[0]);
+				r.names[0]);
 			continue;
 		}
 		s = sn_str(c, key, e, "algorithm");
@@ -339,24 +336,19 @@ static void convert_ars_profile(struct sn_ctx *c, struct json_object *fl)
 				"%s: rocedp compares unquantised load estimates, no load bands",
 				bands);
 	}
-	free(keys);
+	sn_rows_close(&r);
 }
 
 static void convert_ars_object(struct sn_ctx *c, struct json_object *fl)
 {
-	struct json_object *t = sn_table(c, "ARS_OBJECT");
 	unsigned long long idle = 256, v, idle0 = 0;
-	const char **keys, *mode, *mode0 = NULL;
-	char key[SN_KEY_LEN];
-	int n, i;
+	const char *mode, *mode0 = NULL;
+	struct sn_rows r;
 
-	if (!t)
-		return;
-	n = sn_sorted_keys(t, &keys);
-	for (i = 0; i < n && !c->err; i++) {
-		struct json_object *e = json_object_object_get(t, keys[i]);
+	for (sn_rows_open(&r, c, "ARS_OBJECT"); sn_rows_next(&r);) {
+		const char *key = r.key;
+		struct json_object *e = r.e;
 
-		snprintf(key, sizeof(key), "ARS_OBJECT|%s", keys[i]);
 		mode = sn_str(c, key, e, "assign_mode");
 		if (!mode)
 			mode = "per_flowlet_quality";
@@ -380,11 +372,11 @@ static void convert_ars_object(struct sn_ctx *c, struct json_object *fl)
 		    sn_has(e, "alternative_path_cost"))
 			sn_warn(c, key,
 				"primary_path_threshold/alternative_path_cost: rocedp has no primary and alternative paths");
-		if (i) {
+		if (r.i) {
 			if (strcmp(mode, mode0) || idle != idle0)
 				sn_warn(c, key,
 					"rocedp has one flowlet setting: ARS_OBJECT|%s is used",
-					keys[0]);
+					r.names[0]);
 			continue;
 		}
 		mode0 = mode;
@@ -404,7 +396,7 @@ static void convert_ars_object(struct sn_ctx *c, struct json_object *fl)
 		json_object_object_add(fl, "choice",
 				       json_object_new_string("least-loaded"));
 	}
-	free(keys);
+	sn_rows_close(&r);
 }
 
 static void convert_ars(struct sn_ctx *c)

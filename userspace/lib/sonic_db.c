@@ -238,6 +238,33 @@ int sn_sorted_keys(struct json_object *t, const char ***keys)
 	return n;
 }
 
+void sn_rows_open(struct sn_rows *r, struct sn_ctx *c, const char *table)
+{
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->table = table;
+	r->t = sn_table(c, table);
+	r->i = -1;
+	if (r->t)
+		r->n = sn_sorted_keys(r->t, &r->names);
+}
+
+bool sn_rows_next(struct sn_rows *r)
+{
+	if (++r->i >= r->n || r->c->err)
+		return false;
+	r->name = r->names[r->i];
+	r->e = json_object_object_get(r->t, r->name);
+	snprintf(r->key, sizeof(r->key), "%s|%s", r->table, r->name);
+	return true;
+}
+
+void sn_rows_close(struct sn_rows *r)
+{
+	free(r->names);
+	r->names = NULL;
+}
+
 /* config_db.json is {"TABLE": {"key": {"field": "value"|[...]}}} */
 void sn_check_shape(struct sn_ctx *c)
 {

@@ -57,6 +57,26 @@ int sn_ref(struct sn_ctx *c, const char *key, const char *table, const char *v,
 const char *sn_dev(struct sn_ctx *c, const char *key, const char *port);
 /* Keys of a table in natural order (Ethernet4 before Ethernet12). */
 int sn_sorted_keys(struct json_object *t, const char ***keys);
+/*
+ * A table's rows in natural order, up to the first error (c->err):
+ *	for (sn_rows_open(&r, c, "TABLE"); sn_rows_next(&r);)
+ *		r.i, r.name, r.e (its fields), r.key ("TABLE|name", for messages)
+ *	sn_rows_close(&r);
+ * r.names[0] is the first row's name. A missing table has no rows.
+ */
+struct sn_rows {
+	struct sn_ctx *c;
+	const char *table;
+	struct json_object *t;
+	const char **names;
+	int n, i;
+	const char *name;
+	struct json_object *e;
+	char key[SN_KEY_LEN];
+};
+void sn_rows_open(struct sn_rows *r, struct sn_ctx *c, const char *table);
+bool sn_rows_next(struct sn_rows *r);
+void sn_rows_close(struct sn_rows *r);
 
 /* {"TABLE": {"key": {"field": string|list}}}, else one error */
 void sn_check_shape(struct sn_ctx *c);

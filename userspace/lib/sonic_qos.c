@@ -471,34 +471,29 @@ void sn_convert_qos(struct sn_ctx *c)
 		const char *cls;
 		int dflt; /* rocedp's default (docs/config.md) */
 	} cls[] = { { "ack", 46 }, { "nak", 46 }, { "cnp", 48 }, { "cts", 46 } };
-	struct json_object *t = sn_table(c, "PORT_QOS_MAP"), *qos, *x;
 	struct sn_portqos ref, q;
-	const char **keys, *refport = NULL;
+	const char *refport = NULL;
+	struct json_object *qos, *x;
 	char key[SN_KEY_LEN];
-	int n, i, d, top = -1;
+	struct sn_rows r;
+	int i, d, top = -1;
 
-	if (!t)
-		return;
-	n = sn_sorted_keys(t, &keys);
-	for (i = 0; i < n && !c->err; i++) {
-		struct json_object *e = json_object_object_get(t, keys[i]);
-
-		snprintf(key, sizeof(key), "PORT_QOS_MAP|%s", keys[i]);
-		if (sn_has(e, "pfcwd_sw_enable"))
-			sn_warn(c, key,
+	for (sn_rows_open(&r, c, "PORT_QOS_MAP"); sn_rows_next(&r);) {
+		if (sn_has(r.e, "pfcwd_sw_enable"))
+			sn_warn(c, r.key,
 				"pfcwd_sw_enable: the PFC watchdog is the switch's own");
-		if (!strcmp(keys[i], "global") ||
-		    load_portqos(c, keys[i], &q) || q.dscp_map[0] == 0)
+		if (!strcmp(r.name, "global") || load_portqos(c, r.name, &q) ||
+		    q.dscp_map[0] == 0)
 			continue;
 		if (!refport) {
 			ref = q;
-			refport = keys[i];
+			refport = r.name;
 		} else if (memcmp(&q, &ref, sizeof(q)))
-			sn_warn(c, key,
+			sn_warn(c, r.key,
 				"QoS maps differ from %s's: rocedp remarks each class to one DSCP on every port (%s's are used)",
 				refport, refport);
 	}
-	free(keys);
+	sn_rows_close(&r);
 	if (c->err || !refport)
 		return;
 	for (i = 0; i < SN_MAX_TC; i++)
