@@ -196,6 +196,16 @@ struct json_object *rd_json_array_object(struct rd_json_ctx *c,
 	return o;
 }
 
+void *rd_json_calloc(struct rd_json_ctx *c, const char *path, size_t n,
+		     size_t size)
+{
+	void *t = calloc(n ? n : 1, size);
+
+	if (!t)
+		rd_json_err(c, path, "%s", strerror(ENOMEM));
+	return t;
+}
+
 struct json_object *rd_json_child(struct json_object *obj, const char *key,
 				  const char *parent, char *path)
 {

@@ -68,6 +68,12 @@ struct json_object *rd_json_array_object(struct rd_json_ctx *c,
 					 const char *path,
 					 struct json_object *v, size_t k,
 					 const char *const *allowed, char *p);
+/*
+ * A table for n entries of size bytes, zeroed; never NULL for n = 0 (so
+ * NULL means no memory). NULL reported at path.
+ */
+void *rd_json_calloc(struct rd_json_ctx *c, const char *path, size_t n,
+		     size_t size);
 /* obj's member key, its path into path; NULL when absent. */
 struct json_object *rd_json_child(struct json_object *obj, const char *key,
 				  const char *parent, char *path);

@@ -496,11 +496,9 @@ static void parse_ecn(struct rd_json_ctx *c, const char *path,
 		rd_json_err(c, p, "%u ports, at most %d", n, ROCEDP_MAX_PORTS);
 		return;
 	}
-	s->ports = calloc(n ? n : 1, sizeof(*s->ports));
-	if (!s->ports) {
-		rd_json_err(c, p, "%s", strerror(ENOMEM));
+	s->ports = rd_json_calloc(c, p, n, sizeof(*s->ports));
+	if (!s->ports)
 		return;
-	}
 	json_object_object_foreach(x, dev, pv)
 	{
 		struct rd_cfg_port *pt = &s->ports[s->n_ports];
@@ -622,11 +620,9 @@ static void parse_groups(struct rd_json_ctx *c, const char *path,
 			    ROCEDP_MAX_GROUPS - 1);
 		return;
 	}
-	s->groups = calloc(n ? n : 1, sizeof(*s->groups));
-	if (!s->groups) {
-		rd_json_err(c, path, "%s", strerror(ENOMEM));
+	s->groups = rd_json_calloc(c, path, n, sizeof(*s->groups));
+	if (!s->groups)
 		return;
-	}
 	for (k = 0; k < n; k++) {
 		struct rd_cfg_group *cg = &s->groups[s->n_groups];
 
@@ -699,11 +695,9 @@ static void parse_routes(struct rd_json_ctx *c, const char *path,
 			       "an array of routes"))
 		return;
 	n = json_object_array_length(v);
-	s->routes = calloc(n ? n : 1, sizeof(*s->routes));
-	if (!s->routes) {
-		rd_json_err(c, path, "%s", strerror(ENOMEM));
+	s->routes = rd_json_calloc(c, path, n, sizeof(*s->routes));
+	if (!s->routes)
 		return;
-	}
 	for (k = 0; k < n; k++) {
 		struct rd_cfg_route *rt = &s->routes[s->n_routes];
 
