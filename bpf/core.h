@@ -193,7 +193,7 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 		pl->slot = ROCEDP_NO_MEMBER;
 	}
 	if (fl->is_roce && rd_tel_on(cfg))
-		rd_tel_observe(fl, pl);
+		rd_tel_frame(fl, pl, cfg, express);
 	rd_account(fl, pl, cfg);
 }
 

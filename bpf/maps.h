@@ -174,10 +174,10 @@ struct {
 
 /* Telemetry (telemetry.h; rocedp_abi.h gives the layouts). */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, ROCEDP_MAX_QPS);
-	__type(key, struct rocedp_qp_key);
-	__type(value, struct rocedp_qp_stat);
+	__type(key, __u32);
+	__type(value, struct rocedp_qp_slot);
 } rd_qps SEC(".maps");
 
 struct {
@@ -225,9 +225,7 @@ struct rd_scratch {
 	struct rocedp_rtt_pair_key pair_key;
 	struct rocedp_rtt_pending rtt_new;
 	struct rocedp_rtt_pair pair_new;
-	/* telemetry (telemetry.h): the QP key, a new entry, the ACK's sample */
-	struct rocedp_qp_key qp_key;
-	struct rocedp_qp_stat qp_new;
+	/* telemetry (telemetry.h): the ACK's sample */
 	__u64 rtt_sample_ns;
 	__u32 rtt_sample_qp; /* responder QP of the request it closed */
 	__u32 rtt_sample_ok; /* set by rd_rtt_observe for this frame */

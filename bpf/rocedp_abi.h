@@ -285,6 +285,7 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_FLOWLET_EVICT_KEPT, /* evicted flow back: its member kept */
 	ROCEDP_CTR_QP_UNPAIRED, /* telemetry: response with no known QP entry */
 	ROCEDP_CTR_QP_NEW, /* telemetry: rocedp_qps entries created */
+	ROCEDP_CTR_QP_REPLACED, /* telemetry: a live entry replaced by a new QP */
 	ROCEDP_CTR_MAX,
 };
 
@@ -749,8 +750,9 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_trace) == 64, "trace");
 #define ROCEDP_PSN_MASK 0xffffffu /* PSN arithmetic is modulo 2^24 */
 
 /*
- * rocedp_qps: LRU_HASH[ROCEDP_MAX_QPS], one entry per (source, destination,
- * destination QP) as a request frame carries them: one direction of one
+ * rocedp_qps: ARRAY[ROCEDP_MAX_QPS] of struct rocedp_qp_slot, one entry per
+ * (source, destination, destination QP) as a request frame carries them:
+ * one direction of one
  * QP connection, the requester's PSN stream. Responses to those requests
  * (ACK, NAK, read responses, CNPs) travel the other way naming the
  * requester's QP; they are counted on this entry through the learned QP
@@ -822,6 +824,47 @@ struct rocedp_qp_stat {
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_qp_stat) == 8 * 25 + 24 + 16,
 		     "qp stat");
+
+/*
+ * The table is set associative: a key lives in one of the ROCEDP_QP_WAYS
+ * slots of set rocedp_qp_set_of(key), slot index set * ROCEDP_QP_WAYS +
+ * way. A new QP takes an empty way, else the way idle longest (oldest
+ * last_ns), counted in ROCEDP_CTR_QP_REPLACED. family 0: an empty slot.
+ * A slot is five cache lines, the key and the hot counters in the first.
+ */
+#define ROCEDP_QP_WAYS 2
+#define ROCEDP_QP_SETS (ROCEDP_MAX_QPS / ROCEDP_QP_WAYS)
+ROCEDP_STATIC_ASSERT(ROCEDP_QP_SETS >= 1 &&
+			     !(ROCEDP_QP_SETS & (ROCEDP_QP_SETS - 1)),
+		     "ROCEDP_MAX_QPS: a power of two, at least 2");
+
+struct rocedp_qp_slot {
+	struct rocedp_qp_key key;
+	struct rocedp_qp_stat st;
+	__u64 pad[5];
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_qp_slot) == 320, "qp slot");
+
+/*
+ * The set of (src, dst, dqp): each address's words as stored (network
+ * order, IPv4 in [0], the rest 0) xor-folded, each part multiplied by its
+ * odd constant (as in bpf/hash.h), then MurmurHash3's finaliser. No seed:
+ * readers and tools (tests/qps_fill.py) place and find keys with it.
+ */
+static inline __u32 rocedp_qp_set_of(const __u32 *src, const __u32 *dst,
+				     __u32 dqp)
+{
+	__u32 h = (src[0] ^ src[1] ^ src[2] ^ src[3]) * 0x9e3779b1u ^
+		  (dst[0] ^ dst[1] ^ dst[2] ^ dst[3]) * 0x85ebca77u ^
+		  (dqp & ROCEDP_PSN_MASK) * 0x7feb352du;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h & (ROCEDP_QP_SETS - 1);
+}
 
 /*
  * rocedp_port_hwm: ARRAY[ROCEDP_PORT_SLOTS] __u64, the ECN virtual queue's

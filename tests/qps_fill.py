@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Write telemetry entries into pinned maps, as the dataplane would, for the
-reader tests (tests/cli_qps.sh, tests/cli_top.sh): rd_qps, rd_port_stats,
+reader tests (tests/cli_qps.sh, tests/cli_top.sh): rd_qps (each QP in a free
+way of its set, rocedp_qp_set_of; a full set spills into the next, which
+the readers, walking every slot, still find), rd_port_stats,
 rd_port_hwm, rd_port_flaps, rd_config.qp_stall_us. Layouts are those of
 bpf/rocedp_abi.h (telemetry section); one `bpftool batch` run writes them
 all, so thousands of QPs take about a second.
@@ -81,27 +83,95 @@ def qp_entry(d, now):
     return key, val
 
 
+MAX_QPS, WAYS = 16384, 2
+SETS = MAX_QPS // WAYS
+M32 = 0xffffffff
+
+
+def qp_set(key):
+    """rocedp_qp_set_of (bpf/rocedp_abi.h) on a 40-byte rocedp_qp_key."""
+    w = struct.unpack("<10I", key)
+    a = w[0] ^ w[1] ^ w[2] ^ w[3]
+    b = w[4] ^ w[5] ^ w[6] ^ w[7]
+    h = ((a * 0x9e3779b1) ^ (b * 0x85ebca77) ^
+         ((w[8] & 0xffffff) * 0x7feb352d)) & M32
+    h ^= h >> 16
+    h = (h * 0x85ebca6b) & M32
+    h ^= h >> 13
+    h = (h * 0xc2b2ae35) & M32
+    h ^= h >> 16
+    return h & (SETS - 1)
+
+
+def slots_now(pin, idxs):
+    """The stored keys of slots idxs (one bpftool batch)."""
+    if not idxs:
+        return {}
+    with tempfile.NamedTemporaryFile("w", suffix=".batch", delete=False) as f:
+        for i in idxs:
+            f.write("map lookup pinned %s/rd_qps key hex %s\n"
+                    % (pin, hexs(struct.pack("<I", i))))
+        name = f.name
+    try:
+        import json
+        r = subprocess.run(["bpftool", "-j", "batch", "file", name],
+                           capture_output=True, text=True)
+        if r.returncode:
+            sys.exit("qps_fill: bpftool lookup: %s" % (r.stderr or r.stdout)[-400:])
+    finally:
+        os.unlink(name)
+    out = {}
+    for i, o in zip(idxs, json.loads(r.stdout)):
+        out[i] = bytes(int(x, 16) for x in o["output"]["value"][:40])
+    return out
+
+
+def place(pin, entries):
+    """Slot index for each (key, value): its own slot if the key is there,
+    else a free way of its set (or of the sets after it)."""
+    where, taken = {}, set()
+    todo = [(k, v, qp_set(k)) for k, v in entries]
+    for _ in range(64):
+        if not todo:
+            break
+        idxs = sorted({s * WAYS + w for _, _, s in todo for w in range(WAYS)})
+        now = slots_now(pin, [i for i in idxs if i not in taken])
+        left = []
+        for k, v, s in todo:
+            ways = [s * WAYS + w for w in range(WAYS)]
+            same = [i for i in ways if now.get(i) == k]
+            free = [i for i in ways if i not in taken and now.get(i, b"x" * 40)[36] == 0]
+            if same or free:
+                i = (same or free)[0]
+                taken.add(i)
+                where[k] = (i, v)
+            else:
+                left.append((k, v, (s + 1) % SETS))
+        todo = left
+    if todo:
+        sys.exit("qps_fill: no free slot for %d QPs" % len(todo))
+    return where.values()
+
+
 def main():
     args = sys.argv[1:]
     if not args:
         sys.exit(__doc__)
     pin = args.pop(0)
     now = time.monotonic_ns()
-    cmds = []
+    cmds, qps = [], []
     while args:
         opt = args.pop(0)
         if opt == "--qp":
             key, val = qp_entry(kv(args.pop(0)), now)
-            cmds.append("map update pinned %s/rd_qps key hex %s value hex %s"
-                        % (pin, hexs(key), hexs(val)))
+            qps.append((key, key + val + bytes(40)))
         elif opt == "--many":
             for i in range(num(args.pop(0))):
                 d = {"src": "10.1.%d.%d" % (i >> 8 & 255, i & 255),
                      "dst": "10.2.%d.%d" % (i >> 8 & 255, i & 255),
                      "qp": str(0x100 + i), "bytes": str(i + 1)}
                 key, val = qp_entry(d, now)
-                cmds.append("map update pinned %s/rd_qps key hex %s value hex %s"
-                            % (pin, hexs(key), hexs(val)))
+                qps.append((key, key + val + bytes(40)))
         elif opt == "--port":
             d = kv(args.pop(0))
             idx = num(d.pop("ifindex"))
@@ -143,6 +213,9 @@ def main():
                         % (path, hexs(raw)))
         else:
             sys.exit("qps_fill: unknown option %r" % opt)
+    for i, slot in place(pin, qps):
+        cmds.append("map update pinned %s/rd_qps key hex %s value hex %s"
+                    % (pin, hexs(struct.pack("<I", i)), hexs(slot)))
     with tempfile.NamedTemporaryFile("w", suffix=".batch", delete=False) as f:
         f.write("\n".join(cmds) + "\n")
         name = f.name

@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "engine.h"
 #include "config_txn.h"
+#include "qps.h"
 #include "stats.h"
 #include "frame.h"
 #include "tap.h"
@@ -192,7 +193,7 @@ static int qp_get_af(struct rd_engine *e, bool v6, uint32_t src, uint32_t dst,
 	}
 	k.dqp = qp;
 	k.family = v6 ? AF_INET6 : AF_INET;
-	return bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_QPS], &k, st);
+	return rd_qps_lookup(rd_engine_maps(e), &k, st);
 }
 
 static int qp_get(struct rd_engine *e, uint32_t src, uint32_t dst, uint32_t qp,
@@ -588,6 +589,63 @@ static void test_ipv6(void)
 	rd_engine_close(e);
 }
 
+static __u32 set_of(uint32_t src, uint32_t dst, uint32_t qp)
+{
+	__u32 a[4] = { htonl(src) }, b[4] = { htonl(dst) };
+
+	return rocedp_qp_set_of(a, b, qp);
+}
+
+/*
+ * The bounded table: three QPs of one set (2 ways). The third takes the
+ * way idle longest; the other QP keeps its counts; the reader's walk
+ * finds both live entries and nothing of the replaced one.
+ */
+static void test_table(void)
+{
+	struct rd_engine *e = engine(cfg_on);
+	uint32_t qp[3] = { RSP_QP }, q, n = 1;
+	struct rocedp_qp_stat s0, s1, s2;
+	struct rd_qp_snap snap = {};
+	struct tx x;
+	int err;
+
+	if (!result(e != NULL, "[%s] table: engine loaded", path_name))
+		return;
+	for (q = RSP_QP + 1; n < 3 && q < RSP_QP + 1000000; q++)
+		if (set_of(A, B, q) == set_of(A, B, RSP_QP))
+			qp[n++] = q;
+	x = req(1, false);
+	send_at(e, T0, &x); /* qp[0] */
+	x.qp = qp[1];
+	send_at(e, T0 + US, &x);
+	x.qp = qp[0];
+	x.psn = 2;
+	send_at(e, T0 + 2 * US, &x); /* qp[1] is now the idlest */
+	x.qp = qp[2];
+	x.psn = 1;
+	send_at(e, T0 + 3 * US, &x);
+	err = qp_get(e, A, B, qp[0], &s0) || qp_get(e, A, B, qp[2], &s2);
+	result(n == 3 && !err && s0.req_pkts == 2 && s2.req_pkts == 1 &&
+		       s2.first_ns == T0 + 3 * US &&
+		       qp_get(e, A, B, qp[1], &s1) != 0 &&
+		       ctr(e, ROCEDP_CTR_QP_NEW) == 3 &&
+		       ctr(e, ROCEDP_CTR_QP_REPLACED) == 1,
+	       "[%s] a third QP in a full set replaces the idlest way (new %llu, replaced %llu)",
+	       path_name, (unsigned long long)ctr(e, ROCEDP_CTR_QP_NEW),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_QP_REPLACED));
+	err = rd_qps_read(rd_engine_maps(e), &snap);
+	result(!err && snap.n == 2 &&
+		       ((snap.qps[0].key.dqp == qp[0] &&
+			 snap.qps[1].key.dqp == qp[2]) ||
+			(snap.qps[0].key.dqp == qp[2] &&
+			 snap.qps[1].key.dqp == qp[0])),
+	       "[%s] the reader walks every slot: the 2 live QPs (%zu read)",
+	       path_name, snap.n);
+	rd_qps_free(&snap);
+	rd_engine_close(e);
+}
+
 /* off by default: no entry, no pairing work */
 static void test_off(void)
 {
@@ -615,6 +673,7 @@ static void run_all(void)
 	test_wait_replay();
 	test_ports();
 	test_ipv6();
+	test_table();
 	test_off();
 }
 

@@ -87,42 +87,67 @@ static void derive(struct rd_qp *q, __u64 now, __u64 stall_ns)
 	memset(&q->rate, 0, sizeof(q->rate));
 }
 
+/* Slots read per batch syscall (the table is an array: no ENOSPC). */
+#define QPS_BATCH 256
+
 /*
- * Walked key by key: a batch read of an LRU hash can fail with ENOSPC on a
- * long bucket and costs as much here. An entry evicted between the key and
- * its value is skipped; one evicted under the walk's cursor restarts it
- * from the start, so the walk is capped at twice the table's size and a
- * key seen twice is kept once (the snapshot is sorted later anyway).
+ * The array read in batches; empty slots (family 0) skipped. A slot the
+ * dataplane takes over during the read shows its old or its new QP, never
+ * both: each slot is copied once. Every live entry is in some slot, so
+ * the walk finds all of them whatever set they hashed to.
  */
 int rd_qps_read(const struct rd_maps *m, struct rd_qp_snap *s)
 {
-	struct rocedp_qp_key key, next, *prev = NULL;
-	size_t walked = 0;
+	static struct rocedp_qp_slot buf[QPS_BATCH];
+	static __u32 keys[QPS_BATCH];
 	int fd = m->fd[RD_MAP_QPS], err;
+	__u32 batch, *in = NULL, count;
 
 	s->n = 0;
 	if (fd < 0)
 		return -EBADF;
 	s->stall_ns = stall_threshold_ns(m);
-	while (walked++ < 2 * (size_t)ROCEDP_MAX_QPS) {
-		if (bpf_map_get_next_key(fd, prev, &next)) {
-			if (errno == ENOENT)
-				break;
+	for (;;) {
+		count = QPS_BATCH;
+		err = bpf_map_lookup_batch(fd, in, &batch, keys, buf, &count,
+					   NULL);
+		if (err && errno != ENOENT)
 			return -errno;
+		for (__u32 i = 0; i < count; i++) {
+			if (!buf[i].key.family)
+				continue;
+			if (s->n == s->cap && (err = snap_grow(s)))
+				return err;
+			s->qps[s->n].key = buf[i].key;
+			s->qps[s->n].st = buf[i].st;
+			s->n++;
 		}
-		key = next;
-		prev = &key;
-		if (s->n == s->cap && (err = snap_grow(s)))
-			return err;
-		if (bpf_map_lookup_elem(fd, &key, &s->qps[s->n].st))
-			continue; /* evicted meanwhile */
-		s->qps[s->n].key = key;
-		s->n++;
+		if (err) /* ENOENT: the last batch */
+			break;
+		in = &batch;
 	}
 	s->mono_ns = mono_now();
 	for (size_t i = 0; i < s->n; i++)
 		derive(&s->qps[i], s->mono_ns, s->stall_ns);
 	return 0;
+}
+
+int rd_qps_lookup(const struct rd_maps *m, const struct rocedp_qp_key *k,
+		  struct rocedp_qp_stat *st)
+{
+	struct rocedp_qp_slot v;
+	__u32 i = rocedp_qp_set_of(k->src, k->dst, k->dqp) * ROCEDP_QP_WAYS;
+	int w;
+
+	for (w = 0; w < ROCEDP_QP_WAYS; w++, i++) {
+		if (bpf_map_lookup_elem(m->fd[RD_MAP_QPS], &i, &v))
+			return -errno;
+		if (v.key.family && !memcmp(&v.key, k, sizeof(*k))) {
+			*st = v.st;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 void rd_qps_free(struct rd_qp_snap *s)

@@ -55,6 +55,9 @@ const char *rd_qp_sort_name(enum rd_qp_sort by);
 /* Read the whole table (fds from rd_maps_open_pinned); -errno. */
 int rd_qps_read(const struct rd_maps *m, struct rd_qp_snap *s);
 void rd_qps_free(struct rd_qp_snap *s);
+/* One QP's entry where the dataplane keeps it: 0, or -ENOENT / -errno. */
+int rd_qps_lookup(const struct rd_maps *m, const struct rocedp_qp_key *k,
+		  struct rocedp_qp_stat *st);
 /*
  * Largest first; ties by key, so equal tables print alike. by_rate sorts
  * on the rates (rd_qps_rates) where the metric has one (rtt has none).

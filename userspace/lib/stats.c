@@ -45,6 +45,7 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	MISC(FLOWLET_EVICT_KEPT, "flowlet_evicted_kept"),
 	MISC(QP_UNPAIRED, "qp_unpaired"),
 	MISC(QP_NEW, "qp_entries_created"),
+	MISC(QP_REPLACED, "qp_entries_replaced"),
 };
 
 #undef MISC
