@@ -13,7 +13,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$(readlink -f "${OUT:-$top/build}")
 ROCEDP=$(readlink -f "${ROCEDP:-$OUT/rocedp}")
-export ROCEDP RDMA_OUT=$OUT
+# a guest that stops answering ends the section in two minutes at most
+export ROCEDP RDMA_OUT=$OUT RDMA_EXEC_TIMEOUT=${RDMA_EXEC_TIMEOUT:-120}
 LAB=$top/tools/lab/rocedp-lab
 prefix=${DEMO_RDMA_PREFIX:-dr}
 iters=${DEMO_RDMA_ITERS:-100}
