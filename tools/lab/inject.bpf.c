@@ -19,6 +19,14 @@
  * message (SEND/WRITE FIRST and MIDDLE) unless cfg.any, so the QP always
  * sends another frame right behind: every injected event is seen by the
  * receiver and by rocedp as exactly one gap, rewind or duplicate.
+ *
+ * And new: a frame whose PSN is behind one past the highest this injector
+ * let through for the QP is a go-back-N retransmission, which everything
+ * after the spine has seen once. Holding or dropping one makes no gap there
+ * (docs/telemetry.md, PSN rules), so retransmissions are left alone and
+ * counted in `replayed`. A held frame's successor can still be one (a NAK
+ * or a timeout for an earlier event came in between): the swap then makes
+ * no gap either, and is counted in `held_stale`.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -37,6 +45,9 @@
 #define INJ_MARK 0x1d1ec7ed /* our own clones pass untouched */
 #define INJ_STASH_MAX 9216
 #define INJ_ROCE_PORT 4791
+#define INJ_PSN_MASK 0xffffffu
+#define INJ_PSN_VALID (1u << 24)
+#define INJ_PSN_HALF (1u << 23)
 
 struct inj_cfg {
 	__u32 mode; /* INJ_* */
@@ -60,12 +71,17 @@ struct inj_qp {
 	__u64 released; /* reorder: held frames sent after their successor */
 	__u64 duplicated;
 	__u64 busy; /* reorder: the stash was busy, nothing done */
+	__u64 replayed; /* retransmissions (PSN already let through): left alone */
+	__u64 held_stale; /* reorder: released behind a successor not after it */
+	__u32 high; /* one past the highest request PSN let through | VALID */
+	__u32 pad;
 };
 
 struct inj_stash {
 	__u64 state; /* 0 free, 1 busy, 2 held (64-bit: clang's BPF CAS) */
 	__u32 len;
 	struct inj_key key;
+	__u32 psn; /* the held frame's */
 	__u8 data[INJ_STASH_MAX];
 };
 
@@ -128,10 +144,26 @@ static __always_inline int inj_eligible(__u8 op, __u32 any)
 		fits_;                                         \
 	})
 
-/* the held frame goes out right behind skb, its successor */
-static __always_inline int inj_release(struct __sk_buff *skb,
-				       struct inj_stash *st, struct inj_qp *q)
+/* whether psn is at or after q->high: never let through before */
+static __always_inline int inj_psn_new(const struct inj_qp *q, __u32 psn)
 {
+	return !(q->high & INJ_PSN_VALID) ||
+	       ((psn - q->high) & INJ_PSN_MASK) < INJ_PSN_HALF;
+}
+
+/* a request of the QP leaves: raise the highest let through */
+static __always_inline void inj_sent(struct inj_qp *q, __u32 psn)
+{
+	if (inj_psn_new(q, psn))
+		q->high = ((psn + 1) & INJ_PSN_MASK) | INJ_PSN_VALID;
+}
+
+/* the held frame goes out right behind skb, its successor (PSN psn) */
+static __always_inline int inj_release(struct __sk_buff *skb,
+				       struct inj_stash *st, struct inj_qp *q,
+				       __u32 psn)
+{
+	__u32 held = st->psn, d = (psn - held) & INJ_PSN_MASK;
 	__u64 len = st->len;
 
 	if (!INJ_FITS(len))
@@ -147,11 +179,17 @@ static __always_inline int inj_release(struct __sk_buff *skb,
 	if (bpf_skb_store_bytes(skb, 0, st->data, len, 0))
 		return TC_ACT_SHOT;
 	__sync_fetch_and_add(&q->released, 1);
+	/* a gap after the spine only if the successor is a newer PSN */
+	if (!d || d >= INJ_PSN_HALF)
+		__sync_fetch_and_add(&q->held_stale, 1);
+	inj_sent(q, psn);
+	inj_sent(q, held);
 	return TC_ACT_OK;
 }
 
 static __always_inline int inj_hold(struct __sk_buff *skb, struct inj_stash *st,
-				    const struct inj_key *k, struct inj_qp *q)
+				    const struct inj_key *k, struct inj_qp *q,
+				    __u32 psn)
 {
 	__u64 len = skb->len;
 
@@ -167,6 +205,7 @@ static __always_inline int inj_hold(struct __sk_buff *skb, struct inj_stash *st,
 	}
 	st->len = len;
 	st->key = *k;
+	st->psn = psn;
 	__sync_fetch_and_add(&q->held, 1);
 	st->state = 2;
 	return TC_ACT_SHOT;
@@ -180,8 +219,9 @@ int inj_egress(struct __sk_buff *skb)
 	struct inj_cfg *cfg;
 	struct inj_hdr h;
 	struct inj_key k;
-	__u32 z = 0, slot;
+	__u32 z = 0, slot, psn;
 	__u64 n;
+	int rc;
 
 	if (skb->mark == INJ_MARK)
 		return TC_ACT_OK;
@@ -200,6 +240,7 @@ int inj_egress(struct __sk_buff *skb)
 	k.dqp = (__u32)h.bth[5] << 16 | (__u32)h.bth[6] << 8 | h.bth[7];
 	if (cfg->has_qp && k.dqp != cfg->qp)
 		return TC_ACT_OK;
+	psn = (__u32)h.bth[9] << 16 | (__u32)h.bth[10] << 8 | h.bth[11];
 	slot = k.dqp % INJ_STASH_SLOTS;
 	st = bpf_map_lookup_elem(&inj_stash, &slot);
 	if (!st)
@@ -210,14 +251,13 @@ int inj_egress(struct __sk_buff *skb)
 	    st->key.daddr == k.daddr && st->key.dqp == k.dqp) {
 		q = bpf_map_lookup_elem(&inj_qps, &k);
 		if (q && __sync_val_compare_and_swap(&st->state, 2, 1) == 2) {
-			int rc = inj_release(skb, st, q);
-
+			rc = inj_release(skb, st, q, psn);
 			st->state = 0;
 			return rc;
 		}
 	}
-	if (!inj_eligible(h.bth[0], cfg->any))
-		return TC_ACT_OK;
+	if (h.bth[0] > 0x0c)
+		return TC_ACT_OK; /* not an RC request */
 	q = bpf_map_lookup_elem(&inj_qps, &k);
 	if (!q) {
 		bpf_map_update_elem(&inj_qps, &k, &zero, BPF_NOEXIST);
@@ -225,9 +265,19 @@ int inj_egress(struct __sk_buff *skb)
 		if (!q)
 			return TC_ACT_OK;
 	}
-	n = __sync_fetch_and_add(&q->seen, 1) + 1;
-	if (n % cfg->every)
+	if (!inj_eligible(h.bth[0], cfg->any)) {
+		inj_sent(q, psn);
 		return TC_ACT_OK;
+	}
+	if (!inj_psn_new(q, psn)) {
+		__sync_fetch_and_add(&q->replayed, 1);
+		return TC_ACT_OK;
+	}
+	n = __sync_fetch_and_add(&q->seen, 1) + 1;
+	if (n % cfg->every) {
+		inj_sent(q, psn);
+		return TC_ACT_OK;
+	}
 	switch (cfg->mode) {
 	case INJ_DROP:
 		__sync_fetch_and_add(&q->dropped, 1);
@@ -237,10 +287,14 @@ int inj_egress(struct __sk_buff *skb)
 		if (!bpf_clone_redirect(skb, skb->ifindex, 0))
 			__sync_fetch_and_add(&q->duplicated, 1);
 		skb->mark = 0;
-		return TC_ACT_OK;
+		break;
 	case INJ_REORDER:
-		return inj_hold(skb, st, &k, q);
+		rc = inj_hold(skb, st, &k, q, psn);
+		if (rc != TC_ACT_OK)
+			return rc;
+		break;
 	}
+	inj_sent(q, psn);
 	return TC_ACT_OK;
 }
 

@@ -11,7 +11,8 @@ import struct
 import sys
 
 MODES = ["off", "drop", "reorder", "dup"]
-NAMES = ["seen", "dropped", "held", "released", "duplicated", "busy"]
+NAMES = ["seen", "dropped", "held", "released", "duplicated", "busy", "replayed",
+         "held_stale"]
 
 
 def ip(a):
