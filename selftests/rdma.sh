@@ -122,6 +122,24 @@ run() {
 	members >"$T_TMP/$n.mb"
 }
 
+# lab_drops: every non-zero drop counter of the lab's interfaces and of the
+# guests' eth0 and softnet queues (what a loss check shows when it fails)
+lab_drops() {
+	local n
+	for n in leaf1 leaf2 spine1 spine2; do
+		ip -n "$(ns "$n")" -s -j link show | $PY -c '
+import json, sys
+for l in json.load(sys.stdin):
+    s = l.get("stats64", {})
+    d = {k: s.get(k, {}).get("dropped", 0) for k in ("rx", "tx")}
+    if any(d.values()):
+        print(f"{sys.argv[1]}:{l["ifname"]} rx_dropped {d["rx"]} tx_dropped {d["tx"]};", end=" ")' "$n"
+	done
+	for n in r1-1 r2-1; do
+		echo -n "$n eth0 drops $(G "$n" "awk '/eth0/ { print \$5, \$13 }' /proc/net/dev"), softnet $(G "$n" "awk '{ print \$2 }' /proc/net/softnet_stat");  "
+	done
+}
+
 # d NAME FILE-SUFFIX COUNTER: the counter's change over the run
 d() { echo $(($(hwv "$T_TMP/$1.$2b" "$3") - $(hwv "$T_TMP/$1.$2a" "$3"))); }
 
@@ -136,14 +154,13 @@ checks() {
 	s2=$(d "$n" hw2 sent_pkts) r2=$(d "$n" hw2 rcvd_pkts) u2=$(d "$n" hw2 udp_in)
 	retr=$(($(d "$n" hw1 completer_retry_err) + $(d "$n" hw2 completer_retry_err) +
 		$(d "$n" hw1 duplicate_request) + $(d "$n" hw2 duplicate_request)))
-	# Every frame one rxe sent reached the other's UDP stack, both ways. With
-	# no retransmission rxe must also have taken every one (sent = received);
-	# after a timeout (TCG under load), a late duplicate may reach a QP that
-	# perftest already destroyed, and rxe drops it before counting.
+	# Every frame one rxe sent reached the other's UDP stack, both ways; with
+	# no retransmission rxe must also have taken every one (sent = received).
+	# On a failure, every drop counter on the way is shown.
 	[ "$s1" -gt 0 ] && [ "$s1" = "$u2" ] && [ "$s2" -gt 0 ] && [ "$s2" = "$u1" ] &&
 		{ [ "$retr" != 0 ] || { [ "$s1" = "$r2" ] && [ "$s2" = "$r1" ]; }; }
 	t_check $? "$n: no frame lost: r1-1 sent $s1, r2-1 got $u2 (rxe took $r2); r2-1 sent $s2, r1-1 got $u1 (rxe took $r1); $retr retries/duplicates" \
-		"taps toward the guests: $(ip -n "$(ns leaf1)" -s link show rdma1 | sed -n '/TX:/{n;p}'); $(ip -n "$(ns leaf2)" -s link show rdma1 | sed -n '/TX:/{n;p}')"
+		"$(lab_drops)"
 	s1=$(($(d "$n" hw1 rcvd_seq_err) + $(d "$n" hw2 rcvd_seq_err)))
 	[ "$s1" = 0 ]
 	t_check $? "$n: no sequence errors (rcvd_seq_err +$s1)" \
@@ -229,6 +246,8 @@ if [ "$cnp" -gt 0 ]; then
 else
 	t_ok "ECN: rxe (6.1) sends no CNP for CE-marked frames; it sent back (opcode/dscp x count): $back"
 fi
+
+echo "# drop counters after every run: $(lab_drops)"
 
 # down removes the guests (their qemu) and their taps with the namespaces
 pids=$(cat "$LAB_RUN_DIR"/rdma/*/qemu.pid 2>/dev/null | tr '\n' ' ')
