@@ -71,7 +71,8 @@ rdma_image() {
 	cp /usr/bin/busybox "$stage/bin/busybox"
 	install -m 0755 "$RDMA_TOP/tools/lab/guest/init.sh" "$stage/init"
 	cp "$KMODS_RDMA"/*.ko "$KMODS_RDMA/order" "$stage/lib/kmods/"
-	for b in /bin/rdma /usr/sbin/ethtool; do
+	# tc: the guest's qdisc and its drop counters (tc -s qdisc)
+	for b in /bin/rdma /usr/sbin/ethtool /usr/sbin/tc; do
 		mkdir -p "$stage$(dirname "$b")"
 		cp -L "$b" "$stage$b"
 	done

@@ -40,6 +40,13 @@ ip link set eth0 mtu "${mtu:-1500}" up
 # belt and braces: qemu offers no offload to this device (rdma.sh), so
 # every frame leaves as plain, fully checksummed Ethernet
 ethtool -K eth0 tx off rx off tso off gso off gro off sg off >/dev/null 2>&1
+# a plain FIFO, deep enough for every QP's burst, instead of the default
+# fq_codel: under TCG the queue's delay stays over CoDel's 5 ms target and
+# it drops frames rxe has already counted as sent, a loss no device
+# counter shows (seen as test-rdma's rare "8 read responses lost"). A FIFO
+# overflow is returned to rxe as an error instead.
+/usr/sbin/tc qdisc replace dev eth0 root pfifo limit 10000 ||
+	echo "ROCEDP-GUEST: tc qdisc replace failed"
 [ -n "$ip_addr" ] && ip addr add "$ip_addr" dev eth0
 [ -n "$gw" ] && ip route add default via "$gw"
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
