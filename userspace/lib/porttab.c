@@ -37,28 +37,33 @@ static struct rd_port_row *row_get(struct rd_porttab *t, __u32 ifindex)
 	return &t->rows[t->n++];
 }
 
+struct carrier_ctx {
+	struct rd_nl *nl;
+	struct rd_porttab *t;
+};
+
 static int link_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct rd_porttab *t = data;
-	const struct nlattr *a;
+	struct carrier_ctx *c = data;
+	const struct nlattr *tb[IFLA_MAX + 1];
 	const struct ifinfomsg *ifi;
+	const uint32_t *changes;
 	unsigned int i;
 
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi))
 		return MNL_CB_OK;
 	ifi = mnl_nlmsg_get_payload(nlh);
-	for (i = 0; i < t->n; i++) {
-		if (t->rows[i].ifindex != (__u32)ifi->ifi_index)
+	for (i = 0; i < c->t->n; i++) {
+		if (c->t->rows[i].ifindex != (__u32)ifi->ifi_index)
 			continue;
-		mnl_attr_for_each(a, nlh, sizeof(*ifi))
-		{
-			if (mnl_attr_get_type(a) == IFLA_CARRIER_CHANGES &&
-			    mnl_attr_get_payload_len(a) >= 4) {
-				t->rows[i].carrier_changes =
-					mnl_attr_get_u32(a);
-				t->rows[i].has_carrier = true;
-			}
+		rd_nl_parse(c->nl, nlh, sizeof(*ifi), tb, IFLA_MAX);
+		changes = rd_nl_attr_data(c->nl, tb[IFLA_CARRIER_CHANGES],
+					  sizeof(*changes));
+		if (changes) {
+			c->t->rows[i].carrier_changes = *changes;
+			c->t->rows[i].has_carrier = true;
 		}
+		break;
 	}
 	return MNL_CB_OK;
 }
@@ -67,10 +72,11 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 static void read_carrier(struct rd_porttab *t)
 {
 	struct rd_nl nl;
+	struct carrier_ctx c = { &nl, t };
 
 	if (!t->n || rd_nl_open(&nl, NULL, 0, 0))
 		return;
-	rd_nl_dump(&nl, RTM_GETLINK, AF_UNSPEC, link_cb, t);
+	rd_nl_dump(&nl, RTM_GETLINK, AF_UNSPEC, link_cb, &c);
 	rd_nl_close(&nl);
 }
 
