@@ -200,6 +200,18 @@ bad attach attach lcx0 nosuchdev0
 jsonok "attached" -j status
 t_pyj "$T_TMP/j.out" 'j["maps_pinned"] and sorted((i["name"], i["mode"]) for i in j["interfaces"]) == [("lcx0", "native"), ("lcx2", "tc")]' >/dev/null
 t_check $? "status -j: lcx0 native and lcx2 tc, each once" "$(cat "$T_TMP/j.out")"
+# status names every feature the dataplane has on, from the one vocabulary
+feat0=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["features"] or "none")' "$T_TMP/j.out")
+rd attach lcx0 --features forward,ecn,telemetry >"$T_TMP/att.out" 2>&1
+t_check $? "attach lcx0 --features forward,ecn,telemetry" "$(cat "$T_TMP/att.out")"
+jsonok "features with telemetry" -j status
+t_pyj "$T_TMP/j.out" 'j["features"] == "forward,ecn,telemetry"' >/dev/null
+t_check $? "status -j: features forward,ecn,telemetry" "$(cat "$T_TMP/j.out")"
+run st status
+grep -q "^features: forward,ecn,telemetry " "$T_TMP/st.out"
+t_check $? "status: features forward,ecn,telemetry" "$(cat "$T_TMP/st.out")"
+rd attach lcx0 --features "$feat0" >"$T_TMP/att.out" 2>&1
+t_check $? "attach lcx0 --features $feat0 (as before)" "$(cat "$T_TMP/att.out")"
 # an older version named the record by the netns inode: trusted where the
 # attachments are really there, and moved to the cookie name on next write
 REC=$(t_state_file "$NS")

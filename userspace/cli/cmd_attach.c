@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "rocedp.h"
 #include "engine.h"
+#include "config.h"
 #include "config_txn.h"
 #include "names.h"
 #include "attach_hint.h"
@@ -358,13 +359,7 @@ int cmd_status(int argc, char **argv)
 	pinned = !rd_maps_open_pinned(&m, rd_pin_dir());
 	if (pinned)
 		bpf_map_lookup_elem(m.fd[RD_MAP_CONFIG], &zero, &cfg);
-	snprintf(feat, sizeof(feat), "%s%s%s%s",
-		 cfg.features & ROCEDP_F_FORWARD ? "forward," : "",
-		 cfg.features & ROCEDP_F_REMARK ? "remark," : "",
-		 cfg.features & ROCEDP_F_FLOWLET ? "flowlet," : "",
-		 cfg.features & ROCEDP_F_ECN ? "ecn," : "");
-	if (feat[0])
-		feat[strlen(feat) - 1] = 0;
+	rd_cfg_features_str(cfg.features, feat, sizeof(feat));
 	if (rd_json) {
 		printf("{\"version\":\"%s\",%s\"maps_pinned\":%s,\"pin_dir\":\"%s\","
 		       "\"features\":\"%s\",\"hash_mode\":\"%s\","

@@ -58,6 +58,18 @@ int rd_cfg_features_parse(const char *list, __u32 *out)
 	return 0;
 }
 
+void rd_cfg_features_str(__u32 features, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < RD_CFG_N_FEATURES && n < len; i++)
+		if (features & (1u << i))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				      rd_cfg_feature_names[i]);
+}
+
 const char *const rd_cfg_choice_names[RD_CFG_N_CHOICES] = {
 	[ROCEDP_FLOWLET_LEAST_LOADED] = "least-loaded",
 	[ROCEDP_FLOWLET_RANDOM] = "random",

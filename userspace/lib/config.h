@@ -71,6 +71,8 @@ extern const char *const rd_cfg_class_keys[ROCEDP_CLASS_MAX + 1];
 /* A comma list of feature names (and hash, all, none) to ROCEDP_F_* bits;
  * -EINVAL for an unknown name. */
 int rd_cfg_features_parse(const char *list, __u32 *out);
+/* The reverse: the names of the bits set, comma-separated, "" for none. */
+void rd_cfg_features_str(__u32 features, char *buf, size_t len);
 
 /* The order of the staged tables (sorted, so they can be merged). */
 int rd_cfg_route_cmp(const void *a, const void *b);
