@@ -4,10 +4,13 @@
  * than the gap (RTT / 2 by default, clamped); only after a longer idle
  * period may it move, since then every earlier frame has left the fabric
  * (FLARE's argument), and it moves to the least-loaded member.
- * The entry is refreshed in place through the looked-up pointer and only
- * inserted for new flows: an LRU update per frame costs far more.
+ * The table is a set-associative array with the key stored in place
+ * (rocedp_abi.h, rocedp_flowlet_set): one array lookup and a compare of
+ * the tag word per way, where the LRU hash it replaced cost ~40 ns a
+ * frame (jhash of the 40-byte key, bucket walk, key compare).
  * Plain stores race between CPUs only on counts and last_ns; the member
- * itself changes only through the claim word.
+ * itself changes only through the claim word, a way's key only through
+ * its tag word (docs/flowlet.md, "Table").
  */
 #ifndef ROCEDP_FLOWLET_H
 #define ROCEDP_FLOWLET_H
@@ -22,20 +25,122 @@ static __always_inline int rd_flowlets_on(const struct rocedp_config *cfg)
 	       cfg->hash_mode == ROCEDP_HASH_FLOWLET;
 }
 
-static __always_inline void rd_flow_key(struct rocedp_flow_key *k,
+/*
+ * Word i (0..4) of the frame's flow key (struct rocedp_flow_key) as
+ * stored, little endian: compared in place, never built in memory (the
+ * stack has no room, and the per-CPU scratch costs a lookup). Word 4, the
+ * tag: l4 | proto << 32 | family << 40 (pad 0).
+ */
+static __always_inline __u64 rd_fl_kw(const struct rd_flow *p, int i)
+{
+	const __u32 *a = i < 2 ? p->src : p->dst;
+
+	if (i < 4)
+		return (__u64)a[(i & 1) * 2] | (__u64)a[(i & 1) * 2 + 1] << 32;
+	if (p->is_roce)
+		return p->dest_qp | (__u64)ROCEDP_FLOW_PROTO_ROCE << 32 |
+		       (__u64)p->family << 40;
+	return ((__u32)p->sport << 16 | p->dport) | (__u64)p->l4_proto << 32 |
+	       (__u64)p->family << 40;
+}
+
+static __always_inline __u64 *rd_fl_tagp(struct rocedp_flowlet_way *w)
+{
+	return (__u64 *)&w->key + 4;
+}
+
+static __always_inline __u64 rd_fl_tag_read(struct rocedp_flowlet_way *w)
+{
+	__u64 t = *(volatile __u64 *)rd_fl_tagp(w);
+
+	/* the key words are read after the tag (docs/flowlet.md) */
+	asm volatile("" ::: "memory");
+	return t;
+}
+
+static __always_inline int rd_fl_key_eq(struct rocedp_flowlet_way *w,
 					const struct rd_flow *p)
 {
-	__builtin_memcpy(k->src, p->src, 16);
-	__builtin_memcpy(k->dst, p->dst, 16);
-	k->family = p->family;
-	k->pad = 0; /* the key is all 40 bytes; its slot is reused */
-	if (p->is_roce) {
-		k->proto = ROCEDP_FLOW_PROTO_ROCE;
-		k->l4 = p->dest_qp;
-	} else {
-		k->proto = p->l4_proto;
-		k->l4 = ((__u32)p->sport << 16) | p->dport;
+	const __u64 *k = (const __u64 *)&w->key;
+
+	return !((k[0] ^ rd_fl_kw(p, 0)) | (k[1] ^ rd_fl_kw(p, 1)) |
+		 (k[2] ^ rd_fl_kw(p, 2)) | (k[3] ^ rd_fl_kw(p, 3)));
+}
+
+static __always_inline __u32 rd_fl_set_index(const struct rd_flow *p, __u64 tag)
+{
+	return rocedp_flow_set_of(rd_fl_kw(p, 0), rd_fl_kw(p, 1),
+				  rd_fl_kw(p, 2), rd_fl_kw(p, 3), tag);
+}
+
+/* The frame's flow's set (NULL only to the verifier). */
+static __always_inline struct rocedp_flowlet_set *
+rd_fl_set(const struct rd_flow *p, __u64 tag)
+{
+	__u32 i = rd_fl_set_index(p, tag);
+
+	return bpf_map_lookup_elem(&rd_flowlets, &i);
+}
+
+/* The lowest way of s holding the flow (its record), or NULL. */
+static __always_inline struct rocedp_flowlet_way *
+rd_fl_find(struct rocedp_flowlet_set *s, const struct rd_flow *p, __u64 tag)
+{
+	struct rocedp_flowlet_way *w;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++) {
+		w = &s->way[i];
+		if (rd_fl_tag_read(w) == tag && rd_fl_key_eq(w, p))
+			return w;
 	}
+	return NULL;
+}
+
+/* Clears every way of s but w that holds the flow. */
+static __always_inline void rd_fl_dedup(struct rocedp_flowlet_set *s,
+					const struct rd_flow *p, __u64 tag,
+					struct rocedp_flowlet_way *w)
+{
+	struct rocedp_flowlet_way *d;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++) {
+		d = &s->way[i];
+		if (d != w && rd_fl_tag_read(d) == tag && rd_fl_key_eq(d, p))
+			__sync_val_compare_and_swap(rd_fl_tagp(d), tag, 0);
+	}
+}
+
+/*
+ * Until no way of the set is being written, at most RD_FL_SPIN rounds:
+ * an insert is a few dozen stores, and a BPF program is not preempted.
+ * A bpf_loop callback, verified once (a loop in line multiplied the
+ * verifier's paths past its limit); the set's index comes through the
+ * per-CPU scratch, as bpf_loop passes only stack memory.
+ */
+#define RD_FL_SPIN 32
+
+static long rd_fl_wait_step(__u32 n, void *ctx)
+{
+	struct rocedp_flowlet_set *s;
+	struct rd_scratch *sc = rd_scratch_get();
+	__u32 i;
+	int w;
+
+	if (!sc)
+		return 1;
+	i = sc->fl.set;
+	s = bpf_map_lookup_elem(&rd_flowlets, &i);
+	if (!s)
+		return 1;
+#pragma unroll
+	for (w = 0; w < ROCEDP_FLOWLET_WAYS; w++)
+		if (rd_fl_tag_read(&s->way[w]) == ROCEDP_FLOWLET_TAG_BUSY)
+			return 0;
+	return 1;
 }
 
 /* The idle gap in ns for a flow of group g that arrived on ifindex. */
@@ -122,53 +227,159 @@ static __always_inline void rd_shadow_set(__u32 hash, __u32 group_id,
 }
 
 /*
- * A flow without an entry: new, or evicted by the LRU (which it cannot
- * tell us). If the shadow still names the flow's member, keep it: a
- * flow evicted inside its gap would otherwise move and risk reordering,
- * and keeping a member never reorders.
+ * The way a new flow takes: the first empty one, else the one idle
+ * longest. NULL when a way is being written or already holds this flow:
+ * another CPU may be inserting it, so the caller waits and looks again.
  */
-static __always_inline int
-rd_flowlet_insert(const struct rocedp_config *cfg, const struct rocedp_group *g,
-		  __u32 group_id, struct rd_scratch *sc, __u32 hash, __u64 now)
+static __always_inline struct rocedp_flowlet_way *
+rd_fl_victim(struct rocedp_flowlet_set *s, const struct rd_flow *p, __u64 tag)
 {
-	struct rocedp_flowlet_shadow *sh = rd_shadow_get(hash);
-	struct rocedp_flowlet *init = &sc->fl_new, *fl;
-	const struct rocedp_flow_key *k = &sc->fl_key;
-	int slot = -1, kept = 0;
+	struct rocedp_flowlet_way *w, *v = NULL;
+	__u64 t, best = ~0ull;
+	int i;
 
-	if (sh && hash && sh->hash == hash &&
-	    sh->group == (group_id & 0xffff) && rd_slot_active(g, sh->slot)) {
-		slot = sh->slot;
-		kept = 1;
-	}
-	if (slot < 0)
-		slot = rd_flowlet_choose(cfg, g, hash, now);
-	if (slot < 0)
-		return -1;
-	/* every field: the slot holds the last insert's */
-	init->last_ns = now;
-	init->flowlets = 1;
-	init->pkts = 1;
-	init->moves = 0;
-	init->group_id = group_id;
-	init->slot = slot;
-	init->pad = 0;
-	init->first_ns = now;
-	init->claim = rd_claim_make(now, slot);
-	if (bpf_map_update_elem(&rd_flowlets, k, init, BPF_NOEXIST)) {
-		/* another CPU inserted it first: follow its choice */
-		fl = bpf_map_lookup_elem(&rd_flowlets, k);
-		if (fl && rd_slot_active(g, fl->claim & 0xffff)) {
-			rd_count(ROCEDP_CTR_FLOWLET_CLAIM_LOST);
-			return fl->claim & 0xffff;
+#pragma unroll
+	for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++) {
+		w = &s->way[i];
+		t = rd_fl_tag_read(w);
+		if (t == ROCEDP_FLOWLET_TAG_BUSY ||
+		    (t == tag && rd_fl_key_eq(w, p)))
+			return NULL;
+		if (!t)
+			return w;
+		if (w->fl.last_ns < best) {
+			best = w->fl.last_ns;
+			v = w;
 		}
-		rd_count(ROCEDP_CTR_FLOWLET_INSERT_FAIL);
 	}
-	rd_count(ROCEDP_CTR_FLOWLET_FLOW_NEW);
-	rd_count(ROCEDP_CTR_FLOWLET_NEW);
-	if (kept)
+	return v;
+}
+
+/*
+ * A flow without a way: new, or replaced by another new flow. If the
+ * shadow still names the flow's member, keep it: a flow replaced inside
+ * its gap would otherwise move and risk reordering, and keeping a member
+ * never reorders.
+ * The way is claimed by compare-and-swap of its tag to BUSY, the record
+ * and the key written, and the tag published last (an atomic exchange:
+ * a full barrier), so a reader that matches the tag reads the whole key
+ * and record. Two CPUs inserting one flow: they pick the same victim
+ * (one swap wins), or the later one sees the way BUSY or published;
+ * either way it waits for the write and follows the winner's claim.
+ * The insert's values live in the per-CPU scratch (sc->fl), read back
+ * after each call: kept in registers they spilled, and the forwarding
+ * step's frame outgrew the 6.1 stack limit (tests/bpf_stack.sh).
+ */
+static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
+					     const struct rocedp_group *g,
+					     __u32 group_id,
+					     const struct rd_flow *p, __u64 tag,
+					     __u32 hash, __u64 now)
+{
+	struct rocedp_flowlet_shadow *sh;
+	struct rocedp_flowlet_set *s;
+	struct rocedp_flowlet_way *v, *w;
+	struct rd_scratch *sc;
+	struct rocedp_stats *st;
+	__u64 old, *k;
+	__u32 si;
+
+	sc = rd_scratch_get();
+	if (!sc)
+		return -1;
+	sc->fl.now = now;
+	sc->fl.tag = tag;
+	sc->fl.hash = hash;
+	sc->fl.group_id = group_id;
+	sc->fl.set = rd_fl_set_index(p, tag);
+	/* chosen first, used or not: fewer values live across the call */
+	sc->fl.slot = rd_flowlet_choose(cfg, g, hash, now);
+	sh = rd_shadow_get(sc->fl.hash);
+	if (sh && sc->fl.hash && sh->hash == sc->fl.hash &&
+	    sh->group == (sc->fl.group_id & 0xffff) &&
+	    rd_slot_active(g, sh->slot)) {
+		sc->fl.slot = sh->slot;
 		rd_count(ROCEDP_CTR_FLOWLET_EVICT_KEPT);
-	return slot;
+	}
+	if (sc->fl.slot < 0)
+		return -1;
+	si = sc->fl.set;
+	s = bpf_map_lookup_elem(&rd_flowlets, &si);
+	if (!s)
+		return -1;
+	v = rd_fl_victim(s, p, sc->fl.tag);
+	if (!v)
+		goto raced;
+	/* read again (the swap fails if the tag changed since): not ours */
+	old = rd_fl_tag_read(v);
+	if (old == ROCEDP_FLOWLET_TAG_BUSY ||
+	    (old == sc->fl.tag && rd_fl_key_eq(v, p)) ||
+	    __sync_val_compare_and_swap(rd_fl_tagp(v), old,
+					ROCEDP_FLOWLET_TAG_BUSY) != old)
+		goto raced;
+	/* published by another CPU since the scan: give the way back */
+	w = rd_fl_find(s, p, sc->fl.tag);
+	if (w) {
+		__sync_lock_test_and_set(rd_fl_tagp(v), old);
+		goto follow;
+	}
+	/* every field: the way holds the last flow's */
+	v->fl.last_ns = sc->fl.now;
+	v->fl.flowlets = 1;
+	v->fl.pkts = 1;
+	v->fl.moves = 0;
+	v->fl.group_id = sc->fl.group_id;
+	v->fl.slot = sc->fl.slot;
+	v->fl.pad = 0;
+	v->fl.first_ns = sc->fl.now;
+	v->fl.claim = rd_claim_make(sc->fl.now, sc->fl.slot);
+	k = (__u64 *)&v->key;
+	k[0] = rd_fl_kw(p, 0);
+	k[1] = rd_fl_kw(p, 1);
+	k[2] = rd_fl_kw(p, 2);
+	k[3] = rd_fl_kw(p, 3);
+	__sync_lock_test_and_set(rd_fl_tagp(v), sc->fl.tag);
+	if (old)
+		rd_count(ROCEDP_CTR_FLOWLET_REPLACED);
+	/*
+	 * One record per flow, the lowest way holding the key: another
+	 * CPU may have claimed another way for this flow at the same
+	 * instant (both looked before either published). Each waits for
+	 * the other's write, so both see both and agree on the lowest.
+	 */
+	bpf_loop(RD_FL_SPIN, rd_fl_wait_step, NULL, 0);
+	w = rd_fl_find(s, p, sc->fl.tag);
+	if (!w)
+		goto done; /* replaced already: this frame keeps its choice */
+	rd_fl_dedup(s, p, sc->fl.tag, w);
+	if (w->fl.claim != rd_claim_make(sc->fl.now, sc->fl.slot))
+		goto follow;
+done:
+	st = rd_stats_block();
+	rd_bump(st, ROCEDP_CTR_FLOWLET_FLOW_NEW, 1);
+	rd_bump(st, ROCEDP_CTR_FLOWLET_NEW, 1);
+	return sc->fl.slot;
+
+raced:
+	/* another CPU is writing this set: follow it if it wrote this flow */
+	bpf_loop(RD_FL_SPIN, rd_fl_wait_step, NULL, 0);
+	w = rd_fl_find(s, p, sc->fl.tag);
+follow:
+	if (w && rd_slot_active(g, w->fl.claim & 0xffff)) {
+		rd_count(ROCEDP_CTR_FLOWLET_CLAIM_LOST);
+		return w->fl.claim & 0xffff;
+	}
+	/*
+	 * No way for it this time: forward by the shadow's member or the
+	 * fresh choice, recorded in the shadow so that the next frame,
+	 * inserting again, keeps it.
+	 */
+	rd_shadow_set(sc->fl.hash, sc->fl.group_id, sc->fl.slot);
+	st = rd_stats_block();
+	rd_bump(st, ROCEDP_CTR_FLOWLET_INSERT_FAIL, 1);
+	rd_bump(st, ROCEDP_CTR_FLOWLET_FLOW_NEW, 1);
+	rd_bump(st, ROCEDP_CTR_FLOWLET_NEW, 1);
+	return sc->fl.slot;
 }
 
 /*
@@ -182,18 +393,19 @@ rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
 		  __u32 group_id, const struct rd_flow *p, __u32 hash,
 		  __u32 ifindex, __u64 now)
 {
-	struct rd_scratch *sc;
+	struct rocedp_flowlet_set *s;
+	struct rocedp_flowlet_way *w;
 	struct rocedp_flowlet *fl;
-	__u64 gap, idle, last, claim, got;
+	__u64 gap, idle, last, claim, got, tag = rd_fl_kw(p, 4);
 	int slot, nslot, gone = 0;
 
-	sc = rd_scratch_get();
-	if (!sc)
+	s = rd_fl_set(p, tag);
+	if (!s)
 		return -1;
-	rd_flow_key(&sc->fl_key, p);
-	fl = bpf_map_lookup_elem(&rd_flowlets, &sc->fl_key);
-	if (!fl)
-		return rd_flowlet_insert(cfg, g, group_id, sc, hash, now);
+	w = rd_fl_find(s, p, tag);
+	if (!w)
+		return rd_flowlet_insert(cfg, g, group_id, p, tag, hash, now);
+	fl = &w->fl;
 
 	last = *(volatile __u64 *)&fl->last_ns;
 	claim = *(volatile __u64 *)&fl->claim;

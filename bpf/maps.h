@@ -131,10 +131,10 @@ struct {
 } rd_port_l2 SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, ROCEDP_MAX_FLOWLETS);
-	__type(key, struct rocedp_flow_key);
-	__type(value, struct rocedp_flowlet);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_FLOWLET_SETS);
+	__type(key, __u32);
+	__type(value, struct rocedp_flowlet_set);
 } rd_flowlets SEC(".maps");
 
 struct {
@@ -215,10 +215,17 @@ struct rd_ll_vars { /* the least-loaded scan (member.h) */
 	__u32 pad;
 };
 
+struct rd_fl_ins { /* a flowlet table insert (flowlet.h) */
+	__u64 now;
+	__u64 tag; /* the flow key's last word */
+	__u32 hash;
+	__u32 group_id;
+	__u32 set; /* the set's index */
+	__s32 slot; /* the member chosen */
+};
+
 struct rd_scratch {
-	/* the flowlet choice (flowlet.h): the flow's key, a new flow's entry */
-	struct rocedp_flow_key fl_key;
-	struct rocedp_flowlet fl_new;
+	struct rd_fl_ins fl;
 	struct rd_ll_vars ll;
 	/* RTT pairing (rtt.h): keys and new entries */
 	struct rocedp_rtt_key rtt_key;

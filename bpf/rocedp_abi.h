@@ -286,6 +286,7 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_QP_UNPAIRED, /* telemetry: response with no known QP entry */
 	ROCEDP_CTR_QP_NEW, /* telemetry: rocedp_qps entries created */
 	ROCEDP_CTR_QP_REPLACED, /* telemetry: a live entry replaced by a new QP */
+	ROCEDP_CTR_FLOWLET_REPLACED, /* a new flow took a live flow's way */
 	ROCEDP_CTR_MAX,
 };
 
@@ -590,9 +591,9 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) ==
 		     "port stats");
 
 /*
- * rocedp_flowlets: LRU_HASH flow -> flowlet. RoCE flows are keyed on
- * addresses + destination QP (the NIC-chosen UDP source port is ignored);
- * other IP flows on their 5-tuple.
+ * rocedp_flowlets: flow -> flowlet, a set-associative ARRAY (below). RoCE
+ * flows are keyed on addresses + destination QP (the NIC-chosen UDP
+ * source port is ignored); other IP flows on their 5-tuple.
  */
 struct rocedp_flow_key {
 	__u32 src[4];
@@ -624,9 +625,55 @@ struct rocedp_flowlet {
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet) == 56, "flowlet");
 
 /*
+ * The table: ARRAY[ROCEDP_FLOWLET_SETS] of sets of ROCEDP_FLOWLET_WAYS
+ * ways, a flow in one way of set rocedp_flow_set_of(key), its key stored
+ * and compared in place. The key's last 8 bytes (l4, proto, family, pad)
+ * are the way's tag: 0 = empty, ROCEDP_FLOWLET_TAG_BUSY = being written
+ * (family 0: neither matches a key); the tag is stored last, after the
+ * key and the record (docs/flowlet.md, "Table"). A new flow takes an
+ * empty way, else the one idle longest (ROCEDP_CTR_FLOWLET_REPLACED).
+ */
+#define ROCEDP_FLOWLET_WAYS 4
+#define ROCEDP_FLOWLET_SETS (ROCEDP_MAX_FLOWLETS / ROCEDP_FLOWLET_WAYS)
+ROCEDP_STATIC_ASSERT(ROCEDP_FLOWLET_SETS >= 1 &&
+			     !(ROCEDP_FLOWLET_SETS & (ROCEDP_FLOWLET_SETS - 1)),
+		     "ROCEDP_MAX_FLOWLETS: a power of two, at least 4");
+#define ROCEDP_FLOWLET_TAG_BUSY (0xffffull << 48) /* pad 0xffff, family 0 */
+
+struct rocedp_flowlet_way {
+	struct rocedp_flow_key key;
+	struct rocedp_flowlet fl;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_flowlet_way) == 96, "flowlet way");
+
+struct rocedp_flowlet_set {
+	struct rocedp_flowlet_way way[ROCEDP_FLOWLET_WAYS];
+};
+
+/*
+ * The set of a key, from its five 64-bit words as stored (w4 the tag):
+ * multiply-xor, then MurmurHash3's 64-bit finaliser. No seed: readers
+ * and tests place and find keys with it. Not the frame's flow hash: with
+ * hash mode 5tuple or qp that includes the RoCE UDP source port, which
+ * the key leaves out, and one flow could land in two sets.
+ */
+static inline __u32 rocedp_flow_set_of(__u64 w0, __u64 w1, __u64 w2, __u64 w3,
+				       __u64 w4)
+{
+	__u64 h = (w0 ^ w1) * 0x9e3779b97f4a7c15ull ^
+		  (w2 ^ w3) * 0xc2b2ae3d27d4eb4full ^
+		  w4 * 0x165667b19e3779f9ull;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (__u32)h & (ROCEDP_FLOWLET_SETS - 1);
+}
+
+/*
  * rocedp_flowlet_shadow: ARRAY[ROCEDP_FLOWLET_SHADOW], by flow hash: the
- * member a flow's last flowlet took. The LRU can evict a live flow's
- * entry; if the flow returns while its record is still here, it keeps
+ * member a flow's last flowlet took. A new flow can replace a live
+ * flow's way; if that flow returns while its record is still here, it keeps
  * that member instead of moving inside its gap (ROCEDP_CTR_FLOWLET_EVICT_KEPT).
  * 8 bytes, written as one word; 4 records per table entry, so a record
  * outlives the table's churn (docs/flowlet.md gives the odds).

@@ -8,8 +8,10 @@
  * clamps hold, the auto gap follows an RTT measured from data frames and
  * their ACKs, a member leaving forces a move counted apart from reorder
  * risk (which stays 0), and table pressure shows as inserts versus live
- * entries, with LRU evictions when more flows than ROCEDP_MAX_FLOWLETS
- * pass. TAP output. Usage: flowlet_test [-q]   (root)
+ * entries, with the idle-longest way of a full set replaced (counted) when
+ * more flows than a set or ROCEDP_MAX_FLOWLETS pass; two CPUs inserting
+ * one new flow into a full set end on one record and one member.
+ * TAP output. Usage: flowlet_test [-q]   (root)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -273,25 +275,112 @@ static void test_member_gone(struct rd_engine *e)
 	rd_groupw_put_maps(rd_engine_maps(e), id, &g);
 }
 
-/* 5-tuple keyed entries and the table: inserts vs live entries. */
+/* ---------------------------------------------------------------- table */
+
+/* The key of a tx as the dataplane stores it (RoCE over IPv4). */
+static void tx_key(const struct tx *x, struct rocedp_flow_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->src[0] = htonl(x->src);
+	k->dst[0] = htonl(x->dst);
+	k->l4 = x->qp;
+	k->proto = ROCEDP_FLOW_PROTO_ROCE;
+	k->family = 4;
+}
+
+static uint32_t key_set(const struct rocedp_flow_key *k)
+{
+	__u64 w[5];
+
+	memcpy(w, k, sizeof(w));
+	return rocedp_flow_set_of(w[0], w[1], w[2], w[3], w[4]);
+}
+
+static uint32_t tx_set(const struct tx *x)
+{
+	struct rocedp_flow_key k;
+
+	tx_key(x, &k);
+	return key_set(&k);
+}
+
+/* The ways of x's set that hold x's key (a bit each); the set into *set. */
+static unsigned int tx_ways(struct rd_engine *e, const struct tx *x,
+			    struct rocedp_flowlet_set *set)
+{
+	int fd = rd_engine_maps(e)->fd[RD_MAP_FLOWLETS];
+	struct rocedp_flow_key k;
+	unsigned int i, ways = 0;
+	__u32 si;
+
+	tx_key(x, &k);
+	si = key_set(&k);
+	if (bpf_map_lookup_elem(fd, &si, set))
+		return 0;
+	for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++)
+		if (!memcmp(&set->way[i].key, &k, sizeof(k)))
+			ways |= 1u << i;
+	return ways;
+}
+
+/* x's record: 0 and *fl, or -1 when x has no way. */
+static int flow_entry(struct rd_engine *e, const struct tx *x,
+		      struct rocedp_flowlet *fl)
+{
+	struct rocedp_flowlet_set set;
+	unsigned int ways = tx_ways(e, x, &set);
+
+	if (!ways)
+		return -1;
+	*fl = set.way[__builtin_ctz(ways)].fl;
+	return 0;
+}
+
+/* Writes x's record by hand (another CPU's stores, simulated). */
+static int flow_put(struct rd_engine *e, const struct tx *x,
+		    const struct rocedp_flowlet *fl)
+{
+	struct rocedp_flowlet_set set;
+	unsigned int ways = tx_ways(e, x, &set);
+	__u32 si = tx_set(x);
+
+	if (!ways)
+		return -1;
+	set.way[__builtin_ctz(ways)].fl = *fl;
+	return bpf_map_update_elem(rd_engine_maps(e)->fd[RD_MAP_FLOWLETS], &si,
+				   &set, BPF_EXIST);
+}
+
+/* Live flows: ways with a key (family 0 is empty or being written). */
 static unsigned long count_entries(struct rd_engine *e)
 {
 	int fd = rd_engine_maps(e)->fd[RD_MAP_FLOWLETS];
-	struct rocedp_flow_key k, next, *prev = NULL;
+	struct rocedp_flowlet_set set;
 	unsigned long n = 0;
+	__u32 si;
+	int i;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		k = next;
-		prev = &k;
-		n++;
+	for (si = 0; si < ROCEDP_FLOWLET_SETS; si++) {
+		if (bpf_map_lookup_elem(fd, &si, &set))
+			continue;
+		for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++)
+			n += set.way[i].key.family != 0;
 	}
 	return n;
+}
+
+/* The next flow after *x (its QP counted up) whose key falls into set si. */
+static void next_in_set(struct tx *x, uint32_t si)
+{
+	do
+		x->qp = (x->qp + 1) & 0xffffff;
+	while (tx_set(x) != si);
 }
 
 static void test_table(struct rd_engine *e, int flows)
 {
 	struct tx x = { .src = ip4(10, 9, 1, 1), .dst = ip4(10, 1, 9, 9) };
-	uint64_t t = 6 * T0, new0, flows0, fail0;
+	uint64_t t = 6 * T0, new0, flows0, fail0, rep0, rep;
 	unsigned long live0, live;
 	int i, fwd = 0;
 
@@ -307,8 +396,10 @@ static void test_table(struct rd_engine *e, int flows)
 		       count_entries(e) == live0 + 1000,
 	       "1000 new flows: 1000 inserts counted, 1000 more live entries");
 
-	/* more flows than the table holds: the LRU evicts, inserts go on */
+	/* more flows than the table holds: ways are replaced, inserts go on */
 	flows0 = ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW);
+	rep0 = ctr(e, ROCEDP_CTR_FLOWLET_REPLACED);
+	live0 = count_entries(e);
 	t += 1000 * US;
 	for (i = 0; i < flows; i++) {
 		x.qp = 0x100000 + i;
@@ -316,20 +407,26 @@ static void test_table(struct rd_engine *e, int flows)
 		send_at(e, t + i * 10ull, &x, NULL);
 	}
 	live = count_entries(e);
+	rep = ctr(e, ROCEDP_CTR_FLOWLET_REPLACED) - rep0;
 	result(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == flows0 + flows &&
 		       live <= ROCEDP_MAX_FLOWLETS &&
+		       rep == flows - (live - live0) &&
 		       ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL) == fail0,
-	       "%d flows into a %d-entry table: %lu live, %llu evicted (inserts - live), no insert failure",
-	       flows, ROCEDP_MAX_FLOWLETS, live,
-	       (unsigned long long)(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) -
-				    live));
-	/* the first of those flows was evicted: it comes back as new */
-	x.qp = 0x100000;
-	x.src = ip4(10, 9, 2, 1);
+	       "%d flows into a %d-entry table: %lu live, %llu replaced (= inserts - new live entries), no insert failure",
+	       flows, ROCEDP_MAX_FLOWLETS, live, (unsigned long long)rep);
+	/* a replaced flow comes back as new */
+	for (i = 0; i < flows; i++) {
+		struct rocedp_flowlet fl;
+
+		x.qp = 0x100000 + i;
+		x.src = ip4(10, 9, 2 + (i >> 16), 1);
+		if (flow_entry(e, &x, &fl))
+			break;
+	}
 	new0 = ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW);
 	send_at(e, t + flows * 10ull + 100, &x, NULL);
-	result(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == new0 + 1,
-	       "an evicted flow returns as a new flow");
+	result(i < flows && ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == new0 + 1,
+	       "a replaced flow (the %dth) returns as a new flow", i);
 }
 
 /*
@@ -403,19 +500,6 @@ static void test_auto_rtt(struct rd_engine *e)
 
 /* ---------------------------------------------------------------- claims */
 
-static int flow_entry(struct rd_engine *e, const struct tx *x,
-		      struct rocedp_flow_key *k, struct rocedp_flowlet *fl)
-{
-	memset(k, 0, sizeof(*k));
-	k->src[0] = htonl(x->src);
-	k->dst[0] = htonl(x->dst);
-	k->l4 = x->qp;
-	k->proto = ROCEDP_FLOW_PROTO_ROCE;
-	k->family = 4;
-	return bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_FLOWLETS], k,
-				   fl);
-}
-
 /*
  * Another CPU has just won the claim for a new flowlet (claim word
  * written, last_ns not yet): a frame seeing the old last_ns must follow
@@ -424,17 +508,15 @@ static int flow_entry(struct rd_engine *e, const struct tx *x,
  */
 static void test_claim_window(struct rd_engine *e)
 {
-	int fd = rd_engine_maps(e)->fd[RD_MAP_FLOWLETS];
 	struct tx x = { .src = ip4(10, 9, 0, 30),
 			.dst = ip4(10, 1, 3, 30),
 			.qp = 0xa00 };
 	uint64_t t = 8 * T0, new0, moves0, lost0, won;
-	struct rocedp_flow_key k;
 	struct rocedp_flowlet fl;
 	int m0, m, other;
 
 	m0 = send_at(e, t, &x, NULL);
-	if (m0 < 0 || flow_entry(e, &x, &k, &fl)) {
+	if (m0 < 0 || flow_entry(e, &x, &fl)) {
 		result(false, "claim window: setup");
 		return;
 	}
@@ -444,7 +526,7 @@ static void test_claim_window(struct rd_engine *e)
 	other = (m0 + 1) % N_MEMBERS;
 	won = t + 50 * US;
 	fl.claim = (won & ((1ull << 48) - 1)) << 16 | other;
-	bpf_map_update_elem(fd, &k, &fl, BPF_EXIST);
+	flow_put(e, &x, &fl);
 	new0 = ctr(e, ROCEDP_CTR_FLOWLET_NEW);
 	moves0 = ctr(e, ROCEDP_CTR_FLOWLET_MOVE);
 	lost0 = ctr(e, ROCEDP_CTR_FLOWLET_CLAIM_LOST);
@@ -455,9 +537,9 @@ static void test_claim_window(struct rd_engine *e)
 	       "a frame between a claim and its last_ns store follows the claimed member (slot %d, want %d), starts no flowlet",
 	       m, other);
 	/* a CPU that saw the old flowlet held stores an older last_ns */
-	flow_entry(e, &x, &k, &fl);
+	flow_entry(e, &x, &fl);
 	fl.last_ns = won - 3 * US;
-	bpf_map_update_elem(fd, &k, &fl, BPF_EXIST);
+	flow_put(e, &x, &fl);
 	m = send_at(e, won + 200, &x, NULL);
 	result(m == other && ctr(e, ROCEDP_CTR_FLOWLET_NEW) == new0,
 	       "a stale last_ns stored over the winner's does not undo the claim (slot %d)",
@@ -465,10 +547,11 @@ static void test_claim_window(struct rd_engine *e)
 }
 
 /*
- * The LRU evicts a live flow within its gap: other flows arrive 1 us
- * after its last frame, all on its member's port, until it is gone. Back
- * 5 us later (gap 10 us), least-loaded would move it to an idle member;
- * the shadow record keeps it where it was.
+ * A live flow replaced within its gap: four other flows of its set arrive
+ * 1 us after its last frame, all on its member's port, so it is the way
+ * idle longest and the fourth takes it. Back 5 us later (gap 10 us),
+ * least-loaded would move it to an idle member; the shadow record keeps
+ * it where it was.
  */
 static void test_evicted_in_gap(void)
 {
@@ -478,9 +561,8 @@ static void test_evicted_in_gap(void)
 	struct tx a = { .src = ip4(10, 9, 0, 40),
 			.dst = ip4(10, 1, 4, 40),
 			.qp = 0xb00 },
-		  f = { .src = ip4(10, 9, 0, 41) };
-	uint64_t t = T0, new0, kept0, risk0, moves0;
-	struct rocedp_flow_key k;
+		  f = { .src = ip4(10, 9, 0, 41), .qp = 0x1000 };
+	uint64_t t = T0, new0, kept0, risk0, moves0, rep0;
 	struct rocedp_flowlet fl;
 	int m0, m, i;
 
@@ -488,39 +570,101 @@ static void test_evicted_in_gap(void)
 		return;
 	m0 = send_at(e, t, &a, NULL);
 	send_at(e, t + 2 * US, &a, NULL);
-	/*
-	 * Until the entry is gone (a lookup from userspace does not mark it
-	 * used); the LRU gives a flow that was hit a second chance.
-	 */
-	for (i = 0; i < 8 * ROCEDP_MAX_FLOWLETS; i++) {
-		/* group 2 + slot: that member's port only */
-		f.dst = ip4(10, 2 + m0, i >> 8 & 0xff, i & 0xff);
-		f.qp = 0x1000 + (i >> 16);
-		/* two frames each: hit flows are what pushes a hit flow out */
+	rep0 = ctr(e, ROCEDP_CTR_FLOWLET_REPLACED);
+	/* group 2 + slot: that member's port only; two frames each */
+	f.dst = ip4(10, 2 + m0, 0, 0);
+	for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++) {
+		next_in_set(&f, tx_set(&a));
 		send_at(e, t + 3 * US, &f, NULL);
 		send_at(e, t + 3 * US, &f, NULL);
-		if (!(i & 4095) && flow_entry(e, &a, &k, &fl))
-			break;
 	}
+	result(flow_entry(e, &a, &fl) &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_REPLACED) == rep0 + 1,
+	       "%d other flows of its set replace the live flow's way (idle longest), counted as flowlet_flows_replaced",
+	       ROCEDP_FLOWLET_WAYS);
 	new0 = ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW);
 	kept0 = ctr(e, ROCEDP_CTR_FLOWLET_EVICT_KEPT);
 	risk0 = ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK);
 	moves0 = ctr(e, ROCEDP_CTR_FLOWLET_MOVE);
 	m = send_at(e, t + 7 * US, &a, NULL);
 	result(ctr(e, ROCEDP_CTR_FLOWLET_FLOW_NEW) == new0 + 1,
-	       "the live flow's entry was evicted after %d other flows (it comes back as a new flow)",
-	       i);
+	       "the replaced flow comes back as a new flow");
 	result(m == m0 && ctr(e, ROCEDP_CTR_FLOWLET_EVICT_KEPT) == kept0 + 1 &&
 		       ctr(e, ROCEDP_CTR_FLOWLET_MOVE) == moves0 &&
 		       ctr(e, ROCEDP_CTR_FLOWLET_REORDER_RISK) == risk0,
-	       "evicted inside its gap, it keeps its member though it is the busiest (slot %d, was %d), counted as flowlet_evicted_kept",
+	       "replaced inside its gap, it keeps its member though it is the busiest (slot %d, was %d), counted as flowlet_evicted_kept",
 	       m, m0);
 	/* what it would have done: a new flow now avoids that member */
 	f.dst = ip4(10, 1, 4, 41);
 	f.qp = 0xb01;
 	m = send_at(e, t + 8 * US, &f, NULL);
 	result(m >= 0 && m != m0,
-	       "a new flow at that moment takes another member (slot %d): without the record the evicted flow would have moved",
+	       "a new flow at that moment takes another member (slot %d): without the record the replaced flow would have moved",
+	       m);
+	rd_engine_close(e);
+}
+
+/*
+ * A full set: the new flow takes the way idle longest (not the oldest
+ * insert: a flow refreshed by a frame stays), and a way being written
+ * by another CPU (its tag BUSY, set by hand) is neither matched nor
+ * taken: the frame waits, then is forwarded unrecorded and counted.
+ */
+static void test_set_replacement(void)
+{
+	struct rd_engine *e = engine_with("{\"rtt_us\": 20, \"choice\": "
+					  "\"least-loaded\"}");
+	struct tx x[ROCEDP_FLOWLET_WAYS + 2], base = { .src = ip4(10, 9, 6, 1),
+						       .dst = ip4(10, 1, 6, 0),
+						       .qp = 0xe00 };
+	struct rocedp_flowlet_set set, before;
+	uint64_t t = 2 * T0, rep0, fail0;
+	unsigned int i, present = 0, n = ROCEDP_FLOWLET_WAYS + 2;
+	int fd, m, ok;
+	__u32 si;
+
+	if (!result(e != NULL, "set replacement: engine loaded"))
+		return;
+	fd = rd_engine_maps(e)->fd[RD_MAP_FLOWLETS];
+	si = tx_set(&base);
+	x[0] = base;
+	for (i = 1; i < n; i++) {
+		x[i] = x[i - 1];
+		next_in_set(&x[i], si);
+	}
+	/* ways full: x0..x3 at t, t+1, t+2, t+3 us; then x0 again */
+	for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++)
+		send_at(e, t + i * US, &x[i], NULL);
+	send_at(e, t + 4 * US, &x[0], NULL);
+	rep0 = ctr(e, ROCEDP_CTR_FLOWLET_REPLACED);
+	send_at(e, t + 5 * US, &x[ROCEDP_FLOWLET_WAYS], NULL);
+	for (i = 0; i <= ROCEDP_FLOWLET_WAYS; i++)
+		present |= (tx_ways(e, &x[i], &set) != 0) << i;
+	result(ctr(e, ROCEDP_CTR_FLOWLET_REPLACED) == rep0 + 1 &&
+		       present ==
+			       (((1u << (ROCEDP_FLOWLET_WAYS + 1)) - 1) & ~2u),
+	       "a new flow in a full set replaces the flow idle longest (x1), not the refreshed oldest (x0); one replacement counted (present 0x%x)",
+	       present);
+
+	/* another CPU is writing the way idle longest now (x2's) */
+	i = tx_ways(e, &x[2], &set);
+	if (!i) {
+		result(false, "set replacement: x2 has no way");
+		rd_engine_close(e);
+		return;
+	}
+	*((__u64 *)&set.way[__builtin_ctz(i)].key + 4) =
+		ROCEDP_FLOWLET_TAG_BUSY;
+	bpf_map_update_elem(fd, &si, &set, BPF_EXIST);
+	fail0 = ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL);
+	rep0 = ctr(e, ROCEDP_CTR_FLOWLET_REPLACED);
+	m = send_at(e, t + 6 * US, &x[n - 1], NULL);
+	bpf_map_lookup_elem(fd, &si, &before);
+	ok = !memcmp(&before, &set, sizeof(set));
+	result(m >= 0 && ok &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL) == fail0 + 1 &&
+		       ctr(e, ROCEDP_CTR_FLOWLET_REPLACED) == rep0,
+	       "a way being written (BUSY) is not taken: the new flow waits, is forwarded (slot %d) unrecorded, counted as flowlet_insert_failed; the set is unchanged",
 	       m);
 	rd_engine_close(e);
 }
@@ -621,6 +765,134 @@ static void test_two_cpus(void)
 	rd_engine_close(e);
 }
 
+/*
+ * Two CPUs insert the same new flows into full sets at once: batches of
+ * fresh flows, each one's set first filled with live flows, then the
+ * batch sent in the same order by two threads pinned to CPUs 0 and 1 and
+ * released together by a barrier (real clock, random choice: two
+ * independent choices would differ 3 times in 4). Every flow must end
+ * with exactly one way holding it and both its frames on one member,
+ * unless a loser was counted as an insert failure (it waited out the
+ * winner's write).
+ */
+#define RACE_BATCH 256
+
+struct ins_racer {
+	struct rd_engine *e;
+	pthread_barrier_t *bar;
+	const struct tx *x;
+	int cpu, member[RACE_BATCH];
+};
+
+/* One frame of x through the program now; the member, or -1. */
+static int run_now(struct rd_engine *e, const struct tx *x)
+{
+	struct rd_frame s = {
+		.smac = { 2, 0xee, 0, 0, 0, 1 },
+		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
+		.src4 = x->src,
+		.dst4 = x->dst,
+		.sport = 0xc001,
+		.tos = 0x68,
+		.opcode = ROCEDP_OP_RC_WRITE_MIDDLE,
+		.dest_qp = x->qp,
+		.payload = 256,
+	};
+	uint8_t in[1024], out[1024];
+	struct rd_run run = { .in = in,
+			      .out = out,
+			      .out_size = sizeof(out),
+			      .ingress_ifindex = IN_IFINDEX };
+
+	run.in_len = rd_frame_build(in, sizeof(in), &s);
+	if (rd_engine_run(e, RD_HOOK_XDP, &run) ||
+	    run.verdict != ROCEDP_VERDICT_REDIRECT)
+		return -1;
+	/*
+	 * The member from the frame: its destination MAC 02:bb:..:0i. The
+	 * trace is one map entry that the other CPU overwrites.
+	 */
+	return out[0] == 2 && out[1] == 0xbb ? out[5] : -1;
+}
+
+static void *ins_race(void *arg)
+{
+	struct ins_racer *r = arg;
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	CPU_SET(r->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pthread_barrier_wait(r->bar);
+	for (i = 0; i < RACE_BATCH; i++)
+		r->member[i] = run_now(r->e, &r->x[i]);
+	return NULL;
+}
+
+static void test_two_cpus_full_set(void)
+{
+	static struct ins_racer r[2];
+	static struct tx k[RACE_BATCH];
+	const int batches = 8, flows = batches * RACE_BATCH;
+	struct rocedp_flowlet_set set;
+	pthread_barrier_t bar;
+	pthread_t th[2];
+	uint64_t lost0, fail0;
+	int b, i, n, one = 0, agree = 0;
+	struct rd_engine *e;
+	struct tx f;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("ok %d - # SKIP two CPUs needed\n", ++n_test);
+		return;
+	}
+	e = engine_open_with(
+		"{\"rtt_us\": 1000000, \"gap_max_us\": 1000000, \"choice\": \"random\"}",
+		false);
+	if (!result(e != NULL, "full-set race: engine on the real clock"))
+		return;
+	lost0 = ctr(e, ROCEDP_CTR_FLOWLET_CLAIM_LOST);
+	fail0 = ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL);
+	for (b = 0; b < batches; b++) {
+		for (n = 0; n < RACE_BATCH; n++) {
+			k[n] = (struct tx){ .src = ip4(10, 9, 7, 1 + b),
+					    .dst = ip4(10, 1, 7, n),
+					    .qp = 0xd000 };
+			f = (struct tx){ .src = ip4(10, 9, 8, 1 + b),
+					 .dst = ip4(10, 1, 8, n),
+					 .qp = 0xd000 };
+			for (i = 0; i < ROCEDP_FLOWLET_WAYS; i++) {
+				next_in_set(&f, tx_set(&k[n]));
+				run_now(e, &f);
+			}
+		}
+		pthread_barrier_init(&bar, NULL, 2);
+		for (i = 0; i < 2; i++) {
+			r[i].e = e;
+			r[i].bar = &bar;
+			r[i].x = k;
+			r[i].cpu = i;
+			pthread_create(&th[i], NULL, ins_race, &r[i]);
+		}
+		for (i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		pthread_barrier_destroy(&bar);
+		for (n = 0; n < RACE_BATCH; n++) {
+			one += __builtin_popcount(tx_ways(e, &k[n], &set)) == 1;
+			agree += r[0].member[n] >= 0 &&
+				 r[0].member[n] == r[1].member[n];
+		}
+	}
+	fail0 = ctr(e, ROCEDP_CTR_FLOWLET_INSERT_FAIL) - fail0;
+	result(one == flows && agree + (int)fail0 >= flows,
+	       "2 CPUs insert the same %d new flows into full sets: %d end with one record, %d with both frames on one member, %llu insert failures; claims lost (the CPUs overlapped): %llu",
+	       flows, one, agree, (unsigned long long)fail0,
+	       (unsigned long long)(ctr(e, ROCEDP_CTR_FLOWLET_CLAIM_LOST) -
+				    lost0));
+	rd_engine_close(e);
+}
+
 int main(int argc, char **argv)
 {
 	struct rd_engine *e;
@@ -653,7 +925,9 @@ int main(int argc, char **argv)
 		rd_engine_close(e);
 	}
 	test_evicted_in_gap();
+	test_set_replacement();
 	test_two_cpus();
+	test_two_cpus_full_set();
 	result(risk == 0, "flowlet_reorder_risk stayed 0 in every run");
 	printf("1..%d\n", n_test);
 	return n_fail ? 1 : 0;

@@ -2,6 +2,8 @@
 /*
  * rocedp flows [--limit N]: the flowlet table (rd_flowlets), one flow a
  * line: its member, frames, flowlets, moves and how long it has been idle.
+ * The table is an array of sets of ways (rocedp_abi.h); a way whose
+ * family is 0 is empty or being written, and is skipped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +22,11 @@ static void addr_str(const struct rocedp_flow_key *k, const __u32 *a, char *buf,
 
 int cmd_flows(int argc, char **argv)
 {
-	struct rocedp_flow_key key, next, *prev = NULL;
+	struct rocedp_flowlet_set *set;
+	struct rocedp_flow_key key;
 	struct rocedp_flowlet fl;
 	struct rd_maps m;
+	__u32 si, wi;
 	struct timespec ts;
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
 	unsigned long limit = ~0ul, n = 0;
@@ -40,8 +44,15 @@ int cmd_flows(int argc, char **argv)
 		rd_err("flows", "unexpected argument '%s'", argv[1]);
 		return 2;
 	}
-	if (cli_maps_open(&m, "flows"))
+	set = malloc(sizeof(*set));
+	if (!set) {
+		rd_err("flows", "out of memory");
 		return 1;
+	}
+	if (cli_maps_open(&m, "flows")) {
+		free(set);
+		return 1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 	if (rd_json)
@@ -50,11 +61,22 @@ int cmd_flows(int argc, char **argv)
 		printf("%-39s %-39s %-12s %5s %4s %10s %8s %6s %10s\n", "src",
 		       "dst", "qp/ports", "group", "slot", "pkts", "flowlets",
 		       "moves", "idle_us");
-	while (n < limit &&
-	       !bpf_map_get_next_key(m.fd[RD_MAP_FLOWLETS], prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(m.fd[RD_MAP_FLOWLETS], &key, &fl))
+	for (si = 0, wi = ROCEDP_FLOWLET_WAYS; n < limit; wi++) {
+		if (wi == ROCEDP_FLOWLET_WAYS) {
+			if (si == ROCEDP_FLOWLET_SETS)
+				break;
+			wi = 0;
+			if (bpf_map_lookup_elem(m.fd[RD_MAP_FLOWLETS], &si,
+						set)) {
+				si++;
+				wi = ROCEDP_FLOWLET_WAYS - 1;
+				continue;
+			}
+			si++;
+		}
+		key = set->way[wi].key;
+		fl = set->way[wi].fl;
+		if (!key.family)
 			continue;
 		addr_str(&key, key.src, s, sizeof(s));
 		addr_str(&key, key.dst, d, sizeof(d));
@@ -98,5 +120,6 @@ int cmd_flows(int argc, char **argv)
 	if (rd_json)
 		printf("]\n");
 	rd_maps_close(&m);
+	free(set);
 	return 0;
 }

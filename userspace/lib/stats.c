@@ -46,6 +46,7 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	MISC(QP_UNPAIRED, "qp_unpaired"),
 	MISC(QP_NEW, "qp_entries_created"),
 	MISC(QP_REPLACED, "qp_entries_replaced"),
+	MISC(FLOWLET_REPLACED, "flowlet_flows_replaced"),
 };
 
 #undef MISC

@@ -784,19 +784,16 @@ static int cmd_mem(int argc, char **argv)
 	printf("],\"total_memlock_bytes\":%ld,\"total_computed_bytes\":%llu,",
 	       total, total_computed);
 
-	/* 1M flowlets: the same map type, key and value with 1M entries */
-	fd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "bench_fl1m",
-			    sizeof(struct rocedp_flow_key),
-			    sizeof(struct rocedp_flowlet), 1000000, NULL);
+	/* 1M flowlets: the same map type and sets, 2^20 ways */
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bench_fl1m", 4,
+			    sizeof(struct rocedp_flowlet_set),
+			    (1 << 20) / ROCEDP_FLOWLET_WAYS, NULL);
 	if (fd < 0)
-		die("LRU_HASH 1M", errno);
+		die("flowlet ARRAY 1M", errno);
 	lru_1m = fdinfo_memlock(fd);
 	close(fd);
 	printf("\"flowlets_1m\":{\"computed_bytes\":%zu,\"memlock_bytes\":%ld},",
-	       (sizeof(struct rocedp_flow_key) +
-		sizeof(struct rocedp_flowlet)) *
-		       1000000,
-	       lru_1m);
+	       sizeof(struct rocedp_flowlet_way) * (1 << 20), lru_1m);
 
 	/* LPM tries allocate per entry: measure the IPv4 table filled */
 	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "bench_lpm",

@@ -418,10 +418,10 @@ def main():
                                                   mem["total_computed_bytes"],
                                                   mem["total_memlock_bytes"]))
         f = mem["flowlets_1m"]
-        p("   per 1M flowlets (LRU_HASH 40 B key + 48 B value): %d B computed (%s), "
+        p("   per 2^20 flowlets (ARRAY of 4-way sets, 96 B a way): %d B computed (%s), "
           "%d B memlock (%s, %.0f B/flow)"
           % (f["computed_bytes"], mib(f["computed_bytes"]), f["memlock_bytes"],
-             mib(f["memlock_bytes"]), f["memlock_bytes"] / 1e6))
+             mib(f["memlock_bytes"]), f["memlock_bytes"] / (1 << 20)))
         r = mem["routes4_100k"]
         p("   rd_routes4 (LPM, no prealloc): %d B memlock empty, %d B with %d routes"
           % (r["memlock_empty_bytes"], r["memlock_bytes"], r["routes"]))
