@@ -132,9 +132,8 @@ static inline uint32_t ip4(unsigned int a, unsigned int b, unsigned int c,
 	return a << 24 | b << 16 | c << 8 | d;
 }
 
-/* Run one frame at time t; returns the member slot, -1 if not forwarded. */
-static inline int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
-			  uint32_t *len)
+/* x as a frame: Ethernet, IPv4, UDP 4791, BTH (RDMA WRITE by default). */
+static inline void tx_frame(const struct tx *x, struct rd_frame *f)
 {
 	struct rd_frame s = {
 		.smac = { 2, 0xee, 0, 0, 0, 1 },
@@ -152,12 +151,22 @@ static inline int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
 							   1024,
 		.aeth = 0x1f000000 | (x->psn & 0xffffff),
 	};
+
+	*f = s;
+}
+
+/* Run one frame at time t; returns the member slot, -1 if not forwarded. */
+static inline int send_at(struct rd_engine *e, uint64_t t, const struct tx *x,
+			  uint32_t *len)
+{
+	struct rd_frame s;
 	uint8_t in[2048], out[2048];
 	struct rd_run r = { .in = in,
 			    .out = out,
 			    .out_size = sizeof(out),
 			    .ingress_ifindex = IN_IFINDEX };
 
+	tx_frame(x, &s);
 	r.in_len = rd_frame_build(in, sizeof(in), &s);
 	if (len)
 		*len = r.in_len;

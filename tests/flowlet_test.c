@@ -688,18 +688,8 @@ static void *race(void *arg)
 	struct tx x = { .src = ip4(10, 9, 0, 50),
 			.dst = ip4(10, 1, 5, 50),
 			.qp = 0xc00 };
-	struct rd_frame s = {
-		.smac = { 2, 0xee, 0, 0, 0, 1 },
-		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
-		.src4 = x.src,
-		.dst4 = x.dst,
-		.sport = 0xc001,
-		.tos = 0x68,
-		.opcode = ROCEDP_OP_RC_WRITE_MIDDLE,
-		.dest_qp = x.qp,
-		.payload = 256,
-	};
-	uint8_t in[1024], out[1024];
+	struct rd_frame s;
+	uint8_t in[2048], out[2048];
 	struct rd_run run = { .in = in,
 			      .out = out,
 			      .ingress_ifindex = IN_IFINDEX };
@@ -709,6 +699,7 @@ static void *race(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(r->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	tx_frame(&x, &s);
 	run.in_len = rd_frame_build(in, sizeof(in), &s);
 	for (i = 0; i < r->frames; i++) {
 		run.out_size = sizeof(out);
@@ -787,23 +778,14 @@ struct ins_racer {
 /* One frame of x through the program now; the member, or -1. */
 static int run_now(struct rd_engine *e, const struct tx *x)
 {
-	struct rd_frame s = {
-		.smac = { 2, 0xee, 0, 0, 0, 1 },
-		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
-		.src4 = x->src,
-		.dst4 = x->dst,
-		.sport = 0xc001,
-		.tos = 0x68,
-		.opcode = ROCEDP_OP_RC_WRITE_MIDDLE,
-		.dest_qp = x->qp,
-		.payload = 256,
-	};
-	uint8_t in[1024], out[1024];
+	uint8_t in[2048], out[2048];
 	struct rd_run run = { .in = in,
 			      .out = out,
 			      .out_size = sizeof(out),
 			      .ingress_ifindex = IN_IFINDEX };
+	struct rd_frame s;
 
+	tx_frame(x, &s);
 	run.in_len = rd_frame_build(in, sizeof(in), &s);
 	if (rd_engine_run(e, RD_HOOK_XDP, &run) ||
 	    run.verdict != ROCEDP_VERDICT_REDIRECT)
