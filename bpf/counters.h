@@ -37,14 +37,16 @@ static __always_inline void rd_count(__u32 idx)
 	rd_bump(rd_stats_block(), idx, 1);
 }
 
+/* NULL exactly for ifindex >= ROCEDP_PORT_SLOTS: the array's own bound */
 static __always_inline struct rocedp_port_stats *
 rd_port_stats_get(__u32 ifindex)
 {
-	if (ifindex >= ROCEDP_PORT_SLOTS) {
+	struct rocedp_port_stats *ps;
+
+	ps = bpf_map_lookup_elem(&rd_port_stats, &ifindex);
+	if (!ps)
 		rd_count(ROCEDP_CTR_PORT_UNTRACKED);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&rd_port_stats, &ifindex);
+	return ps;
 }
 
 #endif

@@ -97,6 +97,9 @@ struct rd_flow {
 	__u8 dmac[ETH_ALEN]; /* for the ingress port's MAC check */
 };
 
+_Static_assert(__builtin_offsetof(struct rd_flow, dmac) % 4 == 0,
+	       "rd_flow.dmac: word loads");
+
 /* The flow plus where the rewritable headers are. */
 struct rd_pkt {
 	struct rd_flow fl;
@@ -126,6 +129,20 @@ static __always_inline int rd_is_vlan(__u16 proto)
 static __always_inline __u32 rd_u24(const __u8 *p)
 {
 	return ((__u32)p[0] << 16) | ((__u32)p[1] << 8) | p[2];
+}
+
+/*
+ * The destination MAC as one 32-bit and one 16-bit load and store (the
+ * packet may be unaligned, which x86 and arm64 take; fl.dmac is 4-aligned,
+ * asserted below): a byte-wise copy was a dozen instructions.
+ */
+static __always_inline void rd_take_dmac(const void *eth, struct rd_pkt *p)
+{
+	__u32 hi = *(const __u32 *)eth;
+	__u16 lo = *(const __u16 *)(eth + 4);
+
+	__builtin_memcpy(p->fl.dmac, &hi, sizeof(hi));
+	__builtin_memcpy(p->fl.dmac + sizeof(hi), &lo, sizeof(lo));
 }
 
 /* What both parsers take from an IPv4 header: addresses, TTL, TOS. */
@@ -518,7 +535,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 	}
 	p->fl.frame_len = wire_len;
 	p->fl.dmac_group = eth->h_dest[0] & 1;
-	__builtin_memcpy(p->fl.dmac, eth->h_dest, ETH_ALEN);
+	rd_take_dmac(data, p);
 	p->l3_proto = bpf_ntohs(eth->h_proto);
 	p->l3_off = ETH_HLEN;
 	return 1;

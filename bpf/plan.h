@@ -17,16 +17,26 @@ struct rd_plan {
 	__u32 pass; /* enum rocedp_pass_reason, 0 = none */
 	__u32 verdict; /* enum rocedp_verdict */
 	__u16 slot;
-	__u8 smac[ETH_ALEN];
-	__u8 dmac[ETH_ALEN];
 	__u8 tos_out; /* TOS to write; equal to the flow's when unchanged */
 	__u8 pcp; /* outer PCP to write, 0xff = leave */
+	/*
+	 * The frame's order, 8-aligned: rd_write_fwd moves both MACs as one
+	 * 64-bit and one 32-bit word (a byte-wise copy was 24 instructions).
+	 */
+	__u8 dmac[ETH_ALEN];
+	__u8 smac[ETH_ALEN];
 	__u8 rewrite_l2; /* forwarded: MACs and TTL / hop limit */
 	__u8 ingress; /* 1: ingress pipeline (rx, fwd counters) */
 	__u8 ecn_at_ingress; /* XDP hook: RED for redirected frames here */
 	__u8 strip_tag; /* forwarded with a priority tag: send it untagged */
 	__u8 redirected; /* XDP: bpf_redirect_map done, the verdict stands */
-	__u8 pad;
+	__u8 pad[3];
 };
+
+_Static_assert(__builtin_offsetof(struct rd_plan, dmac) % 8 == 0 &&
+		       __builtin_offsetof(struct rd_plan, smac) ==
+			       __builtin_offsetof(struct rd_plan, dmac) +
+				       ETH_ALEN,
+	       "rd_plan MACs: one 8-aligned run, frame order");
 
 #endif
