@@ -154,16 +154,19 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 {
 	__u32 pass = ROCEDP_PASS_NO_FORWARD;
 
-	/* the clock is dear (tens of ns in a VM): only when time matters */
-	if (cfg_trace || cfg_clock_from_map || rd_flowlets_on(cfg) ||
-	    rd_tel_on(cfg))
+	/*
+	 * The clock is dear (tens of ns in a VM): read up front only for
+	 * flowlets, which need it on every frame; RTT and telemetry read it on
+	 * first use (rd_plan_clock), ECN only when a decision depends on it.
+	 */
+	if (cfg_trace || rd_flowlets_on(cfg))
 		pl->now = rd_now();
 	rd_classify(fl, cfg, 1);
 	pl->tos_out = fl->tos;
 	if (cfg->features & ROCEDP_F_REMARK)
 		rd_remark_decide(fl, pl);
 	if (rd_rtt_wanted(fl, cfg))
-		rd_rtt_observe(fl, pl->in_ifindex, pl->now);
+		rd_rtt_observe(fl, pl->in_ifindex, rd_plan_clock(pl));
 	if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl, pl->in_ifindex);
 		if (!pass)

@@ -28,8 +28,9 @@ struct rd_red {
 	__u32 pmax; /* percent */
 };
 
-static __always_inline void rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
-					      struct rd_red *red)
+/* The thresholds in force; counted by rd_ecn_count_source once RED runs. */
+static __always_inline int rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
+					     struct rd_red *red)
 {
 	__u64 v;
 
@@ -39,14 +40,13 @@ static __always_inline void rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
 			red->kmin = ROCEDP_ECN_KMIN(v);
 			red->kmax = ROCEDP_ECN_KMAX(v);
 			red->pmax = ROCEDP_ECN_PMAX(v);
-			rd_count(ROCEDP_CTR_ECN_SRC_KFUNC);
-			return;
+			return 1;
 		}
 	}
 	red->kmin = pc->kmin_bytes;
 	red->kmax = pc->kmax_bytes;
 	red->pmax = pc->pmax_percent;
-	rd_count(ROCEDP_CTR_ECN_SRC_MAP);
+	return 0;
 }
 
 #define RD_NS_PER_S 1000000000ull
@@ -80,7 +80,8 @@ static __always_inline __u64 rd_vq_drain_fp(const struct rocedp_port_cfg *pc,
 
 /*
  * Queue estimate before this frame joins it; updates the virtual queue,
- * which holds at most the port's buffer (see ROCEDP_VQ_CAP_KMAX).
+ * which holds at most the port's buffer (see ROCEDP_VQ_CAP_KMAX). Bytes
+ * that joined without a clock reading arrive now (rd_vq_defer).
  */
 static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 					   struct rocedp_port_state *st,
@@ -99,6 +100,10 @@ static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 			  ROCEDP_VQ_DRAIN_SHIFT;
 		q = drained >= q ? 0 : q - drained;
 	}
+	if (st->vq_pending) {
+		q += st->vq_pending;
+		st->vq_pending = 0;
+	}
 	cap = pc->buffer_bytes ?: (__u64)pc->kmax_bytes * ROCEDP_VQ_CAP_KMAX;
 	if (cap < len) /* a frame always fits an empty queue */
 		cap = len;
@@ -107,6 +112,27 @@ static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 	st->vq_last_ns = now;
 	st->vq_bytes = q + len > cap ? cap : q + len;
 	return q;
+}
+
+/*
+ * Join the queue without reading the clock, when that cannot change a
+ * decision (ROCEDP_VQ_DEFER_SHIFT): the estimate without any drain stays
+ * below Kmin with this frame, so RED marks neither this frame nor the
+ * next at any time. Returns 1 and the estimate before the frame in *q, or
+ * 0: read the clock. The first frame reads it, to start the queue's time.
+ */
+static __always_inline int rd_vq_defer(const struct rocedp_port_cfg *pc,
+				       struct rocedp_port_state *st, __u32 len,
+				       __u32 kmin, __u64 *q)
+{
+	__u64 pend = st->vq_pending, est = st->vq_bytes + pend;
+
+	if ((pc->flags & ROCEDP_PORTF_EXACT_CLOCK) || !st->vq_last_ns ||
+	    est + len >= kmin || pend + len > kmin >> ROCEDP_VQ_DEFER_SHIFT)
+		return 0;
+	st->vq_pending = pend + len;
+	*q = est;
+	return 1;
 }
 
 /* RED: 1 = mark. p = pmax * (q - kmin) / (kmax - kmin) between the bounds. */
@@ -139,6 +165,7 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	struct rocedp_port_cfg *pc;
 	struct rd_red red;
 	__u64 q, *hwm;
+	int from_module;
 
 	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);
 	if (!pc || !(pc->rate_bps || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)))
@@ -146,21 +173,29 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	st = rd_port_state_get(ifindex);
 	if (!st)
 		return 0;
-	/* the virtual queue drains with time: read the clock only here */
-	if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
-		now = rd_now();
-	q = rd_vq_enqueue(pc, st, len, now);
+	from_module = rd_ecn_thresholds(pc, &red);
+	/*
+	 * The virtual queue drains with time. The clock is read here only,
+	 * and only when the decision can depend on it (rd_vq_defer).
+	 */
+	if (now || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE) ||
+	    !rd_vq_defer(pc, st, len, red.kmin, &q)) {
+		if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
+			now = rd_now();
+		q = rd_vq_enqueue(pc, st, len, now);
+	}
 	/* telemetry: the queue's high-water mark since userspace read it */
 	if (cfg->features & ROCEDP_F_TELEMETRY) {
 		hwm = bpf_map_lookup_elem(&rd_port_hwm, &ifindex);
-		if (hwm && st->vq_bytes > *hwm)
-			*hwm = st->vq_bytes;
+		if (hwm && st->vq_bytes + st->vq_pending > *hwm)
+			*hwm = st->vq_bytes + st->vq_pending;
 	}
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
 		rd_count(ROCEDP_CTR_ECN_OPTOUT);
 		return 0;
 	}
-	rd_ecn_thresholds(pc, &red);
+	rd_count(from_module ? ROCEDP_CTR_ECN_SRC_KFUNC :
+			       ROCEDP_CTR_ECN_SRC_MAP);
 	if (!rd_red_decide(&red, q))
 		return 0;
 	ps = rd_port_stats_get(ifindex);

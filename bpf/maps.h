@@ -236,6 +236,9 @@ struct rd_scratch {
 	__u64 rtt_sample_ns;
 	__u32 rtt_sample_qp; /* responder QP of the request it closed */
 	__u32 rtt_sample_ok; /* set by rd_rtt_observe for this frame */
+	/* the CPU's last clock reading and the tick it was in (clock.h) */
+	__u64 tick_jiffies;
+	__u64 tick_ns;
 };
 
 struct {

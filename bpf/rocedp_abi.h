@@ -513,6 +513,12 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
 /* Hold the queue estimate at rocedp_port_state.vq_bytes: a reference-model
  * knob for "what does RED do at depth D", used by the marking tests. */
 #define ROCEDP_PORTF_HOLD_QUEUE (1u << 0)
+/*
+ * Read the clock for every frame that joins the virtual queue (a
+ * reference-model knob): without it, frames that leave the queue far below
+ * Kmin share one clock reading, see ROCEDP_VQ_DEFER_SHIFT.
+ */
+#define ROCEDP_PORTF_EXACT_CLOCK (1u << 1)
 
 #define ROCEDP_DEFAULT_KMIN_BYTES (100 * 1024) /* HPCC-derived presets, 25G */
 #define ROCEDP_DEFAULT_KMAX_BYTES (400 * 1024)
@@ -530,7 +536,13 @@ struct rocedp_port_state {
 	__u64 dre_bytes; /* discounted bytes sent (CONGA DRE) */
 	__u64 dre_last_ns;
 	__u64 rtt_ewma_ns; /* 0 = no sample yet */
-	__u64 rtt_samples;
+	__u32 rtt_samples;
+	/*
+	 * Bytes of frames that joined the queue without a clock read while it
+	 * stayed far below Kmin: they count as arriving at the next reading
+	 * (ROCEDP_VQ_DEFER_SHIFT). The queue estimate is vq_bytes + vq_pending.
+	 */
+	__u32 vq_pending;
 	__u64 vq_drain_fp; /* drain, bytes per ns << ROCEDP_VQ_DRAIN_SHIFT */
 	__u64 dre_next_ns; /* first DRE grid tick after dre_last_ns */
 };
@@ -556,6 +568,17 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
  * keeps a burst from leaving a queue that takes seconds to drain).
  */
 #define ROCEDP_VQ_CAP_KMAX 4
+/*
+ * A clock read costs about 30 ns in a VM, a third of a forwarded frame.
+ * While the queue estimate with this frame stays below Kmin, and the bytes
+ * waiting for a clock reading stay at most Kmin >> this, a frame joins the
+ * queue without one: RED cannot mark it whatever the time, so its decision
+ * is the exact one. The waiting bytes count as arriving at the next
+ * reading, which drains them less than their real arrival would: the
+ * estimate is high by at most Kmin / 8, never low (marks come early,
+ * never late). docs/design.md, "Time".
+ */
+#define ROCEDP_VQ_DEFER_SHIFT 3
 /* An idle of this long (about 1.07 s) counts as this long. */
 #define ROCEDP_VQ_MAX_IDLE_NS (1ull << 30)
 

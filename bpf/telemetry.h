@@ -17,6 +17,7 @@
 
 #include "rtt.h"
 #include "flowlet.h"
+#include "clock.h"
 
 #define RD_PSN_HALF (1u << 23)
 #define RD_AF_INET 2 /* <sys/socket.h>, which BPF programs do not include */
@@ -164,7 +165,7 @@ static __always_inline int rd_op_read_resp(__u8 op)
 
 static __always_inline void rd_tel_request(struct rocedp_qp_stat *q,
 					   const struct rd_flow *fl,
-					   const struct rd_plan *pl)
+					   struct rd_plan *pl)
 {
 	__u32 skipped = 0, t = fl->opcode >> 5;
 	int k;
@@ -194,7 +195,7 @@ static __always_inline void rd_tel_request(struct rocedp_qp_stat *q,
 	else if (k != RD_PSN_DUP)
 		q->flags &= ~ROCEDP_QPF_AFTER_READ;
 	if (!q->unacked_ns) {
-		q->unacked_ns = pl->now;
+		q->unacked_ns = rd_plan_clock(pl); /* a wait starts: exact */
 		q->unacked_psn = fl->psn & ROCEDP_PSN_MASK;
 		q->flags &= ~ROCEDP_QPF_STALL_COUNTED;
 	}
@@ -375,16 +376,22 @@ static __always_inline void rd_tel_touch(struct rocedp_qp_stat *q,
 	rd_tel_stall_check(q, now, stall_ns);
 }
 
-/* A request, on its stream's entry (created by the first one). */
+/*
+ * A request, on its stream's entry (created by the first one). Most
+ * requests need no exact time: last-seen only ages the entry, and a stall
+ * is also checked by the answer that ends it, with the exact time. The
+ * tick clock lags, so it can count a stall late, never one that is not.
+ */
 static __always_inline int rd_tel_on_request(const struct rd_flow *fl,
-					     const struct rd_plan *pl,
+					     struct rd_plan *pl,
 					     const struct rocedp_config *cfg)
 {
-	struct rocedp_qp_stat *q = rd_tel_slot(fl, 0, fl->dest_qp, 1, pl->now);
+	__u64 now = pl->now ?: rd_now_tick();
+	struct rocedp_qp_stat *q = rd_tel_slot(fl, 0, fl->dest_qp, 1, now);
 
 	if (!q)
 		return 0;
-	rd_tel_touch(q, fl, pl->now, rd_tel_stall_ns(cfg));
+	rd_tel_touch(q, fl, now, rd_tel_stall_ns(cfg));
 	rd_tel_request(q, fl, pl);
 	return 1;
 }
@@ -413,7 +420,7 @@ __attribute__((noinline)) int rd_tel_observe(struct rd_flow *fl,
 	sc = rd_scratch_get();
 	if (!sc)
 		return 0;
-	now = pl->now;
+	now = rd_plan_clock(pl);
 	stall_ns = rd_tel_stall_ns(cfg);
 	/* the pairing is keyed from the requester's side */
 	rd_rtt_key(&sc->rtt_key, fl, 1);

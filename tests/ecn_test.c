@@ -263,6 +263,168 @@ static void test_drain(struct rd_engine *e)
 	       (long long)q);
 }
 
+/*
+ * The clock deferral (ROCEDP_VQ_DEFER_SHIFT), through an engine without
+ * the trace, which otherwise reads the clock for every frame as replay
+ * needs. Port PORT defers; port EXACT_PORT has ROCEDP_PORTF_EXACT_CLOCK
+ * and is the exact reference. RED is made a step (Pmax 100, Kmax = Kmin
+ * + 1): a frame is marked exactly when the queue before it exceeds Kmin.
+ */
+#define EXACT_PORT 8
+#define D_KMIN 8000
+#define D_RATE 1000000000ull /* 1 Gbit/s: 0.125 byte a ns */
+
+static int set_step_port(struct rd_engine *e, __u32 port, __u32 flags)
+{
+	const struct rd_maps *m = rd_engine_maps(e);
+	struct rocedp_port_cfg pc = { .rate_bps = D_RATE,
+				      .kmin_bytes = D_KMIN,
+				      .kmax_bytes = D_KMIN + 1,
+				      .pmax_percent = 100,
+				      .flags = flags };
+	struct rocedp_port_state st = {};
+
+	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
+	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
+		return -errno;
+	return 0;
+}
+
+/* One frame out of port at time t: 1 marked, 0 not, -1 error; state in *st. */
+static int step_at(struct rd_engine *e, __u32 port, uint64_t t,
+		   const uint8_t *f, size_t len, struct rocedp_port_state *st)
+{
+	uint8_t out[256];
+	struct rd_run r = { .in = f,
+			    .in_len = len,
+			    .out = out,
+			    .out_size = sizeof(out),
+			    .ingress_ifindex = port };
+
+	if (rd_engine_set_time(e, t) ||
+	    rd_engine_run(e, RD_HOOK_XDP_EGRESS, &r) ||
+	    bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_STATE], &port,
+				st))
+		return -1;
+	return (out[15] & 3) == 3;
+}
+
+static void test_defer(void)
+{
+	struct rd_engine_opts o = { .trace = false, .map_clock = true };
+	const uint64_t t0 = 1000000000ull,
+		       bound = D_KMIN >> ROCEDP_VQ_DEFER_SHIFT;
+	unsigned long frames = 0, readings = 0, early = 0, late = 0, low = 0;
+	unsigned long over = 0, marks_d = 0, marks_x = 0, unread_high = 0;
+	unsigned long far = 0, far_readings = 0;
+	struct rocedp_port_state st, sx;
+	uint64_t t = t0, before, want, est_d, est_x;
+	uint8_t frame[256];
+	size_t len = build_frame(frame, 0, 0x02, ROCEDP_OP_RC_WRITE_ONLY);
+	unsigned int seed = 23, i, k;
+	struct rd_engine *e;
+	int md, mx, ok;
+
+	if (rd_engine_open(&e, &o)) {
+		result(0, "defer: engine without trace");
+		return;
+	}
+	ok = !set_step_port(e, PORT, 0) &&
+	     !set_step_port(e, EXACT_PORT, ROCEDP_PORTF_EXACT_CLOCK);
+	ok = ok && step_at(e, PORT, t, frame, len, &st) == 0;
+	result(ok && st.vq_last_ns == t && st.vq_pending == 0 &&
+		       st.vq_bytes == len,
+	       "defer: the first frame reads the clock (queue %llu, time %llu)",
+	       (unsigned long long)st.vq_bytes,
+	       (unsigned long long)st.vq_last_ns);
+	for (k = 1; ok && k * len <= bound; k++)
+		ok = step_at(e, PORT, t + 1000 * k, frame, len, &st) == 0 &&
+		     st.vq_last_ns == t && st.vq_pending == k * len;
+	k--;
+	result(ok && k >= 1,
+	       "defer: %u frames far below Kmin join without a reading (%u bytes waiting, at most Kmin/8 = %llu)",
+	       k, st.vq_pending, (unsigned long long)bound);
+	before = st.vq_bytes;
+	want = before > 1000 ? before - 1000 : 0; /* 8 us at 1 Gbit/s */
+	want += st.vq_pending + len;
+	ok = step_at(e, PORT, t + 8000, frame, len, &st) == 0;
+	result(ok && st.vq_last_ns == t + 8000 && st.vq_pending == 0 &&
+		       st.vq_bytes + 1 >= want && st.vq_bytes <= want + 1,
+	       "defer: the next frame reads the clock; the waiting bytes arrive then (queue %llu, want %llu)",
+	       (unsigned long long)st.vq_bytes, (unsigned long long)want);
+
+	/*
+	 * Against the exact port, frame by frame through bursts and idles
+	 * around Kmin: the deferring estimate is never low, is high by at
+	 * most Kmin/8 where it read the clock, stays below Kmin where it did
+	 * not, and so marks every frame the exact port marks, the others
+	 * only where the exact queue was within Kmin/8 of Kmin.
+	 */
+	ok = !set_step_port(e, PORT, 0) &&
+	     !set_step_port(e, EXACT_PORT, ROCEDP_PORTF_EXACT_CLOCK);
+	for (i = 0; ok && i < 20000; i++) {
+		/*
+		 * 500 frames at 130% of the rate, 500 at 70%: the queue
+		 * crosses Kmin both ways; now and then an idle of 20..80 us
+		 */
+		k = rand_r(&seed) % 1000;
+		t += k < 2	   ? 20000 + rand_r(&seed) % 60000 :
+		     (i / 500) % 2 ? rand_r(&seed) % 3200 :
+				     rand_r(&seed) % 1700;
+		md = step_at(e, PORT, t, frame, len, &st);
+		mx = step_at(e, EXACT_PORT, t, frame, len, &sx);
+		if (md < 0 || mx < 0) {
+			ok = 0;
+			break;
+		}
+		frames++;
+		est_d = st.vq_bytes + st.vq_pending;
+		est_x = sx.vq_bytes;
+		marks_d += md;
+		marks_x += mx;
+		if (sx.vq_bytes < D_KMIN / 2) {
+			far++;
+			far_readings += st.vq_last_ns == t;
+		}
+		if (st.vq_last_ns == t) {
+			readings++;
+			if (est_d > est_x + bound + 1)
+				over++;
+		} else if (est_d >= D_KMIN) {
+			unread_high++;
+		}
+		if (est_d + 1 < est_x)
+			low++;
+		if (mx && !md)
+			late++;
+		/* est_x - len: the exact queue this frame saw */
+		if (md && !mx && est_x - len + bound + 1 < D_KMIN)
+			early++;
+	}
+	result(ok && frames == 20000,
+	       "defer: %lu frames through both ports, %lu clock readings on the deferring one",
+	       frames, readings);
+	result(ok && far > 1000 && far_readings < far / 4,
+	       "defer: with the exact queue below Kmin/2, under a quarter of the frames read the clock (%lu of %lu)",
+	       far_readings, far);
+	result(ok && low == 0,
+	       "defer: the estimate is never below the exact queue (%lu frames)",
+	       low);
+	result(ok && over == 0,
+	       "defer: where it read the clock, at most Kmin/8 above the exact queue (%lu frames over)",
+	       over);
+	result(ok && unread_high == 0,
+	       "defer: without a reading the estimate stays below Kmin (%lu frames at or above)",
+	       unread_high);
+	result(ok && marks_x > 100 && late == 0,
+	       "defer: every frame the exact port marks is marked (%lu of %lu marks missed)",
+	       late, marks_x);
+	result(ok && early == 0,
+	       "defer: extra marks only within Kmin/8 of Kmin (%lu marks beyond; %lu marked, exact %lu)",
+	       early, marks_d, marks_x);
+	rd_engine_close(e);
+}
+
 struct run_result {
 	unsigned long marked;
 	unsigned long long marked_bytes; /* sum of the marked frames' lengths */
@@ -448,6 +610,7 @@ int main(void)
 	test_drain(e);
 	test_cap(e);
 	rd_engine_close(e);
+	test_defer();
 	printf("%d passed, %d failed\n", n_test - n_fail, n_fail);
 	return n_fail ? 1 : 0;
 }

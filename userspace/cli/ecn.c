@@ -95,7 +95,8 @@ static int ecn_show(const struct rd_maps *m)
 			       n ? "," : "", rd_ifname(key, name), key,
 			       (unsigned long long)pc.rate_bps, kmin, kmax,
 			       pmax, pc.ecn_profile,
-			       (unsigned long long)ps.vq_bytes,
+			       (unsigned long long)(ps.vq_bytes +
+						    ps.vq_pending),
 			       (unsigned long long)st.ecn_marked,
 			       (unsigned long long)st.ecn_would_mark);
 		else
@@ -103,7 +104,8 @@ static int ecn_show(const struct rd_maps *m)
 			       rd_ifname(key, name),
 			       (unsigned long long)pc.rate_bps / 1000000, kmin,
 			       kmax, pmax, pc.ecn_profile,
-			       (unsigned long long)ps.vq_bytes,
+			       (unsigned long long)(ps.vq_bytes +
+						    ps.vq_pending),
 			       (unsigned long long)st.ecn_marked,
 			       (unsigned long long)st.ecn_would_mark);
 		n++;

@@ -416,13 +416,15 @@ static __u32 dev_index(struct rd_json_ctx *c, const char *path,
 static void parse_port(struct rd_json_ctx *c, const char *path,
 		       struct json_object *v, struct rd_cfg_port *pt)
 {
-	static const char *const keys[] = { "rate_mbps",    "kmin_bytes",
-					    "kmax_bytes",   "pmax_percent",
-					    "profile",	    "hold_queue_bytes",
-					    "buffer_bytes", NULL };
+	static const char *const keys[] = {
+		"rate_mbps",	"kmin_bytes",  "kmax_bytes",
+		"pmax_percent", "profile",     "hold_queue_bytes",
+		"buffer_bytes", "exact_clock", NULL
+	};
 	struct json_object *x;
 	char p[RD_JSON_PATH_LEN];
 	long long n;
+	bool exact;
 
 	rd_port_defaults(&pt->pc);
 	if (!rd_json_want_type(c, path, v, json_type_object, "an object"))
@@ -447,6 +449,9 @@ static void parse_port(struct rd_json_ctx *c, const char *path,
 		pt->pc.flags |= ROCEDP_PORTF_HOLD_QUEUE;
 		pt->hold_bytes = n;
 	}
+	if ((x = rd_json_child(v, "exact_clock", path, p)) &&
+	    !rd_json_get_bool(c, p, x, &exact) && exact)
+		pt->pc.flags |= ROCEDP_PORTF_EXACT_CLOCK;
 	if ((x = rd_json_child(v, "buffer_bytes", path, p)) &&
 	    !rd_json_get_u32(c, p, x, 0, UINT32_MAX, &pt->pc.buffer_bytes) &&
 	    pt->pc.buffer_bytes && pt->pc.buffer_bytes < pt->pc.kmax_bytes)

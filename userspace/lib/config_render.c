@@ -195,6 +195,8 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 		if (pt->pc.buffer_bytes)
 			add(q, "buffer_bytes",
 			    json_object_new_int64(pt->pc.buffer_bytes));
+		if (pt->pc.flags & ROCEDP_PORTF_EXACT_CLOCK)
+			add(q, "exact_clock", json_object_new_boolean(1));
 		add(p, name, q);
 	}
 	add(o, "ports", p);
@@ -323,6 +325,8 @@ void rd_config_print_text(const struct rd_staged *s)
 			       (unsigned long long)p->hold_bytes);
 		if (p->pc.buffer_bytes)
 			printf(" buffer %u", p->pc.buffer_bytes);
+		if (p->pc.flags & ROCEDP_PORTF_EXACT_CLOCK)
+			printf(" exact_clock");
 		printf("\n");
 	}
 	printf("static groups: %u\n", s->n_groups);
