@@ -8,7 +8,9 @@
  * port's ecn_marked and ecn_marked_bytes move by the marked frames and
  * the sum of their lengths. Then
  * the virtual queue itself: it drains at the port rate (within bytes),
- * follows a rate change at once, and bounds idle time and rate.
+ * follows a rate change at once, and bounds idle time and rate. Last, the
+ * clock deferral: frames far below Kmin join without a clock reading, and
+ * beside an exact port the estimate is never low and marks never late.
  * Prints TAP lines; the last line is "N passed, M failed".
  */
 #include <errno.h>
