@@ -28,7 +28,10 @@ struct rd_red {
 	__u32 pmax; /* percent */
 };
 
-/* The thresholds in force; counted by rd_ecn_count_source once RED runs. */
+/*
+ * The thresholds in force; 1 when they came from the module. The caller
+ * counts the source only for frames RED decides (not opted-out ones).
+ */
 static __always_inline int rd_ecn_thresholds(const struct rocedp_port_cfg *pc,
 					     struct rd_red *red)
 {
@@ -119,7 +122,8 @@ static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
  * decision (ROCEDP_VQ_DEFER_SHIFT): the estimate without any drain stays
  * below Kmin with this frame, so RED marks neither this frame nor the
  * next at any time. Returns 1 and the estimate before the frame in *q, or
- * 0: read the clock. The first frame reads it, to start the queue's time.
+ * 0: read the clock. The first frame reads it, to start the queue's time;
+ * an exact_clock port never defers, nor a held queue (a test knob).
  */
 static __always_inline int rd_vq_defer(const struct rocedp_port_cfg *pc,
 				       struct rocedp_port_state *st, __u32 len,
@@ -127,8 +131,10 @@ static __always_inline int rd_vq_defer(const struct rocedp_port_cfg *pc,
 {
 	__u64 pend = st->vq_pending, est = st->vq_bytes + pend;
 
-	if ((pc->flags & ROCEDP_PORTF_EXACT_CLOCK) || !st->vq_last_ns ||
-	    est + len >= kmin || pend + len > kmin >> ROCEDP_VQ_DEFER_SHIFT)
+	if ((pc->flags &
+	     (ROCEDP_PORTF_EXACT_CLOCK | ROCEDP_PORTF_HOLD_QUEUE)) ||
+	    !st->vq_last_ns || est + len >= kmin ||
+	    pend + len > kmin >> ROCEDP_VQ_DEFER_SHIFT)
 		return 0;
 	st->vq_pending = pend + len;
 	*q = est;
@@ -164,7 +170,7 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	struct rocedp_port_state *st;
 	struct rocedp_port_cfg *pc;
 	struct rd_red red;
-	__u64 q, *hwm;
+	__u64 q, depth, *hwm;
 	int from_module;
 
 	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);
@@ -178,8 +184,7 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	 * The virtual queue drains with time. The clock is read here only,
 	 * and only when the decision can depend on it (rd_vq_defer).
 	 */
-	if (now || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE) ||
-	    !rd_vq_defer(pc, st, len, red.kmin, &q)) {
+	if (now || !rd_vq_defer(pc, st, len, red.kmin, &q)) {
 		if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
 			now = rd_now();
 		q = rd_vq_enqueue(pc, st, len, now);
@@ -187,8 +192,9 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	/* telemetry: the queue's high-water mark since userspace read it */
 	if (cfg->features & ROCEDP_F_TELEMETRY) {
 		hwm = bpf_map_lookup_elem(&rd_port_hwm, &ifindex);
-		if (hwm && st->vq_bytes + st->vq_pending > *hwm)
-			*hwm = st->vq_bytes + st->vq_pending;
+		depth = st->vq_bytes + st->vq_pending;
+		if (hwm && depth > *hwm)
+			*hwm = depth;
 	}
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
 		rd_count(ROCEDP_CTR_ECN_OPTOUT);

@@ -33,10 +33,8 @@ static __always_inline int rd_flowlets_on(const struct rocedp_config *cfg)
  */
 static __always_inline __u64 rd_fl_kw(const struct rd_flow *p, int i)
 {
-	const __u32 *a = i < 2 ? p->src : p->dst;
-
 	if (i < 4)
-		return (__u64)a[(i & 1) * 2] | (__u64)a[(i & 1) * 2 + 1] << 32;
+		return rd_flow_addr_word(p, 0, i);
 	if (p->is_roce)
 		return p->dest_qp | (__u64)ROCEDP_FLOW_PROTO_ROCE << 32 |
 		       (__u64)p->family << 40;

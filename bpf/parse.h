@@ -100,6 +100,20 @@ struct rd_flow {
 _Static_assert(__builtin_offsetof(struct rd_flow, dmac) % 4 == 0,
 	       "rd_flow.dmac: word loads");
 
+/*
+ * Word i (0..3) of the frame's addresses as the flow-keyed tables store
+ * them: source, then destination (reverse: a response's, swapped back to
+ * its request's), two little-endian 64-bit words each. The tables compare
+ * stored keys with these in place, never building a key in memory.
+ */
+static __always_inline __u64 rd_flow_addr_word(const struct rd_flow *fl,
+					       int reverse, int i)
+{
+	const __u32 *a = (i < 2) == !reverse ? fl->src : fl->dst;
+
+	return (__u64)a[(i & 1) * 2] | (__u64)a[(i & 1) * 2 + 1] << 32;
+}
+
 /* The flow plus where the rewritable headers are. */
 struct rd_pkt {
 	struct rd_flow fl;

@@ -276,18 +276,11 @@ static __always_inline void rd_tel_answer(struct rocedp_qp_stat *q,
  * stored key is compared without building one in memory (or on the
  * stack, which the inlined express path cannot spare).
  */
-static __always_inline __u64 rd_w64(const __u32 *a)
-{
-	return (__u64)a[0] | (__u64)a[1] << 32;
-}
-
 static __always_inline __u64 rd_qp_kw(const struct rd_flow *fl, int reverse,
 				      __u32 dqp, int i)
 {
-	const __u32 *a = (i < 2) == !reverse ? fl->src : fl->dst;
-
 	if (i < 4)
-		return rd_w64(a + (i & 1) * 2);
+		return rd_flow_addr_word(fl, reverse, i);
 	/* dqp, then family (the ABI's AF_INET / AF_INET6) and zero padding */
 	return (dqp & ROCEDP_PSN_MASK) |
 	       (__u64)(fl->family == 6 ? RD_AF_INET6 : RD_AF_INET) << 32;

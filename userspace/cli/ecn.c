@@ -64,6 +64,7 @@ static int ecn_show(const struct rd_maps *m)
 	struct rocedp_port_state ps;
 	struct rocedp_port_stats st;
 	unsigned int kmin, kmax, pmax, n = 0;
+	unsigned long long queue;
 	__u32 key;
 	char name[IF_NAMESIZE];
 
@@ -82,6 +83,8 @@ static int ecn_show(const struct rd_maps *m)
 		if (rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &key, (__u64 *)&st,
 				  sizeof(st) / 8))
 			memset(&st, 0, sizeof(st));
+		/* the estimate: bytes still waiting for a clock reading too */
+		queue = ps.vq_bytes + ps.vq_pending;
 		kmin = pc.kmin_bytes;
 		kmax = pc.kmax_bytes;
 		pmax = pc.pmax_percent;
@@ -94,18 +97,14 @@ static int ecn_show(const struct rd_maps *m)
 			       "\"would_mark\":%llu}",
 			       n ? "," : "", rd_ifname(key, name), key,
 			       (unsigned long long)pc.rate_bps, kmin, kmax,
-			       pmax, pc.ecn_profile,
-			       (unsigned long long)(ps.vq_bytes +
-						    ps.vq_pending),
+			       pmax, pc.ecn_profile, queue,
 			       (unsigned long long)st.ecn_marked,
 			       (unsigned long long)st.ecn_would_mark);
 		else
 			printf("  %-16s rate %llu Mbit/s kmin %u kmax %u pmax %u%% profile %u queue %llu B marked %llu would-mark %llu\n",
 			       rd_ifname(key, name),
 			       (unsigned long long)pc.rate_bps / 1000000, kmin,
-			       kmax, pmax, pc.ecn_profile,
-			       (unsigned long long)(ps.vq_bytes +
-						    ps.vq_pending),
+			       kmax, pmax, pc.ecn_profile, queue,
 			       (unsigned long long)st.ecn_marked,
 			       (unsigned long long)st.ecn_would_mark);
 		n++;
