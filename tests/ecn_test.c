@@ -65,9 +65,40 @@ static int ipv4_csum_ok(const uint8_t *f)
 	return f[12] != 0x08 || rd_frame_csum(f + 14, 20) == 0;
 }
 
-static int set_queue(struct rd_engine *e, uint64_t q)
+/* Writes a port's ECN settings and its dataplane state. */
+static int put_port(struct rd_engine *e, __u32 port,
+		    const struct rocedp_port_cfg *pc,
+		    const struct rocedp_port_state *st)
 {
 	const struct rd_maps *m = rd_engine_maps(e);
+
+	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, pc, 0) ||
+	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, st, 0))
+		return -errno;
+	return 0;
+}
+
+/* One frame out of port at time t: 1 marked, 0 not, -1 error; state in *st. */
+static int step_at(struct rd_engine *e, __u32 port, uint64_t t,
+		   const uint8_t *f, size_t len, struct rocedp_port_state *st)
+{
+	uint8_t out[256];
+	struct rd_run r = { .in = f,
+			    .in_len = len,
+			    .out = out,
+			    .out_size = sizeof(out),
+			    .ingress_ifindex = port };
+
+	if (rd_engine_set_time(e, t) ||
+	    rd_engine_run(e, RD_HOOK_XDP_EGRESS, &r) ||
+	    bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_STATE], &port,
+				st))
+		return -1;
+	return (out[15] & 3) == 3;
+}
+
+static int set_queue(struct rd_engine *e, uint64_t q)
+{
 	struct rocedp_port_cfg pc = {
 		.kmin_bytes = KMIN,
 		.kmax_bytes = KMAX,
@@ -75,31 +106,22 @@ static int set_queue(struct rd_engine *e, uint64_t q)
 		.flags = ROCEDP_PORTF_HOLD_QUEUE,
 	};
 	struct rocedp_port_state st = { .vq_bytes = q };
-	__u32 port = PORT;
 
-	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
-	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
-		return -errno;
-	return 0;
+	return put_port(e, PORT, &pc, &st);
 }
 
 /* Port PORT with a drain rate and no marking; queue and clock at zero. */
 static int set_rate(struct rd_engine *e, uint64_t rate_bps, uint64_t q,
 		    uint64_t last_ns)
 {
-	const struct rd_maps *m = rd_engine_maps(e);
 	struct rocedp_port_cfg pc = {
 		.rate_bps = rate_bps,
 		.kmin_bytes = ROCEDP_ECN_MAX_BYTES,
 		.kmax_bytes = ROCEDP_ECN_MAX_BYTES,
 	};
 	struct rocedp_port_state st = { .vq_bytes = q, .vq_last_ns = last_ns };
-	__u32 port = PORT;
 
-	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
-	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
-		return -errno;
-	return 0;
+	return put_port(e, PORT, &pc, &st);
 }
 
 /* Only the rate of PORT: the port state (queue, cached multiplier) stays. */
@@ -121,19 +143,9 @@ static int set_port_rate(struct rd_engine *e, uint64_t rate_bps)
 static int64_t enqueue_at(struct rd_engine *e, uint64_t t, const uint8_t *f,
 			  size_t len)
 {
-	const struct rd_maps *m = rd_engine_maps(e);
 	struct rocedp_port_state st;
-	uint8_t out[256];
-	struct rd_run r = { .in = f,
-			    .in_len = len,
-			    .out = out,
-			    .out_size = sizeof(out),
-			    .ingress_ifindex = PORT };
-	__u32 port = PORT;
 
-	if (rd_engine_set_time(e, t) ||
-	    rd_engine_run(e, RD_HOOK_XDP_EGRESS, &r) ||
-	    bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &port, &st))
+	if (step_at(e, PORT, t, f, len, &st) < 0)
 		return -1;
 	return (int64_t)st.vq_bytes;
 }
@@ -155,18 +167,13 @@ static int drained_ok(int64_t before, int64_t after, size_t len,
 /* Port PORT: 1 Mbit/s, Kmin/Kmax 1000/2000, the given buffer; queue 0. */
 static int set_buffer(struct rd_engine *e, uint32_t buffer_bytes)
 {
-	const struct rd_maps *m = rd_engine_maps(e);
 	struct rocedp_port_cfg pc = { .rate_bps = 1000000,
 				      .kmin_bytes = 1000,
 				      .kmax_bytes = 2000,
 				      .buffer_bytes = buffer_bytes };
 	struct rocedp_port_state st = {};
-	__u32 port = PORT;
 
-	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
-	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
-		return -errno;
-	return 0;
+	return put_port(e, PORT, &pc, &st);
 }
 
 /*
@@ -278,7 +285,6 @@ static void test_drain(struct rd_engine *e)
 
 static int set_step_port(struct rd_engine *e, __u32 port, __u32 flags)
 {
-	const struct rd_maps *m = rd_engine_maps(e);
 	struct rocedp_port_cfg pc = { .rate_bps = D_RATE,
 				      .kmin_bytes = D_KMIN,
 				      .kmax_bytes = D_KMIN + 1,
@@ -286,29 +292,7 @@ static int set_step_port(struct rd_engine *e, __u32 port, __u32 flags)
 				      .flags = flags };
 	struct rocedp_port_state st = {};
 
-	if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &port, &pc, 0) ||
-	    bpf_map_update_elem(m->fd[RD_MAP_PORT_STATE], &port, &st, 0))
-		return -errno;
-	return 0;
-}
-
-/* One frame out of port at time t: 1 marked, 0 not, -1 error; state in *st. */
-static int step_at(struct rd_engine *e, __u32 port, uint64_t t,
-		   const uint8_t *f, size_t len, struct rocedp_port_state *st)
-{
-	uint8_t out[256];
-	struct rd_run r = { .in = f,
-			    .in_len = len,
-			    .out = out,
-			    .out_size = sizeof(out),
-			    .ingress_ifindex = port };
-
-	if (rd_engine_set_time(e, t) ||
-	    rd_engine_run(e, RD_HOOK_XDP_EGRESS, &r) ||
-	    bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_STATE], &port,
-				st))
-		return -1;
-	return (out[15] & 3) == 3;
+	return put_port(e, port, &pc, &st);
 }
 
 static void test_defer(void)
