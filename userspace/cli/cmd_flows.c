@@ -20,15 +20,57 @@ static void addr_str(const struct rocedp_flow_key *k, const __u32 *a, char *buf,
 	inet_ntop(k->family == 6 ? AF_INET6 : AF_INET, a, buf, len);
 }
 
+/* One flow, the n-th printed (JSON needs the separator). */
+static void flow_print(const struct rocedp_flowlet_way *w, __u64 now,
+		       unsigned long n)
+{
+	const struct rocedp_flow_key key = w->key;
+	const struct rocedp_flowlet fl = w->fl;
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+
+	addr_str(&key, key.src, s, sizeof(s));
+	addr_str(&key, key.dst, d, sizeof(d));
+	if (rd_json) {
+		printf("%s{\"src\":\"%s\",\"dst\":\"%s\",\"roce\":%s,"
+		       "\"%s\":%u,\"group\":%u,\"member\":%u,"
+		       "\"pkts\":%llu,\"flowlets\":%llu,\"moves\":%llu,"
+		       "\"idle_ns\":%llu}",
+		       n ? "," : "", s, d,
+		       key.proto == ROCEDP_FLOW_PROTO_ROCE ? "true" : "false",
+		       key.proto == ROCEDP_FLOW_PROTO_ROCE ? "dest_qp" :
+							     "ports",
+		       key.l4, fl.group_id, fl.slot,
+		       (unsigned long long)fl.pkts,
+		       (unsigned long long)fl.flowlets,
+		       (unsigned long long)fl.moves,
+		       (unsigned long long)(now > fl.last_ns ?
+						    now - fl.last_ns :
+						    0));
+	} else {
+		char l4[24];
+
+		if (key.proto == ROCEDP_FLOW_PROTO_ROCE)
+			snprintf(l4, sizeof(l4), "qp 0x%x", key.l4);
+		else
+			snprintf(l4, sizeof(l4), "%u>%u", key.l4 >> 16,
+				 key.l4 & 0xffff);
+		printf("%-39s %-39s %-12s %5u %4u %10llu %8llu %6llu %10llu\n",
+		       s, d, l4, fl.group_id, fl.slot,
+		       (unsigned long long)fl.pkts,
+		       (unsigned long long)fl.flowlets,
+		       (unsigned long long)fl.moves,
+		       (unsigned long long)(now > fl.last_ns ?
+						    (now - fl.last_ns) / 1000 :
+						    0));
+	}
+}
+
 int cmd_flows(int argc, char **argv)
 {
 	struct rocedp_flowlet_set *set;
-	struct rocedp_flow_key key;
-	struct rocedp_flowlet fl;
 	struct rd_maps m;
 	__u32 si, wi;
 	struct timespec ts;
-	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
 	unsigned long limit = ~0ul, n = 0;
 	__u64 now;
 	char *end;
@@ -61,61 +103,15 @@ int cmd_flows(int argc, char **argv)
 		printf("%-39s %-39s %-12s %5s %4s %10s %8s %6s %10s\n", "src",
 		       "dst", "qp/ports", "group", "slot", "pkts", "flowlets",
 		       "moves", "idle_us");
-	for (si = 0, wi = ROCEDP_FLOWLET_WAYS; n < limit; wi++) {
-		if (wi == ROCEDP_FLOWLET_WAYS) {
-			if (si == ROCEDP_FLOWLET_SETS)
-				break;
-			wi = 0;
-			if (bpf_map_lookup_elem(m.fd[RD_MAP_FLOWLETS], &si,
-						set)) {
-				si++;
-				wi = ROCEDP_FLOWLET_WAYS - 1;
-				continue;
-			}
-			si++;
-		}
-		key = set->way[wi].key;
-		fl = set->way[wi].fl;
-		if (!key.family)
+	for (si = 0; si < ROCEDP_FLOWLET_SETS && n < limit; si++) {
+		if (bpf_map_lookup_elem(m.fd[RD_MAP_FLOWLETS], &si, set))
 			continue;
-		addr_str(&key, key.src, s, sizeof(s));
-		addr_str(&key, key.dst, d, sizeof(d));
-		if (rd_json) {
-			printf("%s{\"src\":\"%s\",\"dst\":\"%s\",\"roce\":%s,"
-			       "\"%s\":%u,\"group\":%u,\"member\":%u,"
-			       "\"pkts\":%llu,\"flowlets\":%llu,\"moves\":%llu,"
-			       "\"idle_ns\":%llu}",
-			       n ? "," : "", s, d,
-			       key.proto == ROCEDP_FLOW_PROTO_ROCE ? "true" :
-								     "false",
-			       key.proto == ROCEDP_FLOW_PROTO_ROCE ? "dest_qp" :
-								     "ports",
-			       key.l4, fl.group_id, fl.slot,
-			       (unsigned long long)fl.pkts,
-			       (unsigned long long)fl.flowlets,
-			       (unsigned long long)fl.moves,
-			       (unsigned long long)(now > fl.last_ns ?
-							    now - fl.last_ns :
-							    0));
-		} else {
-			char l4[24];
-
-			if (key.proto == ROCEDP_FLOW_PROTO_ROCE)
-				snprintf(l4, sizeof(l4), "qp 0x%x", key.l4);
-			else
-				snprintf(l4, sizeof(l4), "%u>%u", key.l4 >> 16,
-					 key.l4 & 0xffff);
-			printf("%-39s %-39s %-12s %5u %4u %10llu %8llu %6llu %10llu\n",
-			       s, d, l4, fl.group_id, fl.slot,
-			       (unsigned long long)fl.pkts,
-			       (unsigned long long)fl.flowlets,
-			       (unsigned long long)fl.moves,
-			       (unsigned long long)(now > fl.last_ns ?
-							    (now - fl.last_ns) /
-								    1000 :
-							    0));
+		for (wi = 0; wi < ROCEDP_FLOWLET_WAYS && n < limit; wi++) {
+			if (!set->way[wi].key.family)
+				continue; /* empty, or being written */
+			flow_print(&set->way[wi], now, n);
+			n++;
 		}
-		n++;
 	}
 	if (rd_json)
 		printf("]\n");
