@@ -147,20 +147,32 @@ static __always_inline int rd_fwd_precheck(const struct rd_flow *fl,
 	return 0;
 }
 
+/*
+ * Each lookup stays a call of its own. Merged into one call with the map
+ * chosen before it (clang sinks the identical calls), the verifier cannot
+ * bind the call to one map: it keeps the generic helper, an indirect call
+ * through the map's ops (a retpoline here), not trie_lookup_elem. An
+ * inline asm on the result is never sunk, so neither is the call.
+ */
 static __always_inline struct rocedp_route *
 rd_route_lookup(const struct rd_flow *p)
 {
 	struct rocedp_route6_key k6;
 	struct rocedp_route4_key k4;
+	struct rocedp_route *rt;
 
 	if (p->family == 4) {
 		k4.prefixlen = 32;
 		k4.addr = p->dst[0];
-		return bpf_map_lookup_elem(&rd_routes4, &k4);
+		rt = bpf_map_lookup_elem(&rd_routes4, &k4);
+		barrier_var(rt);
+		return rt;
 	}
 	k6.prefixlen = 128;
 	__builtin_memcpy(k6.addr, p->dst, 16);
-	return bpf_map_lookup_elem(&rd_routes6, &k6);
+	rt = bpf_map_lookup_elem(&rd_routes6, &k6);
+	barrier_var(rt);
+	return rt;
 }
 
 /* The route: group id and flow hash into f, or a pass reason. */
