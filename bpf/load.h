@@ -2,7 +2,8 @@
 /*
  * Per-port load estimate, CONGA's discounting rate estimator (DRE): bytes
  * sent, decayed by (7/8) every tau/8, i.e. an EWMA with time constant about
- * tau. Decay is applied lazily from a table, so no timer is needed.
+ * tau. Decay is applied lazily from a table, so no timer is needed. Each
+ * CPU keeps its own (rd_port_load, see struct rocedp_port_load).
  *
  * The decay instants are the multiples of tau/8 on the clock, the same for
  * every port: least-loaded choice compares ports, and with a grid anchored
@@ -33,7 +34,7 @@ static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
 }
 
 /* Is now still in the tick of the last update (or before it)? */
-static __always_inline int rd_dre_in_tick(const struct rocedp_port_state *st,
+static __always_inline int rd_dre_in_tick(const struct rocedp_port_load *st,
 					  __u64 now)
 {
 	return now < st->dre_next_ns || now <= st->dre_last_ns;
@@ -45,7 +46,7 @@ static __always_inline int rd_dre_in_tick(const struct rocedp_port_state *st,
  * rd_load_add): no decay and no divide. A load_tau_us change takes effect
  * at the next tick boundary of the old grid.
  */
-static __always_inline __u64 rd_dre_decayed(const struct rocedp_port_state *st,
+static __always_inline __u64 rd_dre_decayed(const struct rocedp_port_load *st,
 					    __u64 now, __u32 tau_us)
 {
 	__u64 step, n;
@@ -66,11 +67,17 @@ rd_port_state_get(__u32 ifindex)
 	return bpf_map_lookup_elem(&rd_port_state, &ifindex);
 }
 
+/* This CPU's load estimate of the port; NULL as rd_port_state_get. */
+static __always_inline struct rocedp_port_load *rd_port_load_get(__u32 ifindex)
+{
+	return bpf_map_lookup_elem(&rd_port_load, &ifindex);
+}
+
 /* Account a frame sent on ifindex. Races between CPUs only blur the estimate. */
 static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 					__u32 tau_us)
 {
-	struct rocedp_port_state *st = rd_port_state_get(ifindex);
+	struct rocedp_port_load *st = rd_port_load_get(ifindex);
 	__u64 step;
 
 	if (!st)
@@ -86,9 +93,9 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 
 static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u32 tau_us)
 {
-	struct rocedp_port_state *st;
+	struct rocedp_port_load *st;
 
-	st = rd_port_state_get(ifindex);
+	st = rd_port_load_get(ifindex);
 	if (!st)
 		return 0;
 	return rd_dre_decayed(st, now, tau_us);

@@ -120,6 +120,13 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, ROCEDP_PORT_SLOTS);
 	__type(key, __u32);
+	__type(value, struct rocedp_port_load);
+} rd_port_load SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
+	__type(key, __u32);
 	__type(value, struct rocedp_port_stats);
 } rd_port_stats SEC(".maps");
 

@@ -526,15 +526,14 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
 
 /*
  * rocedp_port_state: ARRAY ifindex -> dataplane-owned per-port state.
- * vq_drain_fp and dre_next_ns cache what would otherwise take a 64-bit
- * divide per frame (tens of cycles on a switch CPU); any value is safe
- * there: a wrong one is detected and recomputed.
+ * vq_drain_fp caches what would otherwise take a 64-bit divide per frame
+ * (tens of cycles on a switch CPU); any value is safe there: a wrong one
+ * is detected and recomputed. One cache line an element.
  */
 struct rocedp_port_state {
 	__u64 vq_bytes; /* virtual queue occupancy */
 	__u64 vq_last_ns;
-	__u64 dre_bytes; /* discounted bytes sent (CONGA DRE) */
-	__u64 dre_last_ns;
+	__u64 reserved0[2];
 	__u64 rtt_ewma_ns; /* 0 = no sample yet */
 	__u32 rtt_samples;
 	/*
@@ -544,9 +543,27 @@ struct rocedp_port_state {
 	 */
 	__u32 vq_pending;
 	__u64 vq_drain_fp; /* drain, bytes per ns << ROCEDP_VQ_DRAIN_SHIFT */
-	__u64 dre_next_ns; /* first DRE grid tick after dre_last_ns */
+	__u64 reserved1;
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
+
+/*
+ * rocedp_port_load: PERCPU_ARRAY ifindex -> this CPU's load estimate of
+ * the port (CONGA's DRE), for the least-loaded flowlet choice. Per CPU
+ * because every frame sent updates it and every flowlet start reads all
+ * of a group's members: one shared copy moved between CPUs on nearly
+ * every frame, and two CPUs forwarded flowlets 1.2x what one did. Each
+ * CPU balances what it forwards; with RSS giving each CPU its own flows,
+ * balanced shares add up to balanced members (docs/flowlet.md).
+ * dre_next_ns caches the next tick, which would take a divide per frame.
+ */
+struct rocedp_port_load {
+	__u64 dre_bytes; /* discounted bytes sent */
+	__u64 dre_last_ns; /* a time in the tick of the last update */
+	__u64 dre_next_ns; /* first DRE grid tick after dre_last_ns */
+	__u64 pad;
+};
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_load) == 32, "port load");
 
 /*
  * Drain rates above this (about 1.1 Tbit/s) count as this: no overflow.

@@ -8,6 +8,7 @@
 #define ROCEDP_FLOWLET_HARNESS_H
 
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,27 @@ static inline int port_state(struct rd_engine *e, uint32_t ifindex,
 	memset(st, 0, sizeof(*st));
 	return bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_STATE],
 				   &ifindex, st);
+}
+
+/* The load estimate of ifindex on this thread's CPU (the engine's). */
+static inline int port_load(struct rd_engine *e, uint32_t ifindex,
+			    struct rocedp_port_load *ld)
+{
+	int ncpu = libbpf_num_possible_cpus(), cpu = sched_getcpu(), err;
+	struct rocedp_port_load *all;
+
+	memset(ld, 0, sizeof(*ld));
+	if (ncpu <= 0 || cpu < 0 || cpu >= ncpu)
+		return -EINVAL;
+	all = calloc(ncpu, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	err = bpf_map_lookup_elem(rd_engine_maps(e)->fd[RD_MAP_PORT_LOAD],
+				  &ifindex, all);
+	if (!err)
+		*ld = all[cpu];
+	free(all);
+	return err;
 }
 
 #endif

@@ -116,7 +116,7 @@ static void test_least_loaded(struct rd_engine *e)
 	static const int frames[N_MEMBERS] = { 6, 12, 3, 9 };
 	uint64_t t = 2 * T0, times[64], now;
 	uint32_t bytes[64], len;
-	struct rocedp_port_state st;
+	struct rocedp_port_load st;
 	struct tx x = { .src = ip4(10, 9, 0, 7) };
 	int p, i, n, m, m2;
 	double want, got;
@@ -138,7 +138,7 @@ static void test_least_loaded(struct rd_engine *e)
 			send_at(e, times[n], &x, &len);
 			bytes[n++] = len;
 		}
-		if (port_state(e, PORT0 + p, &st)) {
+		if (port_load(e, PORT0 + p, &st)) {
 			dre_ok = false;
 			continue;
 		}

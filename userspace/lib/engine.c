@@ -4,6 +4,7 @@
  * map-driven clock switched on, driven frame by frame by BPF_PROG_TEST_RUN.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,6 +51,7 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_QPS] = skel->maps.rd_qps,
 		[RD_MAP_PORT_HWM] = skel->maps.rd_port_hwm,
 		[RD_MAP_PORT_FLAPS] = skel->maps.rd_port_flaps,
+		[RD_MAP_PORT_LOAD] = skel->maps.rd_port_load,
 	};
 	int i;
 
@@ -57,11 +59,36 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		m->fd[i] = bpf_map__fd(maps[i]);
 }
 
+/*
+ * One switch CPU's view. The flowlet choice's load estimate is per CPU
+ * (rd_port_load), and a test run executes on the calling thread's CPU:
+ * frames run on several would split the estimate between them, and the
+ * choices would follow the scheduler, not the trace. So the thread stays
+ * on the CPU it opened the engine on (threads it creates later inherit
+ * this and may set their own).
+ */
+static int engine_bind_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return -errno;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	return 0;
+}
+
 int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 {
 	struct rd_engine *e;
 	int err;
 
+	err = engine_bind_cpu();
+	if (err)
+		return err;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

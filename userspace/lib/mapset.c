@@ -37,6 +37,7 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_QPS] = "rd_qps",
 	[RD_MAP_PORT_HWM] = "rd_port_hwm",
 	[RD_MAP_PORT_FLAPS] = "rd_port_flaps",
+	[RD_MAP_PORT_LOAD] = "rd_port_load",
 };
 
 /*
@@ -99,6 +100,9 @@ static const struct {
 	[RD_MAP_PORT_FLAPS] = { .key = 4,
 				.value = sizeof(struct rocedp_port_flaps),
 				.entries = ROCEDP_PORT_SLOTS },
+	[RD_MAP_PORT_LOAD] = { .key = 4,
+			       .value = sizeof(struct rocedp_port_load),
+			       .entries = ROCEDP_PORT_SLOTS },
 };
 
 void rd_maps_init(struct rd_maps *m)

@@ -38,6 +38,7 @@ enum rd_map_id {
 	RD_MAP_QPS, /* telemetry: per-QP health */
 	RD_MAP_PORT_HWM,
 	RD_MAP_PORT_FLAPS,
+	RD_MAP_PORT_LOAD, /* per CPU: the flowlet choice's load estimate */
 	RD_MAP_MAX,
 };
 
