@@ -149,11 +149,12 @@ fabric_up() {
 # rocedp on the fabric: attach, group from the kernel route, then ECN port
 # settings with a rate, so RED really runs (sync leaves the rate at 0).
 # native_fwd: features forward only (hash qp), the kernel's own job.
-rocedp_up() { # rocedp_up native|native_fwd|native_flowlet|tc
+rocedp_up() { # rocedp_up native|native_fwd|native_flowlet[_same]|tc
 	local i mode=${1%_fwd} feat=()
+	mode=${mode%_same}
 	mode=${mode%_flowlet}
 	[ "$1" = native_fwd ] && feat=(--features forward)
-	[ "$1" = native_flowlet ] && feat=(--features forward,remark,ecn,flowlet)
+	case $1 in native_flowlet*) feat=(--features forward,remark,ecn,flowlet) ;; esac
 	rd_fw attach --mode "$mode" ${feat[@]+"${feat[@]}"} bfin bfup0 bfup1 bfup2 bfup3 ||
 		return 1
 	rd_fw sync --once >"$B/tput-sync-$1.txt" 2>&1 || return 1
@@ -193,10 +194,14 @@ fwd_down() {
 tput_name() { case $1 in kernel | bare) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
 Q2="numtxqueues 2 numrxqueues 2"
 
-# tput_two MODE RUN: the same source on both CPUs at once (64 bytes, a
-# hold veth each); frames at the sinks over the union of the two windows
+# tput_two MODE RUN: the source on both CPUs at once (64 bytes, a hold
+# veth each); frames at the sinks over the union of the two windows. Each
+# CPU's source has flows of its own (its own source address), as RSS
+# gives a NIC queue's CPU its own flows; a mode ending in _same sends the
+# same flows from both, a flow's frames arriving on two CPUs at once.
 tput_two() {
-	local mode=$1 r=$2 c0='{}' c1='{}' k0 k1 pid
+	local mode=$1 r=$2 c0='{}' c1='{}' k0 k1 pid src1=10.200.0.3
+	case $mode in *_same_c2) src1=10.200.0.2 ;; esac
 	case $mode in rocedp_*) c0=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
 	k0=$("$RDB" sink-read /sys/fs/bpf/bn_sink_count) || return 1
 	taskset -c 0 nsenter --net=/run/netns/bn_src "$RDB" src -i bs0 -d "$DMAC" \
@@ -204,7 +209,7 @@ tput_two() {
 		-k /sys/fs/bpf/bn_sink_count -H bshold2 >"$B/tput-src0.json" &
 	pid=$!
 	taskset -c 1 nsenter --net=/run/netns/bn_src "$RDB" src -i bs0 -d "$DMAC" \
-		-s 10.200.0.2 -D 10.9.0.1 -l 64 -t "$TPUT_S" \
+		-s "$src1" -D 10.9.0.1 -l 64 -t "$TPUT_S" \
 		-k /sys/fs/bpf/bn_sink_count -H bshold >"$B/tput-src1.json" || return 1
 	wait $pid || return 1
 	k1=$("$RDB" sink-read /sys/fs/bpf/bn_sink_count) || return 1
@@ -258,7 +263,7 @@ tput_one() {
 sec_tput() {
 	local r size mode
 	# interleaved runs, jumbo and one path; two CPUs: 3 forwarders x 2 runs
-	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3 + 2) * TPUT_RUNS * (TPUT_S + 1) + 6 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
+	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3 + 2) * TPUT_RUNS * (TPUT_S + 1) + 8 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
 	DMAC=$(mac_of bn_fw bfin)
@@ -286,10 +291,11 @@ sec_tput() {
 		nexthop via 10.100.0.2 dev bfup0 nexthop via 10.100.1.2 dev bfup1 \
 		nexthop via 10.100.2.2 dev bfup2 nexthop via 10.100.3.2 dev bfup3 || return 1
 	# two CPUs: each forwarder on one CPU, then with the source on both,
-	# back to back; flowlets on in one rocedp row (its lost claims)
+	# back to back; flowlets on in two rocedp rows, the second with the
+	# same flows on both CPUs (its lost claims)
 	if [ "$(nproc)" -ge 2 ]; then
 		for r in $(seq "${BENCH_TPUT_2CPU_RUNS:-3}"); do
-			for mode in native native_flowlet bare; do
+			for mode in native native_flowlet native_flowlet_same bare; do
 				fwd_up $mode || return 1
 				tput_one "$(tput_name $mode)_c1" "$r" 64 || return 1
 				tput_two "$(tput_name $mode)_c2" "$r" || return 1

@@ -324,11 +324,13 @@ def main():
                                     n["share_of_bare"] >= 0.95))
         # two CPUs: the source on both at once; scaling against one CPU
         # back to back, and the flowlet table's lost claims
-        two = [m for m in ("rocedp_native", "rocedp_native_flowlet", "bare")
+        two = [m for m in ("rocedp_native", "rocedp_native_flowlet",
+                           "rocedp_native_flowlet_same", "bare")
                if summ.get(m + "_c2", {}).get("64")]
         if two:
-            p("   two CPUs, 64 B (source on both CPUs, two veth queues; 1 CPU measured just before):")
-            p("     %-22s %9s %9s %16s %11s %18s" % ("forwarder", "1 CPU", "2 CPUs", "scaling min..max",
+            p("   two CPUs, 64 B (source on both CPUs, two veth queues, each CPU its own flows as RSS")
+            p("   gives them; _same: both send the same flows; 1 CPU measured just before):")
+            p("     %-26s %9s %9s %16s %11s %18s" % ("forwarder", "1 CPU", "2 CPUs", "scaling min..max",
                                                  "x bare 2CPU", "lost claims / Mfr"))
             for m in two:
                 c1, c2 = summ.get(m + "_c1", {}).get("64", {}), summ[m + "_c2"]["64"]
@@ -336,7 +338,7 @@ def main():
                 if c2.get("flowlet_claim_lost") is not None and c2.get("rocedp_forwarded"):
                     lost = "%.1f (%d of %d)" % (1e6 * c2["flowlet_claim_lost"] / c2["rocedp_forwarded"],
                                                 c2["flowlet_claim_lost"], c2["rocedp_forwarded"])
-                p("     %-22s %9s %9.3f %16s %11s %18s" % (
+                p("     %-26s %9s %9.3f %16s %11s %18s" % (
                     m, "%.3f" % c1["mpps_median"] if c1 else "-", c2["mpps_median"],
                     "%.2f (%.2f..%.2f)" % (c2["scaling"], c2["scaling_min"], c2["scaling_max"])
                     if "scaling" in c2 else "-",
