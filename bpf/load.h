@@ -9,9 +9,9 @@
  * every port: least-loaded choice compares ports, and with a grid anchored
  * per port (at its first frame) two ports that carried the same bytes
  * could differ by a whole step (12.5%), enough to send every flowlet that
- * starts in that window to one member (seen in tests/harness/lbeval). dre_last_ns
- * is a time in the tick of the last update (only the tick matters), and
- * dre_next_ns the start of the next tick.
+ * starts in that window to one member (seen in tests/harness/lbeval). dre_tick
+ * is the tick of the last update (now / (tau/8)), and dre_next_ns the
+ * start of the next one.
  */
 #ifndef ROCEDP_LOAD_H
 #define ROCEDP_LOAD_H
@@ -33,28 +33,30 @@ static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
 	return step ? step : 1;
 }
 
-/* Is now still in the tick of the last update (or before it)? */
-static __always_inline int rd_dre_in_tick(const struct rocedp_port_load *st,
-					  __u64 now)
+/* The tick now is in: one divide, done once per scan or update. */
+static __always_inline __u64 rd_dre_tick(__u64 now, __u32 tau_us)
 {
-	return now < st->dre_next_ns || now <= st->dre_last_ns;
+	return now / rd_dre_step_ns(tau_us);
 }
 
 /*
- * dre_bytes decayed from its last update to now on the shared grid. Most
- * frames fall in the tick of the last update (now < dre_next_ns, kept by
- * rd_load_add): no decay and no divide. A load_tau_us change takes effect
- * at the next tick boundary of the old grid.
+ * dre_bytes decayed from its last update to tick now_tick (now's) on the
+ * shared grid. Most frames fall in the tick of the last update
+ * (now < dre_next_ns, kept by rd_load_add): no decay. The tick comes from
+ * the caller, so a scan of every member divides once, not per member. A
+ * load_tau_us change takes effect at the next tick boundary of the old
+ * grid; the tick numbers of the two grids differ, and the first decay
+ * across the change may forget the estimate (32 ticks or more apart, or
+ * a later tick on the old grid: 0).
  */
 static __always_inline __u64 rd_dre_decayed(const struct rocedp_port_load *st,
-					    __u64 now, __u32 tau_us)
+					    __u64 now, __u64 now_tick)
 {
-	__u64 step, n;
+	__u64 n;
 
-	if (rd_dre_in_tick(st, now))
+	if (now < st->dre_next_ns)
 		return st->dre_bytes;
-	step = rd_dre_step_ns(tau_us);
-	n = now / step - st->dre_last_ns / step;
+	n = now_tick - st->dre_tick;
 	if (n >= 32)
 		return 0;
 	return (st->dre_bytes * rd_dre_decay[n & 31]) >> 16;
@@ -73,32 +75,36 @@ static __always_inline struct rocedp_port_load *rd_port_load_get(__u32 ifindex)
 	return bpf_map_lookup_elem(&rd_port_load, &ifindex);
 }
 
-/* Account a frame sent on ifindex. Races between CPUs only blur the estimate. */
+/* Account a frame sent on ifindex, in this CPU's estimate. */
 static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 					__u32 tau_us)
 {
 	struct rocedp_port_load *st = rd_port_load_get(ifindex);
-	__u64 step;
+	__u64 tick;
 
 	if (!st)
 		return;
-	st->dre_bytes = rd_dre_decayed(st, now, tau_us) + bytes;
-	if (rd_dre_in_tick(st, now))
+	if (now < st->dre_next_ns) {
+		st->dre_bytes += bytes;
 		return;
+	}
 	/* a new tick: the divide runs once per tick and port */
-	step = rd_dre_step_ns(tau_us);
-	st->dre_last_ns = now;
-	st->dre_next_ns = (now / step + 1) * step;
+	tick = rd_dre_tick(now, tau_us);
+	st->dre_bytes = rd_dre_decayed(st, now, tick) + bytes;
+	st->dre_tick = tick;
+	st->dre_next_ns = (tick + 1) * rd_dre_step_ns(tau_us);
 }
 
-static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u32 tau_us)
+/* The port's load at now, whose tick (rd_dre_tick) is now_tick. */
+static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now,
+					 __u64 now_tick)
 {
 	struct rocedp_port_load *st;
 
 	st = rd_port_load_get(ifindex);
 	if (!st)
 		return 0;
-	return rd_dre_decayed(st, now, tau_us);
+	return rd_dre_decayed(st, now, now_tick);
 }
 
 #endif

@@ -213,13 +213,12 @@ struct {
  */
 struct rd_ll_vars { /* the least-loaded scan (member.h) */
 	__u64 now;
+	__u64 now_tick; /* now's DRE tick: one divide for the scan */
 	__u64 best_load;
 	__u32 start;
 	__u32 n;
-	__u32 tau_us;
 	__u32 best_w;
 	int best;
-	__u32 pad;
 };
 
 struct rd_fl_ins { /* a flowlet table insert (flowlet.h) */

@@ -555,12 +555,13 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
  * every frame, and two CPUs forwarded flowlets 1.2x what one did. Each
  * CPU balances what it forwards; with RSS giving each CPU its own flows,
  * balanced shares add up to balanced members (docs/flowlet.md).
- * dre_next_ns caches the next tick, which would take a divide per frame.
+ * dre_next_ns caches the next tick's start, which would take a divide
+ * per frame.
  */
 struct rocedp_port_load {
 	__u64 dre_bytes; /* discounted bytes sent */
-	__u64 dre_last_ns; /* a time in the tick of the last update */
-	__u64 dre_next_ns; /* first DRE grid tick after dre_last_ns */
+	__u64 dre_tick; /* the last update's tick: its time / (tau / 8) */
+	__u64 dre_next_ns; /* when the tick after dre_tick starts */
 	__u64 pad;
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_load) == 32, "port load");

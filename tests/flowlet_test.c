@@ -142,7 +142,8 @@ static void test_least_loaded(struct rd_engine *e)
 			dre_ok = false;
 			continue;
 		}
-		want = dre_model(times, bytes, n, st.dre_last_ns);
+		want = dre_model(times, bytes, n,
+				 st.dre_tick * (TAU_US * US / 8));
 		got = st.dre_bytes;
 		if (got < want * 0.99 - 8 || got > want * 1.01 + 8) {
 			dre_ok = false;
