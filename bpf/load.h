@@ -10,8 +10,8 @@
  * per port (at its first frame) two ports that carried the same bytes
  * could differ by a whole step (12.5%), enough to send every flowlet that
  * starts in that window to one member (seen in tests/harness/lbeval). dre_tick
- * is the tick of the last update (now / (tau/8)), and dre_next_ns the
- * start of the next one.
+ * is the tick of the last update (its time / dre_step_ns, tau/8), and
+ * dre_next_ns the start of the next one.
  */
 #ifndef ROCEDP_LOAD_H
 #define ROCEDP_LOAD_H
@@ -33,40 +33,35 @@ static __always_inline __u64 rd_dre_step_ns(__u32 tau_us)
 	return step ? step : 1;
 }
 
-/* The tick now is in: one divide, done once per scan or update. */
-static __always_inline __u64 rd_dre_tick(__u64 now, __u32 tau_us)
-{
-	return now / rd_dre_step_ns(tau_us);
-}
+/* No tick worked out yet: rd_dre_decayed divides only if it needs one. */
+#define RD_DRE_NO_TICK (~0ull)
 
 /*
- * dre_bytes decayed from its last update to tick now_tick (now's) on the
- * shared grid. Most frames fall in the tick of the last update
- * (now < dre_next_ns, kept by rd_load_add): no decay. The tick comes from
- * the caller, so a scan of every member divides once, not per member. A
- * load_tau_us change takes effect at the next tick boundary of the old
- * grid; the tick numbers of the two grids differ, and the first decay
- * across the change may forget the estimate (32 ticks or more apart, or
- * a later tick on the old grid: 0).
+ * dre_bytes decayed from its last update to now on the shared grid of
+ * step ns. Most frames fall in the tick of the last update
+ * (now < dre_next_ns, kept by rd_load_add): no decay and no divide.
+ * Otherwise now's tick is worked out once into *now_tick, which a scan
+ * shares between its members. After a load_tau_us change the last tick
+ * is moved onto the new grid (dre_step_ns is the old one), so the decay
+ * resumes at the next tick of the old grid, at most an old tick late.
  */
 static __always_inline __u64 rd_dre_decayed(const struct rocedp_port_load *st,
-					    __u64 now, __u64 now_tick)
+					    __u64 now, __u64 step,
+					    __u64 *now_tick)
 {
-	__u64 n;
+	__u64 last, n;
 
 	if (now < st->dre_next_ns)
 		return st->dre_bytes;
-	n = now_tick - st->dre_tick;
+	if (*now_tick == RD_DRE_NO_TICK)
+		*now_tick = now / step;
+	last = st->dre_tick;
+	if (st->dre_step_ns != step)
+		last = last * st->dre_step_ns / step;
+	n = *now_tick - last;
 	if (n >= 32)
 		return 0;
 	return (st->dre_bytes * rd_dre_decay[n & 31]) >> 16;
-}
-
-/* The port's array slot; NULL beyond ROCEDP_PORT_SLOTS (the port stats count those). */
-static __always_inline struct rocedp_port_state *
-rd_port_state_get(__u32 ifindex)
-{
-	return bpf_map_lookup_elem(&rd_port_state, &ifindex);
 }
 
 /* This CPU's load estimate of the port; NULL as rd_port_state_get. */
@@ -80,7 +75,7 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 					__u32 tau_us)
 {
 	struct rocedp_port_load *st = rd_port_load_get(ifindex);
-	__u64 tick;
+	__u64 step, tick = RD_DRE_NO_TICK;
 
 	if (!st)
 		return;
@@ -89,22 +84,23 @@ static __always_inline void rd_load_add(__u32 ifindex, __u32 bytes, __u64 now,
 		return;
 	}
 	/* a new tick: the divide runs once per tick and port */
-	tick = rd_dre_tick(now, tau_us);
-	st->dre_bytes = rd_dre_decayed(st, now, tick) + bytes;
+	step = rd_dre_step_ns(tau_us);
+	st->dre_bytes = rd_dre_decayed(st, now, step, &tick) + bytes;
 	st->dre_tick = tick;
-	st->dre_next_ns = (tick + 1) * rd_dre_step_ns(tau_us);
+	st->dre_step_ns = step;
+	st->dre_next_ns = (tick + 1) * step;
 }
 
-/* The port's load at now, whose tick (rd_dre_tick) is now_tick. */
-static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now,
-					 __u64 now_tick)
+/* The port's load at now; *now_tick as rd_dre_decayed. */
+static __always_inline __u64 rd_load_get(__u32 ifindex, __u64 now, __u64 step,
+					 __u64 *now_tick)
 {
 	struct rocedp_port_load *st;
 
 	st = rd_port_load_get(ifindex);
 	if (!st)
 		return 0;
-	return rd_dre_decayed(st, now, now_tick);
+	return rd_dre_decayed(st, now, step, now_tick);
 }
 
 #endif

@@ -116,6 +116,13 @@ struct {
 	__type(value, struct rocedp_port_state);
 } rd_port_state SEC(".maps");
 
+/* The port's slot; NULL beyond ROCEDP_PORT_SLOTS (the port stats count those). */
+static __always_inline struct rocedp_port_state *
+rd_port_state_get(__u32 ifindex)
+{
+	return bpf_map_lookup_elem(&rd_port_state, &ifindex);
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, ROCEDP_PORT_SLOTS);
@@ -213,7 +220,8 @@ struct {
  */
 struct rd_ll_vars { /* the least-loaded scan (member.h) */
 	__u64 now;
-	__u64 now_tick; /* now's DRE tick: one divide for the scan */
+	__u64 now_tick; /* now's DRE tick, RD_DRE_NO_TICK until needed */
+	__u64 step; /* DRE tick length, ns */
 	__u64 best_load;
 	__u32 start;
 	__u32 n;

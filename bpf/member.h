@@ -114,7 +114,7 @@ static long rd_ll_step(__u32 i, void *ctx)
 	w = m->weight;
 	if (!w)
 		return 0;
-	load = rd_load_get(m->ifindex, v->now, v->now_tick);
+	load = rd_load_get(m->ifindex, v->now, v->step, &v->now_tick);
 	if (v->best < 0 || load * v->best_w < v->best_load * w) {
 		v->best = slot;
 		v->best_load = load;
@@ -140,7 +140,8 @@ static __always_inline int rd_pick_least_loaded(const struct rocedp_group *g,
 	v->best_load = 0;
 	v->start = ((__u64)hash * n) >> 32;
 	v->n = n;
-	v->now_tick = rd_dre_tick(now, tau_us);
+	v->now_tick = RD_DRE_NO_TICK;
+	v->step = rd_dre_step_ns(tau_us);
 	v->best_w = 0;
 	v->best = -1;
 	bpf_loop(n, rd_ll_step, &s, 0);

@@ -528,7 +528,8 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
  * rocedp_port_state: ARRAY ifindex -> dataplane-owned per-port state.
  * vq_drain_fp caches what would otherwise take a 64-bit divide per frame
  * (tens of cycles on a switch CPU); any value is safe there: a wrong one
- * is detected and recomputed. One cache line an element.
+ * is detected and recomputed. The reserved words held the load estimate
+ * (now rd_port_load); a pin from before may still hold its values.
  */
 struct rocedp_port_state {
 	__u64 vq_bytes; /* virtual queue occupancy */
@@ -553,16 +554,16 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
  * because every frame sent updates it and every flowlet start reads all
  * of a group's members: one shared copy moved between CPUs on nearly
  * every frame, and two CPUs forwarded flowlets 1.2x what one did. Each
- * CPU balances what it forwards; with RSS giving each CPU its own flows,
- * balanced shares add up to balanced members (docs/flowlet.md).
+ * CPU balances what it forwards, blind to the others' bytes (RSS gives
+ * each CPU flows of its own; the price: docs/flowlet.md, "Load").
  * dre_next_ns caches the next tick's start, which would take a divide
  * per frame.
  */
 struct rocedp_port_load {
 	__u64 dre_bytes; /* discounted bytes sent */
-	__u64 dre_tick; /* the last update's tick: its time / (tau / 8) */
+	__u64 dre_tick; /* the last update's tick: its time / dre_step_ns */
 	__u64 dre_next_ns; /* when the tick after dre_tick starts */
-	__u64 pad;
+	__u64 dre_step_ns; /* the tick's length then, tau / 8 */
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_load) == 32, "port load");
 

@@ -200,6 +200,94 @@ static void test_dre_grid(struct rd_engine *e)
 	       m);
 }
 
+/* the flowlet section of the config, applied to a running engine */
+static int apply_flowlet(struct rd_engine *e, const char *flowlet)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+	int err;
+
+	if (!f)
+		return -errno;
+	write_config(f, flowlet);
+	err = fclose(f) ? -errno : 0;
+	if (!err)
+		err = rd_config_apply_text("flowlet_test config", json, len,
+					   rd_engine_maps(e));
+	free(json);
+	return err;
+}
+
+/*
+ * A load_tau_us change keeps the estimate: the last update's tick, on the
+ * old grid, is moved onto the new one and the decay goes on from there.
+ */
+static void test_tau_change(void)
+{
+	const uint64_t old_step = 100 * US / 8, new_step = 200 * US / 8;
+	const uint64_t t = 40000 * US, t2 = t + 100 * US;
+	struct tx x = { .src = ip4(10, 9, 0, 9),
+			.dst = ip4(10, 4, 0, 9), /* group 4: port 102 only */
+			.qp = 0x600,
+			.payload = 1024 };
+	struct rocedp_port_load before, after;
+	struct rd_engine *e;
+	double want;
+	uint32_t len = 0;
+	uint64_t n;
+	int i, ok;
+
+	e = engine_with("{\"rtt_us\": 20, \"load_tau_us\": 100}");
+	if (!result(e != NULL, "engine loaded for the tau change"))
+		return;
+	for (i = 0; i < 8; i++)
+		send_at(e, t + i * US, &x, NULL);
+	ok = !port_load(e, PORT0 + 2, &before) && before.dre_bytes &&
+	     before.dre_step_ns == old_step &&
+	     !apply_flowlet(e, "{\"rtt_us\": 20, \"load_tau_us\": 200}");
+	send_at(e, t2, &x, &len);
+	ok = ok && !port_load(e, PORT0 + 2, &after);
+	n = t2 / new_step - before.dre_tick * old_step / new_step;
+	for (want = before.dre_bytes; n > 0; n--)
+		want *= 7.0 / 8;
+	want += len;
+	result(ok && after.dre_step_ns == new_step &&
+		       after.dre_tick == t2 / new_step &&
+		       after.dre_bytes >= want * 0.99 - 8 &&
+		       after.dre_bytes <= want * 1.01 + 8 &&
+		       after.dre_bytes > 2 * len,
+	       "load_tau_us 100 -> 200 us keeps the load estimate: %llu bytes, model %.0f (was %llu)",
+	       (unsigned long long)after.dre_bytes, want,
+	       (unsigned long long)before.dre_bytes);
+	rd_engine_close(e);
+}
+
+/* An open engine keeps its thread on one CPU; the last close lets go. */
+static void test_engine_cpu(void)
+{
+	struct rd_engine *a = NULL, *b = NULL;
+	cpu_set_t s0, s;
+	int c0, c1, c2, c3;
+
+	if (sched_getaffinity(0, sizeof(s0), &s0))
+		return;
+	c0 = CPU_COUNT(&s0);
+	rd_engine_open(&a, NULL);
+	sched_getaffinity(0, sizeof(s), &s);
+	c1 = CPU_COUNT(&s);
+	rd_engine_open(&b, NULL);
+	rd_engine_close(a);
+	sched_getaffinity(0, sizeof(s), &s);
+	c2 = CPU_COUNT(&s);
+	rd_engine_close(b);
+	sched_getaffinity(0, sizeof(s), &s);
+	c3 = CPU_COUNT(&s);
+	result(a && b && c1 == 1 && c2 == 1 && CPU_EQUAL(&s, &s0),
+	       "engines bind the thread to one CPU while open (CPUs %d, open %d, one of two closed %d, all closed %d)",
+	       c0, c1, c2, c3);
+}
+
 /* group 6: rtt 2 us -> gap 1 us, clamped up to gap_min 5 us;
  * group 7: rtt 1000 us -> gap 500 us, clamped down to gap_max 50 us */
 static void test_clamps(struct rd_engine *e)
@@ -911,6 +999,8 @@ int main(int argc, char **argv)
 	test_set_replacement();
 	test_two_cpus();
 	test_two_cpus_full_set();
+	test_tau_change();
+	test_engine_cpu();
 	result(risk == 0, "flowlet_reorder_risk stayed 0 in every run");
 	printf("1..%d\n", n_test);
 	return n_fail ? 1 : 0;

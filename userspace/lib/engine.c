@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ struct rd_engine {
 	struct rocedp *skel;
 	struct rd_maps maps;
 	int prog_fd[RD_HOOK_MAX];
+	bool bound; /* holds one engine_bind_cpu() */
 };
 
 void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
@@ -63,22 +65,38 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
  * One switch CPU's view. The flowlet choice's load estimate is per CPU
  * (rd_port_load), and a test run executes on the calling thread's CPU:
  * frames run on several would split the estimate between them, and the
- * choices would follow the scheduler, not the trace. So the thread stays
- * on the CPU it opened the engine on (threads it creates later inherit
- * this and may set their own).
+ * choices would follow the scheduler, not the trace. So while an engine
+ * is open the thread stays on the CPU it opened the first one on (threads
+ * it creates meanwhile inherit this and may set their own); closing the
+ * last one gives the thread its mask back. Per thread, as affinity is.
  */
+static __thread unsigned int bind_depth;
+static __thread cpu_set_t bind_saved;
+
 static int engine_bind_cpu(void)
 {
-	int cpu = sched_getcpu();
 	cpu_set_t set;
+	int cpu;
 
-	if (cpu < 0)
+	if (bind_depth) {
+		bind_depth++;
+		return 0;
+	}
+	cpu = sched_getcpu();
+	if (cpu < 0 || sched_getaffinity(0, sizeof(bind_saved), &bind_saved))
 		return -errno;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return -errno;
+	bind_depth = 1;
 	return 0;
+}
+
+static void engine_unbind_cpu(void)
+{
+	if (bind_depth && !--bind_depth)
+		sched_setaffinity(0, sizeof(bind_saved), &bind_saved);
 }
 
 int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
@@ -86,9 +104,6 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	struct rd_engine *e;
 	int err;
 
-	err = engine_bind_cpu();
-	if (err)
-		return err;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
@@ -121,6 +136,10 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->prog_fd[RD_HOOK_TC_RX] =
 		bpf_program__fd(e->skel->progs.rocedp_tc_ingress_rx);
 	err = rd_config_apply_defaults(&e->maps);
+	if (!err) {
+		err = engine_bind_cpu();
+		e->bound = !err;
+	}
 	if (err) {
 		rd_engine_close(e);
 		return err;
@@ -133,6 +152,8 @@ void rd_engine_close(struct rd_engine *e)
 {
 	if (!e)
 		return;
+	if (e->bound)
+		engine_unbind_cpu();
 	rocedp__destroy(e->skel);
 	free(e);
 }

@@ -34,7 +34,12 @@ struct rd_engine_opts {
 			    * general parser (tests compare the two) */
 };
 
-/* Load the object; -errno. Maps are private (not pinned). */
+/*
+ * Load the object; -errno. Maps are private (not pinned). While any
+ * engine is open, the calling thread is bound to the CPU it opened the
+ * first on (the per-CPU load estimate must see every frame); closing the
+ * last one restores the thread's CPU mask.
+ */
 int rd_engine_open(struct rd_engine **e, const struct rd_engine_opts *o);
 void rd_engine_close(struct rd_engine *e);
 /* Map fds of the engine's object, in rd_map_id order. */
