@@ -165,7 +165,7 @@ rocedp_up() { # rocedp_up native|native_fwd|native_flowlet[_same]|tc
 	done
 }
 
-rocedp_down() { # rocedp_down native|native_fwd|tc: keeps the last stats of each mode
+rocedp_down() { # rocedp_down MODE (as rocedp_up): keeps the last stats of each mode
 	rd_fw -j stats >"$B/tput-stats-$1.json" 2>&1
 	rd_fw detach --all
 }
@@ -262,7 +262,7 @@ tput_one() {
 # and the bare forwarder, again back to back per run.
 sec_tput() {
 	local r size mode
-	# interleaved runs, jumbo and one path; two CPUs: 3 forwarders x 2 runs
+	# interleaved runs, jumbo and one path; two CPUs: 4 forwarders x 2 runs
 	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3 + 2) * TPUT_RUNS * (TPUT_S + 1) + 8 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
