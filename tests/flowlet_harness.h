@@ -77,14 +77,30 @@ static inline void write_config(FILE *f, const char *flowlet)
 	fputs(", {\"prefix\": \"10.9.0.0/16\", \"group\": 1}]}\n", f);
 }
 
+/* The test config with this flowlet section, onto engine e's maps. */
+static inline int apply_flowlet(struct rd_engine *e, const char *flowlet)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+	int err;
+
+	if (!f)
+		return -errno;
+	write_config(f, flowlet);
+	err = fclose(f) ? -errno : 0;
+	if (!err)
+		err = rd_config_apply_text("flowlet_test config", json, len,
+					   rd_engine_maps(e));
+	free(json);
+	return err;
+}
+
 static inline struct rd_engine *engine_open_with(const char *flowlet,
 						 bool map_clock)
 {
 	struct rd_engine_opts eo = { .trace = true, .map_clock = map_clock };
 	struct rd_engine *e;
-	char *json = NULL;
-	size_t len = 0;
-	FILE *f;
 	int err;
 
 	err = rd_engine_open(&e, &eo);
@@ -92,17 +108,7 @@ static inline struct rd_engine *engine_open_with(const char *flowlet,
 		printf("# cannot load the BPF object: %s\n", strerror(-err));
 		return NULL;
 	}
-	f = open_memstream(&json, &len);
-	if (f) {
-		write_config(f, flowlet);
-		err = fclose(f) ? -errno : 0;
-	} else {
-		err = -errno;
-	}
-	if (!err)
-		err = rd_config_apply_text("flowlet_test config", json, len,
-					   rd_engine_maps(e));
-	free(json);
+	err = apply_flowlet(e, flowlet);
 	if (err) {
 		printf("# config rejected: %s\n", strerror(-err));
 		rd_engine_close(e);

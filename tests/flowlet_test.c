@@ -200,25 +200,6 @@ static void test_dre_grid(struct rd_engine *e)
 	       m);
 }
 
-/* the flowlet section of the config, applied to a running engine */
-static int apply_flowlet(struct rd_engine *e, const char *flowlet)
-{
-	char *json = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&json, &len);
-	int err;
-
-	if (!f)
-		return -errno;
-	write_config(f, flowlet);
-	err = fclose(f) ? -errno : 0;
-	if (!err)
-		err = rd_config_apply_text("flowlet_test config", json, len,
-					   rd_engine_maps(e));
-	free(json);
-	return err;
-}
-
 /*
  * A load_tau_us change keeps the estimate: the last update's tick, on the
  * old grid, is moved onto the new one and the decay goes on from there.
