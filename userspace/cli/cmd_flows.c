@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
-#include <bpf/bpf.h>
 #include "commands.h"
 #include "cli.h"
 #include "util.h"
@@ -65,18 +64,41 @@ static void flow_print(const struct rocedp_flowlet_way *w, __u64 now,
 	}
 }
 
+/* Sets read per syscall: 64 of 384 bytes. */
+#define FLOWS_BATCH 64
+
+struct flows_walk {
+	__u64 now;
+	unsigned long limit, n;
+};
+
+/* The live ways of one set; 1 stops the walk at the limit. */
+static int flows_set(const void *value, void *ctx)
+{
+	const struct rocedp_flowlet_set *set = value;
+	struct flows_walk *fw = ctx;
+	unsigned int wi;
+
+	for (wi = 0; wi < ROCEDP_FLOWLET_WAYS; wi++) {
+		if (fw->n >= fw->limit)
+			return 1;
+		if (!set->way[wi].key.family)
+			continue; /* empty, or being written */
+		flow_print(&set->way[wi], fw->now, fw->n++);
+	}
+	return 0;
+}
+
 int cmd_flows(int argc, char **argv)
 {
-	struct rocedp_flowlet_set *set;
+	struct flows_walk fw = { .limit = ~0ul };
 	struct rd_maps m;
-	__u32 si, wi;
 	struct timespec ts;
-	unsigned long limit = ~0ul, n = 0;
-	__u64 now;
 	char *end;
+	int err;
 
 	if (argc == 3 && !strcmp(argv[1], "--limit")) {
-		limit = strtoul(argv[2], &end, 10);
+		fw.limit = strtoul(argv[2], &end, 10);
 		if (*end) {
 			rd_err("flows", "--limit: '%s' is not a number",
 			       argv[2]);
@@ -86,36 +108,25 @@ int cmd_flows(int argc, char **argv)
 		rd_err("flows", "unexpected argument '%s'", argv[1]);
 		return 2;
 	}
-	set = malloc(sizeof(*set));
-	if (!set) {
-		rd_err("flows", "out of memory");
+	if (cli_maps_open(&m, "flows"))
 		return 1;
-	}
-	if (cli_maps_open(&m, "flows")) {
-		free(set);
-		return 1;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	fw.now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 	if (rd_json)
 		printf("[");
 	else
 		printf("%-39s %-39s %-12s %5s %4s %10s %8s %6s %10s\n", "src",
 		       "dst", "qp/ports", "group", "slot", "pkts", "flowlets",
 		       "moves", "idle_us");
-	for (si = 0; si < ROCEDP_FLOWLET_SETS && n < limit; si++) {
-		if (bpf_map_lookup_elem(m.fd[RD_MAP_FLOWLETS], &si, set))
-			continue;
-		for (wi = 0; wi < ROCEDP_FLOWLET_WAYS && n < limit; wi++) {
-			if (!set->way[wi].key.family)
-				continue; /* empty, or being written */
-			flow_print(&set->way[wi], now, n);
-			n++;
-		}
-	}
+	err = rd_array_each(m.fd[RD_MAP_FLOWLETS],
+			    sizeof(struct rocedp_flowlet_set), FLOWS_BATCH,
+			    flows_set, &fw);
 	if (rd_json)
 		printf("]\n");
 	rd_maps_close(&m);
-	free(set);
+	if (err < 0) {
+		rd_err("flows", "reading rd_flowlets: %s", strerror(-err));
+		return 1;
+	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -175,6 +176,42 @@ void rd_maps_close(struct rd_maps *m)
 			close(m->fd[i]);
 		m->fd[i] = -1;
 	}
+}
+
+int rd_array_each(int fd, size_t value_size, unsigned int batch,
+		  int (*fn)(const void *value, void *ctx), void *ctx)
+{
+	__u32 token, *in = NULL, count, i, *keys;
+	char *vals;
+	int err, ret = 0;
+
+	if (fd < 0 || !batch)
+		return -EBADF;
+	keys = calloc(batch, sizeof(*keys));
+	vals = calloc(batch, value_size);
+	if (!keys || !vals) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		count = batch;
+		/* an array has every slot: no ENOSPC, ENOENT after the last */
+		err = bpf_map_lookup_batch(fd, in, &token, keys, vals, &count,
+					   NULL);
+		if (err && errno != ENOENT) {
+			ret = -errno;
+			break;
+		}
+		for (i = 0; i < count && !ret; i++)
+			ret = fn(vals + (size_t)i * value_size, ctx);
+		if (ret || err)
+			break;
+		in = &token;
+	}
+out:
+	free(keys);
+	free(vals);
+	return ret;
 }
 
 /*

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The pinned maps by name, opened as one set of fds, and the port-slot
- * helpers every reader and writer of rd_port_cfg shares (mapset.c).
+ * The pinned maps by name, opened as one set of fds, an ARRAY read in
+ * batches, and the port-slot helpers every reader and writer of
+ * rd_port_cfg shares (mapset.c).
  * Not "maps.h": that name is the dataplane's (bpf/maps.h), which -Ibpf
  * finds first from any file outside userspace/lib.
  */
 #ifndef ROCEDP_MAPSET_H
 #define ROCEDP_MAPSET_H
 
+#include <stddef.h>
 #include <linux/types.h>
 #include "rocedp_abi.h"
 
@@ -53,6 +55,14 @@ void rd_maps_init(struct rd_maps *m);
 /* Open every pinned map; -ENOENT when rocedp is not attached. */
 int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir);
 void rd_maps_close(struct rd_maps *m);
+/*
+ * Every slot of the ARRAY map fd, in index order, read `batch` slots a
+ * syscall (one lookup a slot made `rocedp flows` 16384 syscalls). Each
+ * value goes to fn, which returns 0 to go on; anything else stops the
+ * walk and is returned. -errno when a read fails.
+ */
+int rd_array_each(int fd, size_t value_size, unsigned int batch,
+		  int (*fn)(const void *value, void *ctx), void *ctx);
 /* the one message for a port the dataplane's ifindex arrays cannot hold */
 #define RD_PORT_SLOTS_ERR \
 	"ifindex %u is beyond the %d port slots (build with -DROCEDP_PORT_SLOTS=N)"

@@ -87,45 +87,44 @@ static void derive(struct rd_qp *q, __u64 now, __u64 stall_ns)
 	memset(&q->rate, 0, sizeof(q->rate));
 }
 
-/* Slots read per batch syscall (the table is an array: no ENOSPC). */
+/* Slots read per batch syscall. */
 #define QPS_BATCH 256
 
+/* One slot of the table into the snapshot, unless empty (family 0). */
+static int snap_add(const void *value, void *ctx)
+{
+	const struct rocedp_qp_slot *slot = value;
+	struct rd_qp_snap *s = ctx;
+	int err;
+
+	if (!slot->key.family)
+		return 0;
+	if (s->n == s->cap && (err = snap_grow(s)))
+		return err;
+	s->qps[s->n].key = slot->key;
+	s->qps[s->n].st = slot->st;
+	s->n++;
+	return 0;
+}
+
 /*
- * The array read in batches; empty slots (family 0) skipped. A slot the
- * dataplane takes over during the read shows its old or its new QP, never
- * both: each slot is copied once. Every live entry is in some slot, so
- * the walk finds all of them whatever set they hashed to.
+ * The array read in batches. A slot the dataplane takes over during the
+ * read shows its old or its new QP, never both: each slot is copied once.
+ * Every live entry is in some slot, so the walk finds all of them
+ * whatever set they hashed to.
  */
 int rd_qps_read(const struct rd_maps *m, struct rd_qp_snap *s)
 {
-	static struct rocedp_qp_slot buf[QPS_BATCH];
-	static __u32 keys[QPS_BATCH];
-	int fd = m->fd[RD_MAP_QPS], err;
-	__u32 batch, *in = NULL, count;
+	int err;
 
 	s->n = 0;
-	if (fd < 0)
+	if (m->fd[RD_MAP_QPS] < 0)
 		return -EBADF;
 	s->stall_ns = stall_threshold_ns(m);
-	for (;;) {
-		count = QPS_BATCH;
-		err = bpf_map_lookup_batch(fd, in, &batch, keys, buf, &count,
-					   NULL);
-		if (err && errno != ENOENT)
-			return -errno;
-		for (__u32 i = 0; i < count; i++) {
-			if (!buf[i].key.family)
-				continue;
-			if (s->n == s->cap && (err = snap_grow(s)))
-				return err;
-			s->qps[s->n].key = buf[i].key;
-			s->qps[s->n].st = buf[i].st;
-			s->n++;
-		}
-		if (err) /* ENOENT: the last batch */
-			break;
-		in = &batch;
-	}
+	err = rd_array_each(m->fd[RD_MAP_QPS], sizeof(struct rocedp_qp_slot),
+			    QPS_BATCH, snap_add, s);
+	if (err)
+		return err;
 	s->mono_ns = mono_now();
 	for (size_t i = 0; i < s->n; i++)
 		derive(&s->qps[i], s->mono_ns, s->stall_ns);
