@@ -744,7 +744,7 @@ static int cmd_mem(int argc, char **argv)
 	struct rocedp *skel;
 	struct bpf_map *map;
 	bool first = true;
-	long lru_1m, lpm_empty, lpm_full;
+	long fl_1m, lpm_empty, lpm_full;
 	LIBBPF_OPTS(bpf_map_create_opts, lpm_opts,
 		    .map_flags = BPF_F_NO_PREALLOC);
 	struct rocedp_route4_key k = { .prefixlen = 26 };
@@ -790,10 +790,10 @@ static int cmd_mem(int argc, char **argv)
 			    (1 << 20) / ROCEDP_FLOWLET_WAYS, NULL);
 	if (fd < 0)
 		die("flowlet ARRAY 1M", errno);
-	lru_1m = fdinfo_memlock(fd);
+	fl_1m = fdinfo_memlock(fd);
 	close(fd);
 	printf("\"flowlets_1m\":{\"computed_bytes\":%zu,\"memlock_bytes\":%ld},",
-	       sizeof(struct rocedp_flowlet_way) * (1 << 20), lru_1m);
+	       sizeof(struct rocedp_flowlet_way) * (1 << 20), fl_1m);
 
 	/* LPM tries allocate per entry: measure the IPv4 table filled */
 	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "bench_lpm",
