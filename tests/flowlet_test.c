@@ -752,6 +752,16 @@ struct racer {
 	int cpu, frames, runs;
 };
 
+/* The calling thread onto one CPU: each racer has its own. */
+static void pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 static void *race(void *arg)
 {
 	struct racer *r = arg;
@@ -763,12 +773,9 @@ static void *race(void *arg)
 	struct rd_run run = { .in = in,
 			      .out = out,
 			      .ingress_ifindex = IN_IFINDEX };
-	cpu_set_t set;
 	int i;
 
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pin_self(r->cpu);
 	tx_frame(&x, &s);
 	run.in_len = rd_frame_build(in, sizeof(in), &s);
 	for (i = 0; i < r->frames; i++) {
@@ -870,12 +877,9 @@ static int run_now(struct rd_engine *e, const struct tx *x)
 static void *ins_race(void *arg)
 {
 	struct ins_racer *r = arg;
-	cpu_set_t set;
 	int i;
 
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pin_self(r->cpu);
 	pthread_barrier_wait(r->bar);
 	for (i = 0; i < RACE_BATCH; i++)
 		r->member[i] = run_now(r->e, &r->x[i]);
