@@ -25,7 +25,9 @@
 #     monotonic across the upgrade, nothing lost; the sync daemon, which
 #     kept running, gives a port it adds afterwards a devmap entry, and no
 #     devmap entry carries a program (XDP marks ECN at ingress);
-#  3. detach: no pins, none of our programs or maps left in the kernel, no
+#  3. detach: the running sync daemon stopped and its lock file gone (a
+#     daemon whose pins were removed under it stops by itself, an upgrade
+#     does not stop it); no pins, none of our programs or maps left in the kernel, no
 #     XDP on the links, no clsact qdisc rocedp added (an operator's clsact
 #     that existed before attach stays), no attachment record.
 #
@@ -58,6 +60,10 @@ router_pin() {
 	c=$(t_netns_cookie "$NS_R") && [ -n "$c" ] && PIN=/sys/fs/bpf/rocedp-netns/$c
 }
 rd() { in_r "$ROCEDP" "$@"; }
+
+# running PID: alive and not a zombie (a daemon restarted by this script
+# is its child until reaped)
+running() { ps -o stat= -p "$1" 2>/dev/null | grep -qv '^Z'; }
 
 sync_kill() {
 	[ -s "$SYNC_PID" ] && kill "-${1:-TERM}" "$(cat "$SYNC_PID")" 2>/dev/null
@@ -382,17 +388,24 @@ print(" ".join(str(int.from_bytes(bytes(int(x, 16) for x in e["value"][4:8]), "l
 }
 
 phase_detach() {
-	local progs maps out rec q
+	local progs maps out rec q spid lock
 	progs=$(prog_ids)
 	maps=$(map_ids)
 	rec=$(t_state_file "$NS_R")
 	[ -s "$rec" ] && grep -q "^r0 " "$rec"
 	t_check $? "$mode/detach: before it, the attachment record $rec lists r0" "$(ls /run/rocedp)"
 	cts_id=$(bpftool -j map show pinned "$PIN/rd_cts_rules" | $PY -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-	sync_kill TERM
-	sleep 0.3
+	# the sync daemon still runs: detach stops it, or it would write maps
+	# nobody reads and keep the netns alive (its lock file names it)
+	spid=$(cat "$SYNC_PID" 2>/dev/null)
+	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
+	[ -n "$spid" ] && kill -0 "$spid" 2>/dev/null && [ -n "$lock" ]
+	t_check $? "$mode/detach: before it, the sync daemon (pid $spid) runs and its lock file $lock names it" "$(ls /run/rocedp)"
 	rd detach --all >"$T_TMP/detach.out" 2>&1
 	t_check $? "$mode/detach: rocedp detach --all" "$(cat "$T_TMP/detach.out")"
+	! running "$spid" && [ ! -e "$lock" ]
+	t_check $? "$mode/detach: the sync daemon (pid $spid) stopped before detach returned, its lock file gone" "$(ps -o pid,args -p "$spid" | tail -n +2)"
+	rm -f "$SYNC_PID"
 	out=$(find "$PIN" 2>/dev/null | head -5 | xargs)
 	[ -z "$out" ]
 	t_check $? "$mode/detach: no pins left ($PIN gone)" "left: $out"
@@ -459,5 +472,32 @@ phase_stale_pin() {
 	t_check $? "stale pin: after detach --all, attach works" "$(cat "$T_TMP/stale.out")"
 }
 phase_stale_pin
+teardown >/dev/null 2>&1
+
+# Pins removed under a running sync (by hand, or by a detach that did not
+# stop it): the daemon finds its maps unpinned and stops by itself within
+# a few seconds, removing its lock file; an upgrade (attach again, same
+# pins) does not stop it.
+phase_pins_gone() {
+	local spid lock
+	ip netns add "$NS_R" && router_pin && ip -n "$NS_R" link add r0 type veth peer name r0p &&
+		ip -n "$NS_R" link set r0 up && ip -n "$NS_R" link set r0p up &&
+		rd attach r0 >"$T_TMP/gone.out" 2>&1 && sync_start
+	t_check $? "pins gone: attach r0 and sync --daemon" "$(cat "$T_TMP/gone.out")"
+	spid=$(cat "$SYNC_PID" 2>/dev/null)
+	rd attach r0 >"$T_TMP/gone.out" 2>&1
+	sleep 2.5
+	running "$spid"
+	t_check $? "pins gone: attach again (same pins) leaves the daemon (pid $spid) running" "$(cat "$T_TMP/gone.out")"
+	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
+	rm -rf "$PIN"
+	t_wait_for 6 bash -c "! ps -o stat= -p $spid | grep -qv '^Z'"
+	t_check $? "pins gone: the daemon (pid $spid) stops by itself once $PIN is removed" "$(tail -n2 "$T_TMP/sync.out")"
+	grep -q "its maps are no longer pinned there (detached): stopping" "$T_TMP/sync.out" &&
+		[ -n "$lock" ] && [ ! -e "$lock" ]
+	t_check $? "pins gone: it says why in one line and removed its lock file ($lock)" "$(tail -n2 "$T_TMP/sync.out")"
+	rm -f "$SYNC_PID"
+}
+phase_pins_gone
 teardown >/dev/null 2>&1
 t_done

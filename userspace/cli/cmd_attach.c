@@ -34,6 +34,7 @@
 #include "liveload.h"
 #include "pindir.h"
 #include "portl2.h"
+#include "syncowner.h"
 #include "rocedp.skel.h"
 
 /* ---------------------------------------------------------------- hooks */
@@ -241,20 +242,29 @@ out:
 
 /* ---------------------------------------------------------------- detach */
 
-/* The sync daemon's lock file for this pin directory, unless it runs. */
-static void remove_sync_lock(void)
+/*
+ * Nothing attached any more: a sync daemon on this pin directory would
+ * write maps nobody reads, and its sockets keep a deleted netns alive.
+ * Stopped here, its lock file removed; 0 when none runs any more.
+ */
+static int stop_sync(void)
 {
-	char path[128];
-	int fd;
+	pid_t pid;
+	int err;
 
-	if (rd_sync_lock_path(rd_pin_dir(), path, sizeof(path)))
-		return;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (!flock(fd, LOCK_EX | LOCK_NB))
-		unlink(path);
-	close(fd);
+	err = rd_sync_owner_stop(rd_pin_dir(), RD_SYNC_STOP_TIMEOUT_MS, &pid);
+	if (err == -ESRCH)
+		rd_err("detach",
+		       "%s: a rocedp sync still runs on it and recorded no pid (an older version): stop it",
+		       rd_pin_dir());
+	else if (err == -ETIMEDOUT)
+		rd_err("detach",
+		       "%s: rocedp sync (pid %d) did not stop within %d s",
+		       rd_pin_dir(), (int)pid, RD_SYNC_STOP_TIMEOUT_MS / 1000);
+	else if (err)
+		rd_err("detach", "%s: stopping its rocedp sync: %s",
+		       rd_pin_dir(), strerror(-err));
+	return err;
 }
 
 int cmd_detach(int argc, char **argv)
@@ -306,7 +316,8 @@ int cmd_detach(int argc, char **argv)
 	}
 	if (!keep.n) {
 		/* nothing attached any more: leave nothing behind */
-		remove_sync_lock();
+		if (stop_sync())
+			ret = 1;
 		err = rd_pins_remove();
 		if (err) {
 			rd_err("detach", "%s: %s", rd_pin_dir(),

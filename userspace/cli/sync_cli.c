@@ -217,6 +217,9 @@ int cmd_sync(int argc, char **argv)
 		rd_sync_close(s);
 		return 1;
 	}
+	/* the lock names the daemon, not the parent that forked it */
+	if (daemonize)
+		rd_sync_note_owner(s);
 	if (pid_file) {
 		/* never through a name another user planted (safefile.h) */
 		struct rd_safefile pf;
@@ -238,6 +241,13 @@ int cmd_sync(int argc, char **argv)
 			rd_sync_resync(s);
 		}
 		err = rd_sync_poll(s, 1000);
+		if (err == -EIDRM) {
+			rd_err("sync",
+			       "%s: its maps are no longer pinned there (detached): stopping",
+			       rd_sync_pin_dir(s));
+			err = 0;
+			break;
+		}
 		if (err == -ECANCELED || err == -EINTR)
 			err = 0; /* a stop request: the loop ends */
 		if (err) {

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <linux/rtnetlink.h>
+#include <bpf/bpf.h>
 
 #include "rocedp.h"
 #include "nl.h"
@@ -38,6 +39,7 @@
 #include "syncroute.h"
 #include "syncview.h"
 #include "pindir.h"
+#include "syncowner.h"
 
 /* ------------------------------------------------------------ dispatch */
 
@@ -481,24 +483,22 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		       err == -ENOENT ? " (run rocedp attach first)" : "");
 		goto err;
 	}
+	{
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(s->maps.fd[RD_MAP_CONFIG], &info,
+					    &len))
+			s->config_map_id = info.id;
+	}
 	/*
 	 * One sync per pin directory: two daemons would fight over ids. The
 	 * lock is a file of its own, since `config load/set` lock the pin
 	 * directory itself for their short writes and must not wait for us.
 	 */
-	{
-		char lock[PATH_MAX];
-
-		err = rd_sync_lock_path(dir, lock, sizeof(lock));
-		if (err) {
-			rd_err("sync", "%s: %s", dir, strerror(-err));
-			goto err;
-		}
-		mkdir(ROCEDP_RUN_DIR, 0700);
-		s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	}
-	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-		err = -errno;
+	err = rd_sync_owner_take(dir, &s->lock_fd, s->lock_path,
+				 sizeof(s->lock_path));
+	if (err) {
 		rd_err("sync", "%s: %s", dir,
 		       err == -EWOULDBLOCK ?
 			       "another rocedp sync is running on it" :
@@ -564,8 +564,12 @@ void rd_sync_close(struct rd_sync *s)
 	if (s->req.sk)
 		rd_nl_close(&s->req);
 	rd_maps_close(&s->maps);
-	if (s->lock_fd >= 0)
+	if (s->lock_fd >= 0) {
+		/* still held: no other sync can be between open and flock */
+		if (s->pins_gone)
+			unlink(s->lock_path);
 		close(s->lock_fd);
+	}
 	if (s->dir_fd >= 0)
 		close(s->dir_fd);
 	free(s);
@@ -574,6 +578,17 @@ void rd_sync_close(struct rd_sync *s)
 int rd_sync_event_fd(struct rd_sync *s)
 {
 	return rd_nl_fd(&s->mon);
+}
+
+const char *rd_sync_pin_dir(const struct rd_sync *s)
+{
+	return s->opts.pin_dir;
+}
+
+void rd_sync_note_owner(struct rd_sync *s)
+{
+	if (s->lock_fd >= 0)
+		rd_sync_owner_note(s->lock_fd);
 }
 
 void rd_sync_set_latency_fn(struct rd_sync *s, rd_sync_latency_fn fn, void *ctx)
@@ -588,6 +603,34 @@ void rd_sync_get_stats(struct rd_sync *s, struct rd_sync_stats *st)
 	s->st.routes = rd_fib_n_routes(s->fib);
 	s->st.groups = rd_fib_n_groups(s->fib);
 	*st = s->st;
+}
+
+/*
+ * Is the rd_config we write no longer the one pinned in our directory?
+ * detach --all stops us, but pins also go other ways (rm, a detach of a
+ * version before that): then nothing reads our writes, and our sockets
+ * would keep a deleted netns alive. Only ENOENT or another map count:
+ * any other error leaves us running.
+ */
+static bool pins_gone(struct rd_sync *s)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	char path[PATH_MAX];
+	bool gone;
+	int fd;
+
+	if (!s->config_map_id)
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", s->opts.pin_dir,
+		 rd_map_names[RD_MAP_CONFIG]);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return errno == ENOENT;
+	gone = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	       info.id != s->config_map_id;
+	close(fd);
+	return gone;
 }
 
 int rd_sync_poll(struct rd_sync *s, int timeout_ms)
@@ -640,6 +683,12 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 	}
 	if (now >= s->next_tick) {
 		s->next_tick = now + PROBE_INTERVAL_NS;
+		/* two ticks in a row: an upgrade's re-pin is not a detach */
+		s->gone_ticks = pins_gone(s) ? s->gone_ticks + 1 : 0;
+		if (s->gone_ticks >= 2) {
+			s->pins_gone = true;
+			return -EIDRM;
+		}
 		if (s->unresolved) {
 			/* rebuilding refills the probe queue, writes nothing new */
 			rd_fib_touch_ifindex(s->fib, 0);

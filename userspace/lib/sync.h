@@ -22,9 +22,16 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts);
  * -ECANCELED when opts.stop was set first (nothing written then).
  */
 int rd_sync_resync(struct rd_sync *s);
-/* Handle events for up to timeout_ms (-1: wait for the first batch). */
+/*
+ * Handle events for up to timeout_ms (-1: wait for the first batch).
+ * -EIDRM: the maps are no longer the pinned ones (detached): stop.
+ */
 int rd_sync_poll(struct rd_sync *s, int timeout_ms);
 int rd_sync_event_fd(struct rd_sync *s);
+/* The pin directory this sync writes. */
+const char *rd_sync_pin_dir(const struct rd_sync *s);
+/* Record this process as the lock's holder (after daemon() forked it). */
+void rd_sync_note_owner(struct rd_sync *s);
 void rd_sync_set_latency_fn(struct rd_sync *s, rd_sync_latency_fn fn,
 			    void *ctx);
 void rd_sync_get_stats(struct rd_sync *s, struct rd_sync_stats *st);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sync lock file and the pid in it (syncowner.h). The pid is only
+ * believed for a process that has the lock file itself open, so a stale
+ * or recycled number is never signalled.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/limits.h>
+
+#include "pindir.h"
+#include "syncowner.h"
+
+#define OWNER_POLL_MS 20
+/* the daemon notes its pid right after daemon() forks it */
+#define OWNER_NOTE_WAIT_MS 500
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int rd_sync_owner_note(int fd)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int rd_sync_owner_take(const char *dir, int *fd, char *path, size_t len)
+{
+	int err, lfd;
+
+	*fd = -1;
+	err = rd_sync_lock_path(dir, path, len);
+	if (err)
+		return err;
+	mkdir(ROCEDP_RUN_DIR, 0700);
+	lfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lfd < 0)
+		return -errno;
+	if (flock(lfd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
+		close(lfd);
+		return err;
+	}
+	/* without the pid, detach could not stop us: not fatal to sync */
+	rd_sync_owner_note(lfd);
+	*fd = lfd;
+	return 0;
+}
+
+static pid_t read_pid(int fd)
+{
+	char buf[24] = "";
+	long v;
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) <= 0)
+		return 0;
+	v = strtol(buf, NULL, 10);
+	return v > 1 && v < (1L << 22) ? (pid_t)v : 0;
+}
+
+/* Has process pid the file of *st open? */
+static int holds_file(pid_t pid, const struct stat *st)
+{
+	char dir[64], path[PATH_MAX];
+	struct dirent *de;
+	struct stat fst;
+	int found = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		found = !stat(path, &fst) && fst.st_dev == st->st_dev &&
+			fst.st_ino == st->st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
+/* The lock's holder as recorded, once it has the file open; 0: none. */
+static pid_t holder(int fd)
+{
+	struct stat st;
+	pid_t pid;
+	int waited;
+
+	if (fstat(fd, &st))
+		return 0;
+	for (waited = 0;; waited += OWNER_POLL_MS) {
+		pid = read_pid(fd);
+		if (pid && pid != getpid() && holds_file(pid, &st))
+			return pid;
+		if (waited >= OWNER_NOTE_WAIT_MS ||
+		    !flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		sleep_ms(OWNER_POLL_MS);
+	}
+}
+
+int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
+{
+	char path[PATH_MAX];
+	int err, fd, waited;
+
+	*pid = 0;
+	err = rd_sync_lock_path(dir, path, sizeof(path));
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		goto free;
+	*pid = holder(fd);
+	if (!*pid) {
+		/* holder() lets the lock go only by taking it */
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			goto free;
+		close(fd);
+		return -ESRCH;
+	}
+	if (kill(*pid, SIGTERM) && errno != ESRCH) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	for (waited = 0; flock(fd, LOCK_EX | LOCK_NB);
+	     waited += OWNER_POLL_MS) {
+		if (waited >= timeout_ms) {
+			close(fd);
+			return -ETIMEDOUT;
+		}
+		sleep_ms(OWNER_POLL_MS);
+	}
+free:
+	/* held by us now: nobody is between open and flock on this name */
+	unlink(path);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one `rocedp sync` of a pin directory (syncowner.c): its lock file
+ * (rd_sync_lock_path), which also records the holder's pid, so that
+ * `detach --all` can stop a daemon that would otherwise outlive the pins
+ * it serves (and keep a deleted netns alive through its sockets).
+ */
+#ifndef ROCEDP_SYNCOWNER_H
+#define ROCEDP_SYNCOWNER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* How long detach waits for a sync it stopped (a resync stops at once). */
+#define RD_SYNC_STOP_TIMEOUT_MS 10000
+
+/*
+ * Take the lock of pin directory dir and record this process in it.
+ * *fd: the lock, held while it stays open; path: its file, for a holder
+ * that outlives the directory to remove. -EWOULDBLOCK: another sync
+ * holds it.
+ */
+int rd_sync_owner_take(const char *dir, int *fd, char *path, size_t len);
+/* Record this process again (the daemon, after daemon() forked it). */
+int rd_sync_owner_note(int fd);
+/*
+ * Stop the sync holding dir's lock, if one does, and remove the lock file.
+ * SIGTERM, then up to timeout_ms for the lock to be let go. 0: none runs
+ * any more (*pid: the one stopped, else 0). -ESRCH: the lock is held but
+ * names no process that has it open (a version before the pid was
+ * recorded). -ETIMEDOUT: *pid did not stop.
+ */
+int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid);
+
+#endif
