@@ -477,7 +477,7 @@ teardown >/dev/null 2>&1
 # Pins removed under a running sync (by hand, or by a detach that did not
 # stop it): the daemon finds its maps unpinned and stops by itself within
 # a few seconds, removing its lock file; an upgrade (attach again, same
-# pins) does not stop it.
+# pins) does not stop it; any sync removes its lock file as it stops.
 phase_pins_gone() {
 	local spid lock
 	ip netns add "$NS_R" && router_pin && ip -n "$NS_R" link add r0 type veth peer name r0p &&
@@ -489,6 +489,14 @@ phase_pins_gone() {
 	sleep 2.5
 	running "$spid"
 	t_check $? "pins gone: attach again (same pins) leaves the daemon (pid $spid) running" "$(cat "$T_TMP/gone.out")"
+	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
+	# a sync that stops (SIGTERM) takes its lock file with it
+	kill -TERM "$spid"
+	t_wait_for 5 bash -c "! ps -o stat= -p $spid | grep -qv '^Z'"
+	[ -n "$lock" ] && [ ! -e "$lock" ]
+	t_check $? "pins gone: a daemon stopped by SIGTERM removed its lock file ($lock)" "$(ls /run/rocedp)"
+	sync_start
+	spid=$(cat "$SYNC_PID" 2>/dev/null)
 	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	rm -rf "$PIN"
 	t_wait_for 6 bash -c "! ps -o stat= -p $spid | grep -qv '^Z'"

@@ -564,12 +564,7 @@ void rd_sync_close(struct rd_sync *s)
 	if (s->req.sk)
 		rd_nl_close(&s->req);
 	rd_maps_close(&s->maps);
-	if (s->lock_fd >= 0) {
-		/* still held: no other sync can be between open and flock */
-		if (s->pins_gone)
-			unlink(s->lock_path);
-		close(s->lock_fd);
-	}
+	rd_sync_owner_release(s->lock_fd, s->lock_path);
 	if (s->dir_fd >= 0)
 		close(s->dir_fd);
 	free(s);
@@ -685,10 +680,8 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		s->next_tick = now + PROBE_INTERVAL_NS;
 		/* two ticks in a row: an upgrade's re-pin is not a detach */
 		s->gone_ticks = pins_gone(s) ? s->gone_ticks + 1 : 0;
-		if (s->gone_ticks >= 2) {
-			s->pins_gone = true;
+		if (s->gone_ticks >= 2)
 			return -EIDRM;
-		}
 		if (s->unresolved) {
 			/* rebuilding refills the probe queue, writes nothing new */
 			rd_fib_touch_ifindex(s->fib, 0);

@@ -40,27 +40,57 @@ int rd_sync_owner_note(int fd)
 	return 0;
 }
 
+/* Does path still name the file fd has open? */
+static int same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(path, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 int rd_sync_owner_take(const char *dir, int *fd, char *path, size_t len)
 {
-	int err, lfd;
+	int err, lfd, tries;
 
 	*fd = -1;
 	err = rd_sync_lock_path(dir, path, len);
 	if (err)
 		return err;
 	mkdir(ROCEDP_RUN_DIR, 0700);
-	lfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (lfd < 0)
-		return -errno;
-	if (flock(lfd, LOCK_EX | LOCK_NB)) {
-		err = -errno;
+	for (tries = 0;; tries++) {
+		lfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (lfd < 0)
+			return -errno;
+		if (flock(lfd, LOCK_EX | LOCK_NB)) {
+			err = -errno;
+			close(lfd);
+			return err;
+		}
+		/*
+		 * The holder before us removes the file as it lets go: a lock
+		 * on the file it removed is no lock. Take the new one.
+		 */
+		if (same_file(lfd, path))
+			break;
 		close(lfd);
-		return err;
+		if (tries >= 8)
+			return -EAGAIN;
 	}
 	/* without the pid, detach could not stop us: not fatal to sync */
 	rd_sync_owner_note(lfd);
 	*fd = lfd;
 	return 0;
+}
+
+void rd_sync_owner_release(int fd, const char *path)
+{
+	if (fd < 0)
+		return;
+	/* held: only a holder removes the file, so it is ours if it is */
+	if (same_file(fd, path))
+		unlink(path);
+	close(fd);
 }
 
 static pid_t read_pid(int fd)
@@ -154,8 +184,6 @@ int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
 		sleep_ms(OWNER_POLL_MS);
 	}
 free:
-	/* held by us now: nobody is between open and flock on this name */
-	unlink(path);
-	close(fd);
+	rd_sync_owner_release(fd, path);
 	return 0;
 }

@@ -16,11 +16,13 @@
 
 /*
  * Take the lock of pin directory dir and record this process in it.
- * *fd: the lock, held while it stays open; path: its file, for a holder
- * that outlives the directory to remove. -EWOULDBLOCK: another sync
- * holds it.
+ * *fd: the lock, held while it stays open; path: its file, which the
+ * holder removes as it lets go (rd_sync_owner_release), so that no lock
+ * file outlives its sync. -EWOULDBLOCK: another sync holds it.
  */
 int rd_sync_owner_take(const char *dir, int *fd, char *path, size_t len);
+/* Remove the lock file (if it is still fd's) and let the lock go. */
+void rd_sync_owner_release(int fd, const char *path);
 /* Record this process again (the daemon, after daemon() forked it). */
 int rd_sync_owner_note(int fd);
 /*

@@ -41,11 +41,10 @@ struct rd_sync {
 	struct rd_fib *fib;
 	struct rd_fib_maps fm;
 	int lock_fd;
-	char lock_path[96]; /* removed at close once the pins are gone */
+	char lock_path[96]; /* removed as the lock is let go */
 	int dir_fd; /* the pin directory: `config load` locks it, so do we */
 	__u32 config_map_id; /* rd_config as opened: still pinned? (pins_gone) */
 	unsigned int gone_ticks; /* ticks in a row that found it unpinned */
-	bool pins_gone; /* detached under us: nobody needs the lock file */
 	uint32_t fib_gen; /* rd_config.fib_gen when the maps were last read */
 	bool full_next; /* the maps were re-read: the next commit is full */
 	struct slink *links[LINK_BUCKETS];
