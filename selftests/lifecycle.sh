@@ -477,31 +477,41 @@ teardown >/dev/null 2>&1
 # Pins removed under a running sync (by hand, or by a detach that did not
 # stop it): the daemon finds its maps unpinned and stops by itself within
 # a few seconds, removing its lock file; an upgrade (attach again, same
-# pins) does not stop it; any sync removes its lock file as it stops.
+# pins) does not stop it, nor a relative --pin-dir once daemon() moved to
+# /; any sync removes its lock file as it stops.
 phase_pins_gone() {
 	local spid lock
+	gone() { t_wait_for "$1" bash -c "! ps -o stat= -p $2 | grep -qv '^Z'"; }
 	ip netns add "$NS_R" && router_pin && ip -n "$NS_R" link add r0 type veth peer name r0p &&
 		ip -n "$NS_R" link set r0 up && ip -n "$NS_R" link set r0p up &&
-		rd attach r0 >"$T_TMP/gone.out" 2>&1 && sync_start
-	t_check $? "pins gone: attach r0 and sync --daemon" "$(cat "$T_TMP/gone.out")"
+		rd attach r0 >"$T_TMP/gone.out" 2>&1 && : >"$T_TMP/sync.out" && sync_start
 	spid=$(cat "$SYNC_PID" 2>/dev/null)
+	[ -n "$spid" ]
+	t_check $? "pins gone: attach r0 and sync --daemon (pid $spid)" "$(cat "$T_TMP/gone.out")"
 	rd attach r0 >"$T_TMP/gone.out" 2>&1
-	sleep 2.5
+	t_check $? "pins gone: attach again over the same pins (an upgrade)" "$(cat "$T_TMP/gone.out")"
+	sleep 2.5 # two of the daemon's once-a-second checks
 	running "$spid"
-	t_check $? "pins gone: attach again (same pins) leaves the daemon (pid $spid) running" "$(cat "$T_TMP/gone.out")"
+	t_check $? "pins gone: the upgrade leaves the daemon (pid $spid) running" "$(tail -n2 "$T_TMP/sync.out")"
 	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
-	# a sync that stops (SIGTERM) takes its lock file with it
 	kill -TERM "$spid"
-	t_wait_for 5 bash -c "! ps -o stat= -p $spid | grep -qv '^Z'"
-	[ -n "$lock" ] && [ ! -e "$lock" ]
-	t_check $? "pins gone: a daemon stopped by SIGTERM removed its lock file ($lock)" "$(ls /run/rocedp)"
-	sync_start
+	gone 5 "$spid" && [ -n "$lock" ] && [ ! -e "$lock" ]
+	t_check $? "pins gone: a daemon stopped by SIGTERM exits and takes its lock file ($lock) with it" "$(ls /run/rocedp)"
+	# a relative --pin-dir: daemon() moves to /, the check must still
+	# find the pins (nsenter keeps this mount namespace and its bpffs)
+	rm -f "$SYNC_PID"
+	(cd "$(dirname "$PIN")" && nsenter --net=/run/netns/"$NS_R" "$ROCEDP" sync --daemon \
+		--pin-dir "$(basename "$PIN")" --pid-file "$SYNC_PID" >>"$T_TMP/sync.out" 2>&1)
+	t_wait_for 3 test -s "$SYNC_PID"
 	spid=$(cat "$SYNC_PID" 2>/dev/null)
+	sleep 2.5
+	[ -n "$spid" ] && running "$spid"
+	t_check $? "pins gone: a daemon given a relative --pin-dir keeps running (pid $spid)" "$(tail -n2 "$T_TMP/sync.out")"
 	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	rm -rf "$PIN"
-	t_wait_for 6 bash -c "! ps -o stat= -p $spid | grep -qv '^Z'"
+	gone 6 "$spid"
 	t_check $? "pins gone: the daemon (pid $spid) stops by itself once $PIN is removed" "$(tail -n2 "$T_TMP/sync.out")"
-	grep -q "its maps are no longer pinned there (detached): stopping" "$T_TMP/sync.out" &&
+	[ "$(grep -c "its maps are no longer pinned there (detached): stopping" "$T_TMP/sync.out")" = 1 ] &&
 		[ -n "$lock" ] && [ ! -e "$lock" ]
 	t_check $? "pins gone: it says why in one line and removed its lock file ($lock)" "$(tail -n2 "$T_TMP/sync.out")"
 	rm -f "$SYNC_PID"

@@ -490,6 +490,8 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		if (!bpf_obj_get_info_by_fd(s->maps.fd[RD_MAP_CONFIG], &info,
 					    &len))
 			s->config_map_id = info.id;
+		/* NULL: no check (pins_gone), never a false "detached" */
+		s->pin_abs = realpath(dir, NULL);
 	}
 	/*
 	 * One sync per pin directory: two daemons would fight over ids. The
@@ -565,6 +567,7 @@ void rd_sync_close(struct rd_sync *s)
 		rd_nl_close(&s->req);
 	rd_maps_close(&s->maps);
 	rd_sync_owner_release(s->lock_fd, s->lock_path);
+	free(s->pin_abs);
 	if (s->dir_fd >= 0)
 		close(s->dir_fd);
 	free(s);
@@ -615,9 +618,9 @@ static bool pins_gone(struct rd_sync *s)
 	bool gone;
 	int fd;
 
-	if (!s->config_map_id)
+	if (!s->config_map_id || !s->pin_abs)
 		return false;
-	snprintf(path, sizeof(path), "%s/%s", s->opts.pin_dir,
+	snprintf(path, sizeof(path), "%s/%s", s->pin_abs,
 		 rd_map_names[RD_MAP_CONFIG]);
 	fd = bpf_obj_get(path);
 	if (fd < 0)

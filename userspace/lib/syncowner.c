@@ -75,7 +75,7 @@ int rd_sync_owner_take(const char *dir, int *fd, char *path, size_t len)
 			break;
 		close(lfd);
 		if (tries >= 8)
-			return -EAGAIN;
+			return -EBUSY; /* not "another sync runs" */
 	}
 	/* without the pid, detach could not stop us: not fatal to sync */
 	rd_sync_owner_note(lfd);
@@ -148,10 +148,34 @@ static pid_t holder(int fd)
 	}
 }
 
+/* Has pid exited (gone, or a zombie nobody reaped yet)? */
+static int exited(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	/* "pid (comm) S ...": comm may hold anything, the state follows
+	 * the last ')' */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
 {
 	char path[PATH_MAX];
 	int err, fd, waited;
+	struct stat st;
+	pid_t now;
 
 	*pid = 0;
 	err = rd_sync_lock_path(dir, path, sizeof(path));
@@ -181,7 +205,23 @@ int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
 			close(fd);
 			return -ETIMEDOUT;
 		}
+		/*
+		 * Signalled as daemon() forked: the parent took it and left,
+		 * the child then names itself. Signal the one named now.
+		 */
+		now = read_pid(fd);
+		if (now && now != *pid && !fstat(fd, &st) &&
+		    holds_file(now, &st)) {
+			*pid = now;
+			kill(now, SIGTERM);
+		}
 		sleep_ms(OWNER_POLL_MS);
+	}
+	/* it lets the lock go just before it exits: wait for the exit, so
+	 * that its sockets (and a deleted netns) are gone when we return */
+	while (!exited(*pid) && waited < timeout_ms) {
+		sleep_ms(OWNER_POLL_MS / 4);
+		waited += OWNER_POLL_MS / 4;
 	}
 free:
 	rd_sync_owner_release(fd, path);

@@ -44,6 +44,7 @@ struct rd_sync {
 	char lock_path[96]; /* removed as the lock is let go */
 	int dir_fd; /* the pin directory: `config load` locks it, so do we */
 	__u32 config_map_id; /* rd_config as opened: still pinned? (pins_gone) */
+	char *pin_abs; /* the pin directory, absolute: daemon() moves to / */
 	unsigned int gone_ticks; /* ticks in a row that found it unpinned */
 	uint32_t fib_gen; /* rd_config.fib_gen when the maps were last read */
 	bool full_next; /* the maps were re-read: the next commit is full */
