@@ -96,7 +96,7 @@ t_check $? "attach a0 b0" "$(cat "$T_TMP/attach.out")"
 
 # ------------------------------------------------------------------ lock
 part_lock() {
-	local pid rc
+	local pid rc opid
 	# a symlink planted at the pid file's name is replaced, never followed
 	echo keep >"$T_TMP/victim"
 	ln -s "$T_TMP/victim" "$T_TMP/sync.pid"
@@ -126,6 +126,14 @@ part_lock() {
 	t_check $? "lock: SIGTERM while waiting for the lock: clean exit (status ${rc:-none}) with the lock still held" "$(tail -n 3 "$T_TMP/sync.err")"
 	! has 10.8.0.0/16
 	t_check $? "lock: ... and no map write happened"
+	# sync --once stopped the same way did not do its job: it says so
+	# and exits 1 (detach --all sends this signal to a running sync)
+	T_BG_ERR=$T_TMP/once.err t_rd_bg opid sync --once
+	sleep 0.5
+	kill -TERM "$opid"
+	exited "$opid" 3 && [ "$rc" = 1 ] && ! has 10.8.0.0/16 &&
+		grep -q "stopped by a signal before the sync completed: nothing written" "$T_TMP/once.err"
+	t_check $? "lock: SIGTERM to sync --once waiting for the lock: exit 1 (status ${rc:-none}), one line, nothing written" "$(tail -n 2 "$T_TMP/once.err")"
 	flock -u 9
 	exec 9<&-
 	kill "$pid" 2>/dev/null

@@ -203,7 +203,11 @@ int cmd_sync(int argc, char **argv)
 	err = rd_sync_resync(s);
 	if (err) {
 		rd_sync_close(s);
-		return err == -ECANCELED ? 0 : 1;
+		/* a daemon asked to stop has stopped; --once did not sync */
+		if (err == -ECANCELED && once)
+			rd_err("sync",
+			       "stopped by a signal before the sync completed: nothing written");
+		return err == -ECANCELED && !once ? 0 : 1;
 	}
 	if (once || o.verbose)
 		print_summary(s, mono_ms() - t0);
