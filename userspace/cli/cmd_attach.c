@@ -10,12 +10,10 @@
  * (attach_state.c), so detach removes exactly that.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -197,17 +197,6 @@ static __u64 fnv64(const void *p, size_t len)
 	return h;
 }
 
-static int map_id(int fd)
-{
-	struct bpf_map_info info;
-	__u32 len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -errno;
-	return info.id;
-}
-
 /*
  * The ABI keeps no rule names, so the CLI keeps them beside the maps in
  * RUN_DIR/cts-<map id>.names, each with a hash of its rule: a name is shown
@@ -219,7 +208,7 @@ static void cts_names_load(int fd, struct rd_staged *s)
 	unsigned long long hash;
 	unsigned int i;
 	FILE *f;
-	int id = map_id(fd);
+	int id = rd_map_id(fd);
 
 	if (id < 0)
 		return;
@@ -241,7 +230,7 @@ void rd_cts_names_save(int fd, const struct rd_staged *s)
 	unsigned int i;
 	DIR *d;
 	FILE *f;
-	int id = map_id(fd), old, ofd;
+	int id = rd_map_id(fd), old, ofd;
 
 	if (id < 0 || (mkdir(RUN_DIR, 0700) && errno != EEXIST))
 		return;

@@ -178,6 +178,16 @@ void rd_maps_close(struct rd_maps *m)
 	}
 }
 
+int rd_map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	return info.id;
+}
+
 int rd_array_each(int fd, size_t value_size, unsigned int batch,
 		  int (*fn)(const void *value, void *ctx), void *ctx)
 {

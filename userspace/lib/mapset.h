@@ -55,6 +55,8 @@ void rd_maps_init(struct rd_maps *m);
 /* Open every pinned map; -ENOENT when rocedp is not attached. */
 int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir);
 void rd_maps_close(struct rd_maps *m);
+/* The kernel's id of map fd; -errno. */
+int rd_map_id(int fd);
 /*
  * Every slot of the ARRAY map fd, in index order, read `batch` slots a
  * syscall (one lookup a slot made `rocedp flows` 16384 syscalls). Each

@@ -288,15 +288,3 @@ const char *rd_pin_dir_error(int err)
 		return "no bpffs here outlives this command (a private mount namespace, as 'ip netns exec' makes one) and the host has none mounted: mount it on the host ('mount -t bpf bpf /sys/fs/bpf')";
 	return strerror(-err);
 }
-
-/* The sync daemon's lock file for pin directory dir: one per (dev, inode). */
-int rd_sync_lock_path(const char *dir, char *buf, size_t len)
-{
-	struct stat st;
-
-	if (stat(dir, &st))
-		return -errno;
-	snprintf(buf, len, "%s/sync-%lu-%lu.lock", ROCEDP_RUN_DIR,
-		 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
-	return 0;
-}

@@ -34,8 +34,6 @@ bool rd_netns_initial(void);
 /* status: "netns":..., JSON fragment, or a text line (empty in the
  * initial netns) */
 const char *rd_netns_describe(bool json, char *buf, size_t len);
-/* The sync daemon's lock file for pin directory dir (in ROCEDP_RUN_DIR). */
-int rd_sync_lock_path(const char *dir, char *buf, size_t len);
 /* strerror, or for -EXDEV what to do (no bpffs that lasts) */
 const char *rd_pin_dir_error(int err);
 

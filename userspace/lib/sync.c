@@ -458,7 +458,7 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	struct rd_fib_maps fm;
 	struct rd_sync *s;
 	const char *dir;
-	int err;
+	int err, id;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -483,16 +483,10 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		       err == -ENOENT ? " (run rocedp attach first)" : "");
 		goto err;
 	}
-	{
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info);
-
-		if (!bpf_obj_get_info_by_fd(s->maps.fd[RD_MAP_CONFIG], &info,
-					    &len))
-			s->config_map_id = info.id;
-		/* NULL: no check (pins_gone), never a false "detached" */
-		s->pin_abs = realpath(dir, NULL);
-	}
+	id = rd_map_id(s->maps.fd[RD_MAP_CONFIG]);
+	s->config_map_id = id > 0 ? id : 0;
+	/* NULL: no check (pins_gone), never a false "detached" */
+	s->pin_abs = realpath(dir, NULL);
 	/*
 	 * One sync per pin directory: two daemons would fight over ids. The
 	 * lock is a file of its own, since `config load/set` lock the pin
@@ -612,11 +606,8 @@ void rd_sync_get_stats(struct rd_sync *s, struct rd_sync_stats *st)
  */
 static bool pins_gone(struct rd_sync *s)
 {
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
 	char path[PATH_MAX];
-	bool gone;
-	int fd;
+	int fd, id;
 
 	if (!s->config_map_id || !s->pin_abs)
 		return false;
@@ -625,10 +616,9 @@ static bool pins_gone(struct rd_sync *s)
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return errno == ENOENT;
-	gone = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
-	       info.id != s->config_map_id;
+	id = rd_map_id(fd);
 	close(fd);
-	return gone;
+	return id > 0 && (__u32)id != s->config_map_id;
 }
 
 int rd_sync_poll(struct rd_sync *s, int timeout_ms)

@@ -23,6 +23,17 @@
 /* the daemon notes its pid right after daemon() forks it */
 #define OWNER_NOTE_WAIT_MS 500
 
+int rd_sync_lock_path(const char *dir, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return -errno;
+	snprintf(buf, len, "%s/sync-%lu-%lu.lock", ROCEDP_RUN_DIR,
+		 (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+	return 0;
+}
+
 static void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -128,18 +139,26 @@ static int holds_file(pid_t pid, const struct stat *st)
 	return found;
 }
 
-/* The lock's holder as recorded, once it has the file open; 0: none. */
-static pid_t holder(int fd)
+/* The process the lock file *st names, if it has that file open; else 0. */
+static pid_t named_holder(int fd, const struct stat *st)
 {
-	struct stat st;
+	pid_t pid = read_pid(fd);
+
+	return pid && pid != getpid() && holds_file(pid, st) ? pid : 0;
+}
+
+/*
+ * The lock's holder, waiting for it to name itself (a daemon just forked);
+ * 0: none names itself, or the lock came free (then it is ours).
+ */
+static pid_t holder(int fd, const struct stat *st)
+{
 	pid_t pid;
 	int waited;
 
-	if (fstat(fd, &st))
-		return 0;
 	for (waited = 0;; waited += OWNER_POLL_MS) {
-		pid = read_pid(fd);
-		if (pid && pid != getpid() && holds_file(pid, &st))
+		pid = named_holder(fd, st);
+		if (pid)
 			return pid;
 		if (waited >= OWNER_NOTE_WAIT_MS ||
 		    !flock(fd, LOCK_EX | LOCK_NB))
@@ -186,7 +205,12 @@ int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
 		return errno == ENOENT ? 0 : -errno;
 	if (!flock(fd, LOCK_EX | LOCK_NB))
 		goto free;
-	*pid = holder(fd);
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	*pid = holder(fd, &st);
 	if (!*pid) {
 		/* holder() lets the lock go only by taking it */
 		if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -209,9 +233,8 @@ int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
 		 * Signalled as daemon() forked: the parent took it and left,
 		 * the child then names itself. Signal the one named now.
 		 */
-		now = read_pid(fd);
-		if (now && now != *pid && !fstat(fd, &st) &&
-		    holds_file(now, &st)) {
+		now = named_holder(fd, &st);
+		if (now && now != *pid) {
 			*pid = now;
 			kill(now, SIGTERM);
 		}

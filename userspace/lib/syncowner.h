@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one `rocedp sync` of a pin directory (syncowner.c): its lock file
- * (rd_sync_lock_path), which also records the holder's pid, so that
+ * The one `rocedp sync` of a pin directory (syncowner.c): its lock file,
+ * which also records the holder's pid, so that
  * `detach --all` can stop a daemon that would otherwise outlive the pins
  * it serves (and keep a deleted netns alive through its sockets).
  */
@@ -14,6 +14,8 @@
 /* How long detach waits for a sync it stopped (a resync stops at once). */
 #define RD_SYNC_STOP_TIMEOUT_MS 10000
 
+/* The lock file of pin directory dir, in ROCEDP_RUN_DIR: one per (dev, inode). */
+int rd_sync_lock_path(const char *dir, char *buf, size_t len);
 /*
  * Take the lock of pin directory dir and record this process in it.
  * *fd: the lock, held while it stays open; path: its file, which the
@@ -27,7 +29,7 @@ void rd_sync_owner_release(int fd, const char *path);
 int rd_sync_owner_note(int fd);
 /*
  * Stop the sync holding dir's lock, if one does, and remove the lock file.
- * SIGTERM, then up to timeout_ms for the lock to be let go. 0: none runs
+ * SIGTERM, then up to timeout_ms for it to let the lock go and exit. 0: none runs
  * any more (*pid: the one stopped, else 0). -ESRCH: the lock is held but
  * names no process that has it open (a version before the pid was
  * recorded). -ETIMEDOUT: *pid did not stop.

@@ -39,6 +39,7 @@
 #include "pindir.h"
 #include "fuzz_common.h"
 #include "sync.h"
+#include "syncowner.h"
 
 static const uint16_t types[8] = {
 	RTM_NEWLINK,  RTM_DELLINK,  RTM_NEWNEIGH,   RTM_DELNEIGH,
