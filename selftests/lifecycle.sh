@@ -64,6 +64,7 @@ rd() { in_r "$ROCEDP" "$@"; }
 # running PID: alive and not a zombie (a daemon restarted by this script
 # is its child until reaped)
 running() { ps -o stat= -p "$1" 2>/dev/null | grep -qv '^Z'; }
+stopped() { ! running "$1"; }
 
 sync_kill() {
 	[ -s "$SYNC_PID" ] && kill "-${1:-TERM}" "$(cat "$SYNC_PID")" 2>/dev/null
@@ -399,11 +400,11 @@ phase_detach() {
 	# nobody reads and keep the netns alive (its lock file names it)
 	spid=$(cat "$SYNC_PID" 2>/dev/null)
 	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
-	[ -n "$spid" ] && kill -0 "$spid" 2>/dev/null && [ -n "$lock" ]
+	[ -n "$spid" ] && running "$spid" && [ -n "$lock" ]
 	t_check $? "$mode/detach: before it, the sync daemon (pid $spid) runs and its lock file $lock names it" "$(ls /run/rocedp)"
 	rd detach --all >"$T_TMP/detach.out" 2>&1
 	t_check $? "$mode/detach: rocedp detach --all" "$(cat "$T_TMP/detach.out")"
-	! running "$spid" && [ ! -e "$lock" ]
+	stopped "$spid" && [ ! -e "$lock" ]
 	t_check $? "$mode/detach: the sync daemon (pid $spid) stopped before detach returned, its lock file gone" "$(ps -o pid,args -p "$spid" | tail -n +2)"
 	rm -f "$SYNC_PID"
 	out=$(find "$PIN" 2>/dev/null | head -5 | xargs)
@@ -481,7 +482,6 @@ teardown >/dev/null 2>&1
 # /; any sync removes its lock file as it stops.
 phase_pins_gone() {
 	local spid lock
-	gone() { t_wait_for "$1" bash -c "! ps -o stat= -p $2 | grep -qv '^Z'"; }
 	ip netns add "$NS_R" && router_pin && ip -n "$NS_R" link add r0 type veth peer name r0p &&
 		ip -n "$NS_R" link set r0 up && ip -n "$NS_R" link set r0p up &&
 		rd attach r0 >"$T_TMP/gone.out" 2>&1 && : >"$T_TMP/sync.out" && sync_start
@@ -495,7 +495,7 @@ phase_pins_gone() {
 	t_check $? "pins gone: the upgrade leaves the daemon (pid $spid) running" "$(tail -n2 "$T_TMP/sync.out")"
 	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	kill -TERM "$spid"
-	gone 5 "$spid" && [ -n "$lock" ] && [ ! -e "$lock" ]
+	t_wait_for 5 stopped "$spid" && [ -n "$lock" ] && [ ! -e "$lock" ]
 	t_check $? "pins gone: a daemon stopped by SIGTERM exits and takes its lock file ($lock) with it" "$(ls /run/rocedp)"
 	# a relative --pin-dir: daemon() moves to /, the check must still
 	# find the pins (nsenter keeps this mount namespace and its bpffs)
@@ -509,7 +509,7 @@ phase_pins_gone() {
 	t_check $? "pins gone: a daemon given a relative --pin-dir keeps running (pid $spid)" "$(tail -n2 "$T_TMP/sync.out")"
 	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	rm -rf "$PIN"
-	gone 6 "$spid"
+	t_wait_for 6 stopped "$spid"
 	t_check $? "pins gone: the daemon (pid $spid) stops by itself once $PIN is removed" "$(tail -n2 "$T_TMP/sync.out")"
 	[ "$(grep -c "its maps are no longer pinned there (detached): stopping" "$T_TMP/sync.out")" = 1 ] &&
 		[ -n "$lock" ] && [ ! -e "$lock" ]

@@ -15,16 +15,10 @@
 # Needs root (loads programs). TAP-like output.
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-build}
-case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
 CLANG=${CLANG:-clang}
 # shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+. "$ROOT/tests/cli_lib.bash" # OUT (absolute), ok, nok, need_root
 need_root
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $*"; }
 
 # the helpers that dispatch through map->ops; a bound call shows the map
 # type's own function (trie_lookup_elem, dev_hash_map_redirect) or none
@@ -36,7 +30,7 @@ pins=/sys/fs/bpf/rocedp_helpers_$$
 tmp=$(mktemp -d)
 trap 'rm -rf "$pins" "$tmp"' EXIT
 mkdir -p "$pins/merged" "$pins/rocedp" || {
-	notok "no directory on the bpffs at /sys/fs/bpf"
+	nok "no directory on the bpffs at /sys/fs/bpf"
 	exit 1
 }
 
@@ -73,18 +67,18 @@ if ! "$CLANG" -O2 -g -target bpf -I "/usr/include/$multiarch" \
 	-c "$tmp/merged.bpf.c" -o "$tmp/merged.bpf.o" ||
 	! bpftool prog loadall "$tmp/merged.bpf.o" "$pins/merged" ||
 	! dump "$pins/merged/merged"; then
-	notok "the merged-lookup example builds, loads and dumps"
+	nok "the merged-lookup example builds, loads and dumps"
 elif [ "$(grep -c 'call .*#' "$tmp/xlated")" -ne 1 ]; then
 	# this clang kept two calls: the example shows nothing
-	notok "the example's two lookups were merged into one call (clang did not merge them)"
+	nok "the example's two lookups were merged into one call (clang did not merge them)"
 elif grep -qE "$GENERIC" "$tmp/xlated"; then
 	ok "the check finds a lookup merged over two maps"
 else
-	notok "the check finds a lookup merged over two maps"
+	nok "the check finds a lookup merged over two maps"
 fi
 
 if ! bpftool prog loadall "$OUT/rocedp.bpf.o" "$pins/rocedp"; then
-	notok "rocedp.bpf.o loads"
+	nok "rocedp.bpf.o loads"
 	exit 1
 fi
 ok "rocedp.bpf.o loads"
@@ -94,28 +88,28 @@ if dump "$pins/rocedp/rocedp_xdp" &&
 	grep -q 'call trie_lookup_elem#' "$tmp/xlated"; then
 	ok "rocedp_xdp: the route lookup calls trie_lookup_elem directly"
 else
-	notok "rocedp_xdp: the route lookup calls trie_lookup_elem directly"
+	nok "rocedp_xdp: the route lookup calls trie_lookup_elem directly"
 fi
 progs=0
 for p in "$pins"/rocedp/*; do
 	[ -e "$p" ] || continue
 	progs=$((progs + 1))
 	if ! dump "$p"; then
-		notok "$(basename "$p"): bpftool dumps it"
+		nok "$(basename "$p"): bpftool dumps it"
 		continue
 	fi
 	c=$(grep -cE "$GENERIC" "$tmp/xlated")
 	if [ "$c" -eq 0 ]; then
 		ok "$(basename "$p"): every map helper call bound to its map"
 	else
-		notok "$(basename "$p"): $c map helper calls through map->ops"
-		grep -B3 -E "$GENERIC" "$tmp/xlated" | sed 's/^/#   /' | head -n 20
+		nok "$(basename "$p"): $c map helper calls through map->ops" \
+			"$(grep -B3 -E "$GENERIC" "$tmp/xlated" | head -n 20)"
 	fi
 done
 if [ "$progs" -ge 5 ]; then
 	ok "all $progs entry programs checked"
 else
-	notok "only $progs entry programs pinned (expected 5)"
+	nok "only $progs entry programs pinned (expected 5)"
 fi
-echo "1..$n"
-[ "$fails" -eq 0 ]
+echo "1..$N"
+[ "$FAILED" = 0 ]
