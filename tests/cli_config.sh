@@ -28,11 +28,7 @@ export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdcfgt.XXXXXX)
 
 cleanup() {
-	local id
-	# the rule names the CLI kept beside our rd_cts_rules map
-	id=$(bpftool -j map show pinned "$ROCEDP_PIN_DIR/rd_cts_rules" 2>/dev/null |
-		$PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null)
-	[ -n "$id" ] && rm -f "/run/rocedp/cts-$id.names"
+	unpin_maps "$ROCEDP_PIN_DIR"
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$PIN" "$TMP"
 }

@@ -30,6 +30,7 @@ export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdfilet.XXXXXX)
 
 cleanup() {
+	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
 trap cleanup EXIT

@@ -21,7 +21,10 @@ PIN=/sys/fs/bpf/rdjsont$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdjsont.XXXXXX)
 
-cleanup() { rm -rf "$PIN" "$TMP"; }
+cleanup() {
+	unpin_maps "$ROCEDP_PIN_DIR"
+	rm -rf "$PIN" "$TMP"
+}
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 

@@ -51,6 +51,17 @@ EOC
 	fi
 }
 
+# unpin_maps DIR: remove the pins of pin_maps DIR, and the CTS rule names
+# the CLI keeps for DIR's rd_cts_rules in /run/rocedp (cts-<map id>.names),
+# which nothing else removes once the map is gone with a test's pins.
+unpin_maps() {
+	local id
+	id=$(bpftool -j map show pinned "$1/rd_cts_rules" 2>/dev/null |
+		$PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null)
+	[ -n "$id" ] && rm -f "/run/rocedp/cts-$id.names"
+	rm -rf "$1"
+}
+
 # need_root: the suite is skipped (exit 0) unless we are root
 need_root() {
 	if [ "$(id -u)" != 0 ]; then

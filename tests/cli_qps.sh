@@ -26,6 +26,7 @@ FILL="$PY $ROOT/tests/qps_fill.py $ROCEDP_PIN_DIR"
 
 cleanup() {
 	ip netns del "$NS" 2>/dev/null
+	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
 trap cleanup EXIT

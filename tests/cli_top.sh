@@ -28,6 +28,7 @@ TM="tmux -L $SOCK"
 
 cleanup() {
 	$TM kill-server 2>/dev/null
+	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
 trap cleanup EXIT

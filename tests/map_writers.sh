@@ -44,6 +44,7 @@ SYNC_PID=
 cleanup() {
 	[ -n "$SYNC_PID" ] && kill "$SYNC_PID" 2>/dev/null && wait "$SYNC_PID" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
+	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
 trap cleanup EXIT
