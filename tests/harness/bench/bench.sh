@@ -142,6 +142,10 @@ fabric_up() {
 		nexthop via 10.100.2.2 dev bfup2 nexthop via 10.100.3.2 dev bfup3
 	# the live-frame source redirects into bs0: its peer needs NAPI (GRO)
 	in_ns bn_fw ethtool -K bfin gro on >/dev/null
+	# and bfin's peer too: nothing is redirected into bfin here, but
+	# rocedp attach rightly warns that such frames would drop, on every
+	# one of the section's attaches (GRO only acts on bs0's receive side)
+	in_ns bn_src ethtool -K bs0 gro on >/dev/null
 	in_ns bn_sink "$RDB" sink /sys/fs/bpf/bn_sink_count bsk0 bsk1 bsk2 bsk3 ||
 		return 1
 }
@@ -413,6 +417,8 @@ sec_sync() {
 	for i in 0 1 2 3; do
 		ip link add sy$i netns bn_sync type veth peer name syp$i netns bn_syncp
 		ip -n bn_syncp link set syp$i up
+		# as bs0 in fabric_up: no attach warning for the peer
+		in_ns bn_syncp ethtool -K syp$i gro on >/dev/null
 		# answers ARP: a link down flushes even permanent neighbours
 		ip -n bn_syncp addr add 10.100.$i.2/24 dev syp$i
 		ip -n bn_sync link set sy$i up
