@@ -20,11 +20,14 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Werror
 CFLAGS ?= -O2 -g
-override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/lib
+# CFLAGS_EXTRA reaches both sides, so an overridden ROCEDP_MAX_* limit
+# (docs/maps.md) sizes the maps and the userspace that reads them alike
+override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/lib \
+	$(CFLAGS_EXTRA)
 LDLIBS += $(PKG_LIBS) -lm
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fno-strict-aliasing \
-	-Wno-unused-function -I bpf -I /usr/include/$(MULTIARCH)
+	-Wno-unused-function -I bpf -I /usr/include/$(MULTIARCH) $(CFLAGS_EXTRA)
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_HDRS := $(wildcard bpf/*.h)
