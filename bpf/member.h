@@ -88,15 +88,11 @@ static __always_inline int rd_pick_weighted(const struct rocedp_group *g,
  * The scalars are in the per-CPU scratch (the stack is spoken for, see
  * docs/kernel.md), where rd_pick_least_loaded puts them for the scan.
  */
-struct rd_ll_scan {
-	const struct rocedp_group *g;
-	struct rd_ll_vars *v;
-};
 
 /* Member i of the scan; 1 when i is past the group. */
-static __always_inline int rd_ll_visit(struct rd_ll_scan *s, __u32 i)
+static __always_inline int rd_ll_visit(const struct rocedp_group *g,
+				       struct rd_ll_vars *v, __u32 i)
 {
-	struct rd_ll_vars *v = s->v;
 	const struct rocedp_member *m;
 	__u32 idx, slot, w;
 	__u64 load;
@@ -106,10 +102,10 @@ static __always_inline int rd_ll_visit(struct rd_ll_scan *s, __u32 i)
 	idx = v->start + i;
 	if (idx >= v->n)
 		idx -= v->n;
-	slot = s->g->active[idx & (ROCEDP_MAX_MEMBERS - 1)];
+	slot = g->active[idx & (ROCEDP_MAX_MEMBERS - 1)];
 	if (slot >= ROCEDP_MAX_MEMBERS)
 		return 0;
-	m = &s->g->members[slot & (ROCEDP_MAX_MEMBERS - 1)];
+	m = &g->members[slot & (ROCEDP_MAX_MEMBERS - 1)];
 	w = m->weight;
 	if (!w)
 		return 0;
@@ -132,17 +128,15 @@ static __always_inline int rd_ll_visit(struct rd_ll_scan *s, __u32 i)
  * nothing (in line, it grew rd_fwd_member's by 32 bytes, past the 6.1
  * stack budget).
  */
-__attribute__((noinline)) int rd_ll_scan(const struct rocedp_group *g)
+__attribute__((noinline)) int rd_ll_scan(const struct rocedp_group *g,
+					 struct rd_ll_vars *v)
 {
-	struct rd_scratch *sc = rd_scratch_get();
-	struct rd_ll_scan s = { .g = g };
 	__u32 i;
 
-	if (!g || !sc)
+	if (!g || !v)
 		return 0;
-	s.v = &sc->ll;
 	for (i = 0; i < ROCEDP_MAX_MEMBERS; i++)
-		if (rd_ll_visit(&s, i))
+		if (rd_ll_visit(g, v, i))
 			break;
 	return 0;
 }
@@ -166,7 +160,7 @@ static __always_inline int rd_pick_least_loaded(const struct rocedp_group *g,
 	v->step = rd_dre_step_ns(tau_us);
 	v->best_w = 0;
 	v->best = -1;
-	rd_ll_scan(g);
+	rd_ll_scan(g, v);
 	return v->best;
 }
 
