@@ -90,11 +90,12 @@ sec_cost() {
 	log "per-packet cost (BPF_PROG_TEST_RUN, ~5 s)"
 	mkns $ns
 	ip -n $ns link add bcin type veth peer name bcin_p
-	# veths that stay down: hold rocedp_xdp and the bare flowlet forwarder
-	# in the XDP dispatcher (the baselines and the bare forwarder are held
-	# on bcin and bcup0..3)
+	# veths that stay down: hold rocedp_xdp and the bare flowlet and
+	# default forwarders in the XDP dispatcher (the baselines and the bare
+	# forwarder are held on bcin and bcup0..3)
 	ip -n $ns link add bchold type veth peer name bchold_p
 	ip -n $ns link add bchold2 type veth peer name bchold2_p
+	ip -n $ns link add bchold3 type veth peer name bchold3_p
 	for i in 0 1 2 3; do
 		ip -n $ns link add bcup$i type veth peer name bcup${i}_p
 		ip -n $ns link set bcup$i up
@@ -103,7 +104,7 @@ sec_cost() {
 	ip -n $ns link set bcin up
 	ip -n $ns link set bcin_p up
 	taskset -c "$CPU" nsenter --net=/run/netns/$ns "$RDB" cost -i bcin \
-		-p bcup0,bcup1,bcup2,bcup3 -H bchold,bchold2 ${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
+		-p bcup0,bcup1,bcup2,bcup3 -H bchold,bchold2,bchold3 ${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
 		>"$B/cost.json"
 	local rc=$?
 	ip netns del $ns
@@ -179,23 +180,27 @@ rd_fw() { ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" "$@"; }
 # the bare forwarder (tests/harness/bench/empty.bpf.c) natively on the same ports:
 # the ceiling any XDP forwarder with rocedp's table layout reaches here
 bare_up() { in_ns bn_fw "$RDB" barefwd bfin "${BARE_PORTS:-bfup0,bfup1,bfup2,bfup3}"; }
+# the bare default forwarder: rocedp's default job done as cheaply as this
+# table layout allows (empty.bpf.c, bench_ref_bare_default)
+bare_default_up() { in_ns bn_fw "$RDB" barefwd -d bfin bfup0,bfup1,bfup2,bfup3; }
 bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
 
 fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode
 	case $1 in
 	kernel) ;;
 	bare) bare_up ;;
+	bare_default) bare_default_up ;;
 	*) rocedp_up "$1" ;;
 	esac
 }
 fwd_down() {
 	case $1 in
 	kernel) ;;
-	bare) bare_down ;;
+	bare | bare_default) bare_down ;;
 	*) rocedp_down "$1" ;;
 	esac
 }
-tput_name() { case $1 in kernel | bare) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
+tput_name() { case $1 in kernel | bare | bare_default) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
 Q2="numtxqueues 2 numrxqueues 2"
 
 # tput_two MODE RUN: the source on both CPUs at once (64 bytes, a hold
@@ -309,7 +314,7 @@ sec_tput() {
 	fi
 	set_mtu 9000 || return 1
 	for r in $(seq "$TPUT_RUNS"); do
-		for mode in kernel native bare; do
+		for mode in kernel native bare_default bare; do
 			fwd_up $mode || return 1
 			tput_one "$(tput_name $mode)" "$r" $JUMBO_SIZE || return 1
 			fwd_down $mode || return 1

@@ -187,8 +187,123 @@ static __always_inline __u32 ref_flowlet_member(__u32 hash)
 	return fl->member;
 }
 
-/* Both bare forwarders; flowlets is a constant at each call. */
-static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
+/*
+ * Bare default forwarder: the bare forwarder plus the least that rocedp's
+ * default job (forward + remark + ECN, hash on the destination QP) needs
+ * per frame, written as cheaply as this layout allows: the RoCE check and
+ * BTH opcode for the class, the destination QP in the hash, one DSCP
+ * action lookup per class, RED on the egress port's virtual queue (its
+ * settings and state in one line, indexed by the member's slot, the clock
+ * read only where rocedp's deferral reads it: ROCEDP_VQ_DEFER_SHIFT) and
+ * one per-CPU counter line. No IPv6, VLAN, martian or other-host checks,
+ * no per-port or per-member counters. The floor under rocedp's default
+ * row, as ref_bare_flowlet is under the flowlet row.
+ */
+#define REF_ROCE_PORT 4791
+#define REF_OP_ACK 0x11 /* RC Acknowledge */
+#define REF_OP_CNP 0x81
+#define REF_DSCP_LEAVE 0xff
+#define REF_CLASSES 3 /* data, ACK, CNP */
+#define REF_VQ_SHIFT 26 /* drain: bytes per ns << 26, as rocedp */
+#define REF_VQ_DEFER_SHIFT 3 /* as ROCEDP_VQ_DEFER_SHIFT */
+
+struct ref_port {
+	__u64 vq_bytes;
+	__u64 last_ns;
+	__u64 drain_fp;
+	__u32 pending;
+	__u32 kmin;
+	__u32 kmax;
+	__u32 pmax; /* percent */
+};
+
+struct ref_ctrs {
+	__u64 rx_pkts;
+	__u64 rx_bytes;
+	__u64 fwd_pkts;
+	__u64 fwd_bytes;
+	__u64 ce_marked;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, REF_FWD_SLOTS);
+	__type(key, __u32);
+	__type(value, struct ref_port);
+} ref_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, REF_CLASSES);
+	__type(key, __u32);
+	__type(value, __u32); /* DSCP, or REF_DSCP_LEAVE */
+} ref_dscp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ref_ctrs);
+} ref_default_ctrs SEC(".maps");
+
+__u64 ref_default_redirected;
+
+/* Queue before this frame (it joins); the clock only when it can matter. */
+static __always_inline __u64 ref_vq(struct ref_port *pt, __u32 len)
+{
+	__u64 q = pt->vq_bytes + pt->pending, now, dt, drained;
+
+	if (pt->last_ns && q + len < pt->kmin &&
+	    pt->pending + len <= pt->kmin >> REF_VQ_DEFER_SHIFT) {
+		pt->pending += len;
+		return q;
+	}
+	now = bpf_ktime_get_ns();
+	q = pt->vq_bytes;
+	if (pt->last_ns && now > pt->last_ns) {
+		dt = now - pt->last_ns;
+		if (dt > 1000000000) /* keeps dt * fp within 64 bits */
+			dt = 1000000000;
+		drained = (dt * pt->drain_fp) >> REF_VQ_SHIFT;
+		q = drained >= q ? 0 : q - drained;
+	}
+	q += pt->pending;
+	pt->pending = 0;
+	pt->last_ns = now;
+	pt->vq_bytes = q + len;
+	return q;
+}
+
+/* RED: 1 = mark, p = pmax * (q - kmin) / (kmax - kmin) between the bounds */
+static __always_inline int ref_red(const struct ref_port *pt, __u64 q)
+{
+	__u64 p32;
+
+	if (q < pt->kmin)
+		return 0;
+	if (q >= pt->kmax || pt->kmax <= pt->kmin)
+		return 1;
+	p32 = ((q - pt->kmin) << 32) / (pt->kmax - pt->kmin) * pt->pmax / 100;
+	return bpf_get_prandom_u32() < p32;
+}
+
+/* New TOS into the header, the checksum adjusted for its 16-bit word. */
+static __always_inline void ref_set_tos(struct iphdr *ip, __u8 tos)
+{
+	__u32 csum = (__u16)~ip->check;
+	__u16 old = *(__u16 *)ip;
+
+	ip->tos = tos;
+	csum += (__u16)~old + *(__u16 *)ip;
+	csum = (csum & 0xffff) + (csum >> 16);
+	csum = (csum & 0xffff) + (csum >> 16);
+	ip->check = ~csum;
+}
+
+/* The bare forwarders; mode is a constant at each call. */
+enum ref_mode { REF_PLAIN, REF_FLOWLET, REF_DEFAULT };
+
+static __always_inline int ref_fwd(struct xdp_md *ctx, const int mode)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -200,18 +315,40 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 	__u32 *grp, idx, h, csum, ports;
 	long ret;
 
+	__u8 *bth = (__u8 *)(udp + 1);
+	__u32 cls = 0, len = 0, *dscp, zero = 0;
+	struct ref_ctrs *ctr = 0;
+	struct ref_port *pt;
+	__u8 tos;
+
 	if ((void *)(udp + 1) > data_end)
 		return XDP_PASS;
 	if (eth->h_proto != bpf_htons(ETH_P_IP) || ip->ihl != 5 ||
 	    ip->protocol != IPPROTO_UDP || ip->ttl <= 1)
 		return XDP_PASS;
+	if (mode == REF_DEFAULT) {
+		/* BTH: opcode at 0, destination QP in bytes 5..7 */
+		if ((void *)(bth + 12) > data_end ||
+		    udp->dest != bpf_htons(REF_ROCE_PORT))
+			return XDP_PASS;
+		len = ETH_HLEN + bpf_ntohs(ip->tot_len);
+		ctr = bpf_map_lookup_elem(&ref_default_ctrs, &zero);
+		if (ctr) {
+			ctr->rx_pkts++;
+			ctr->rx_bytes += len;
+		}
+		cls = bth[0] == REF_OP_ACK ? 1 : bth[0] == REF_OP_CNP ? 2 : 0;
+	}
 	k.addr = ip->daddr;
 	grp = bpf_map_lookup_elem(&ref_fwd_routes, &k);
 	if (!grp || *grp >= REF_FWD_GROUPS)
 		return XDP_PASS;
-	ports = (__u32)udp->source << 16 | udp->dest;
+	if (mode == REF_DEFAULT)
+		ports = (__u32)bth[5] << 16 | (__u32)bth[6] << 8 | bth[7];
+	else
+		ports = (__u32)udp->source << 16 | udp->dest;
 	h = ref_fwd_hash(ip->saddr, ip->daddr, ports, ip->protocol);
-	if (flowlets)
+	if (mode == REF_FLOWLET)
 		h = ref_flowlet_member(h);
 	idx = *grp * REF_FWD_MEMBERS + (h & (REF_FWD_MEMBERS - 1));
 	mb = bpf_map_lookup_elem(&ref_fwd_members, &idx);
@@ -221,6 +358,25 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 	ret = bpf_redirect_map(&ref_fwd_tx, mb->ifindex, XDP_PASS);
 	if (ret != XDP_REDIRECT)
 		return ret;
+	if (mode == REF_DEFAULT) {
+		tos = ip->tos;
+		dscp = bpf_map_lookup_elem(&ref_dscp, &cls);
+		if (dscp && *dscp != REF_DSCP_LEAVE)
+			tos = (*dscp << 2) | (tos & 3);
+		pt = bpf_map_lookup_elem(&ref_ports, &idx);
+		if (pt && pt->drain_fp && ref_red(pt, ref_vq(pt, len)) &&
+		    (tos & 3) && (tos & 3) != 3) {
+			tos |= 3;
+			if (ctr)
+				ctr->ce_marked++;
+		}
+		if (tos != ip->tos)
+			ref_set_tos(ip, tos);
+		if (ctr) {
+			ctr->fwd_pkts++;
+			ctr->fwd_bytes += len;
+		}
+	}
 	__builtin_memcpy(eth->h_dest, mb->dmac, ETH_ALEN);
 	__builtin_memcpy(eth->h_source, mb->smac, ETH_ALEN);
 	/*
@@ -231,8 +387,10 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 	csum = ip->check + (__u32)bpf_htons(0x0100);
 	ip->check = csum + (csum >= 0xffff);
 	ip->ttl--;
-	if (flowlets)
+	if (mode == REF_FLOWLET)
 		ref_flowlet_redirected++;
+	else if (mode == REF_DEFAULT)
+		ref_default_redirected++;
 	else
 		ref_fwd_redirected++;
 	return XDP_REDIRECT;
@@ -242,13 +400,20 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int flowlets)
 SEC("xdp.frags")
 int bench_ref_bare_fwd(struct xdp_md *ctx)
 {
-	return ref_fwd(ctx, 0);
+	return ref_fwd(ctx, REF_PLAIN);
 }
 
 SEC("xdp")
 int bench_ref_bare_flowlet(struct xdp_md *ctx)
 {
-	return ref_fwd(ctx, 1);
+	return ref_fwd(ctx, REF_FLOWLET);
+}
+
+/* frags too: the jumbo row runs it beside the other two */
+SEC("xdp.frags")
+int bench_ref_bare_default(struct xdp_md *ctx)
+{
+	return ref_fwd(ctx, REF_DEFAULT);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -294,6 +294,13 @@ struct ref_fwd_member {
 	__u8 dmac[ETH_ALEN];
 };
 
+/* as empty.bpf.c: a port's RED settings and virtual queue */
+struct ref_port {
+	__u64 vq_bytes, last_ns, drain_fp;
+	__u32 pending, kmin, kmax, pmax;
+};
+_Static_assert(sizeof(struct ref_port) == 40, "ref_port as in empty.bpf.c");
+
 /* The bare forwarder's tables: the same route, the same four ports. */
 static void setup_bare_fwd(struct empty *eo, char **ports)
 {
@@ -327,6 +334,30 @@ static void setup_bare_fwd(struct empty *eo, char **ports)
 					&mb.ifindex, &dv, 0))
 			die("ref_fwd_tx", errno);
 	}
+}
+
+/*
+ * The bare default forwarder's extra tables: each member's port at the
+ * rate and RED thresholds the tput section gives rocedp (25 Gbit/s, Kmin
+ * 100000, Kmax 400000, Pmax 20%), the DSCP actions of rocedp's defaults
+ * for ACKs and CNPs, data left alone.
+ */
+static void setup_bare_default(struct empty *eo)
+{
+	struct ref_port pt = { .kmin = 100000, .kmax = 400000, .pmax = 20 };
+	__u32 dscp[3] = { 0xff, 46, 48 }, i;
+	__u64 rate_bps = 25000000000ull;
+
+	/* bytes per ns << 26, rounded, as rocedp's rd_vq_drain_fp */
+	pt.drain_fp = ((rate_bps << 23) + 500000000) / 1000000000;
+	for (i = 0; i < 4; i++)
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_ports), &i,
+					&pt, 0))
+			die("ref_ports", errno);
+	for (i = 0; i < 3; i++)
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_dscp), &i,
+					&dscp[i], 0))
+			die("ref_dscp", errno);
 }
 
 struct ctr_snap {
@@ -460,17 +491,18 @@ static void print_row(const char *name, const char *what, const struct row *r,
 static int cmd_cost(int argc, char **argv)
 {
 	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
-	const char *in_if = NULL, *hold_if = NULL, *hold2_if = NULL;
-	int hold_idx, hold2_idx, bare_idx;
+	const char *in_if = NULL, *hold_if = NULL, *hold2_if = NULL,
+		   *hold3_if = NULL;
+	int hold_idx, hold2_idx, hold3_idx, bare_idx;
 	char *ports[4] = {}, *list = NULL, why[256];
 	static __u8 frames[N_FRAMES][FRAME_LEN];
 	struct empty *eo;
 	struct rocedp *skel;
 	struct rd_maps m;
 	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, fd_bflow,
-		in_idx, egr_port;
+		fd_bdef, in_idx, egr_port;
 	double empty[16], empty_tc[16], ref[3][16], e, et, bare_ns, mn, mx;
-	static struct row ing[N_COMBOS], egr, bare, bflow;
+	static struct row ing[N_COMBOS], egr, bare, bflow, bdef;
 	int fd_ref[3];
 	static const char *const ref_names[3] = { "ktime", "percpu_counter",
 						  "lpm_lookup" };
@@ -484,8 +516,9 @@ static int cmd_cost(int argc, char **argv)
 			in_if = optarg;
 			break;
 		case 'H': /* HOLD[,HOLD2]: HOLD2 holds the bare flowlet forwarder */
-			hold2_if = optarg;
-			hold_if = strsep((char **)&hold2_if, ",");
+			hold3_if = optarg;
+			hold_if = strsep((char **)&hold3_if, ",");
+			hold2_if = strsep((char **)&hold3_if, ",");
 			break;
 		case 'p':
 			list = optarg;
@@ -503,10 +536,11 @@ static int cmd_cost(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!in_if || !hold_if || !hold2_if || !list || passes < 1 ||
-	    passes > 16 || repeat < 1 || repeat > 250 || batches < 1) {
+	if (!in_if || !hold_if || !hold2_if || !hold3_if || !list ||
+	    passes < 1 || passes > 16 || repeat < 1 || repeat > 250 ||
+	    batches < 1) {
 		fprintf(stderr,
-			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF,HOLD3_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
 		return 2;
 	}
 	rounds = (uint64_t)batches * repeat;
@@ -554,6 +588,7 @@ static int cmd_cost(int argc, char **argv)
 	fd_ref[2] = bpf_program__fd(eo->progs.bench_ref_lpm);
 	fd_bare = bpf_program__fd(eo->progs.bench_ref_bare_fwd);
 	fd_bflow = bpf_program__fd(eo->progs.bench_ref_bare_flowlet);
+	fd_bdef = bpf_program__fd(eo->progs.bench_ref_bare_default);
 	{
 		/* 10.9.0.0/16, as rocedp's route */
 		struct {
@@ -566,6 +601,7 @@ static int cmd_cost(int argc, char **argv)
 			die("ref_lpm", errno);
 	}
 	setup_bare_fwd(eo, ports);
+	setup_bare_default(eo);
 
 	/*
 	 * Every XDP test run registers its program with the kernel's XDP
@@ -580,6 +616,9 @@ static int cmd_cost(int argc, char **argv)
 	hold2_idx = if_nametoindex(hold2_if);
 	if (!hold2_idx)
 		die(hold2_if, errno);
+	hold3_idx = if_nametoindex(hold3_if);
+	if (!hold3_idx)
+		die(hold3_if, errno);
 	bare_idx = if_nametoindex(ports[3]);
 	if (bpf_xdp_attach(hold_idx, fd_xdp, XDP_FLAGS_DRV_MODE, NULL))
 		die("holding rocedp_xdp in the dispatcher", errno);
@@ -594,10 +633,13 @@ static int cmd_cost(int argc, char **argv)
 	if (bpf_xdp_attach(hold2_idx, fd_bflow, XDP_FLAGS_DRV_MODE, NULL))
 		die("holding the bare flowlet forwarder in the dispatcher",
 		    errno);
+	if (bpf_xdp_attach(hold3_idx, fd_bdef, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the bare default forwarder in the dispatcher",
+		    errno);
 
 	for (ci = 0; ci < N_COMBOS; ci++)
 		ing[ci].ok = true;
-	egr.ok = bare.ok = bflow.ok = true;
+	egr.ok = bare.ok = bflow.ok = bdef.ok = true;
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
 		struct ctr_snap a, b;
@@ -615,6 +657,9 @@ static int cmd_cost(int argc, char **argv)
 			     frames, batches, repeat, in_idx);
 		time_ref_fwd(&bflow, p, fd_bflow,
 			     &eo->bss->ref_flowlet_redirected, frames, batches,
+			     repeat, in_idx);
+		time_ref_fwd(&bdef, p, fd_bdef,
+			     &eo->bss->ref_default_redirected, frames, batches,
 			     repeat, in_idx);
 
 		for (ci = 0; ci < N_COMBOS; ci++) {
@@ -665,6 +710,10 @@ static int cmd_cost(int argc, char **argv)
 	print_row("ref_bare_flowlet",
 		  "ref_bare_fwd + clock + flow table (hashed array)", &bflow,
 		  passes, e, bare_ns);
+	printf(",\"bare_default\":");
+	print_row("ref_bare_default",
+		  "ref_bare_fwd + RoCE class, QP hash, DSCP, RED, one counter",
+		  &bdef, passes, e, bare_ns);
 	printf(",\"tc_egress\":");
 	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,
 		  passes, et, 0);
@@ -677,10 +726,11 @@ static int cmd_cost(int argc, char **argv)
 		all_ok &= ing[ci].ok;
 	}
 	printf("]}\n");
-	all_ok &= bare.ok && bflow.ok && egr.ok;
+	all_ok &= bare.ok && bflow.ok && bdef.ok && egr.ok;
 
 	bpf_xdp_detach(hold_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(hold2_idx, XDP_FLAGS_DRV_MODE, NULL);
+	bpf_xdp_detach(hold3_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
 	for (i = 0; i < 4; i++)
 		bpf_xdp_detach(if_nametoindex(ports[i]), XDP_FLAGS_DRV_MODE,
@@ -1060,11 +1110,16 @@ static int cmd_barefwd(int argc, char **argv)
 {
 	char *ports[4], *list;
 	struct empty *eo;
-	int i, idx;
+	int i, idx, dflt = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "-d")) {
+		dflt = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3 || !(idx = if_nametoindex(argv[1]))) {
 		fprintf(stderr,
-			"usage: rdbench barefwd IN_IF IF0,IF1,IF2,IF3\n");
+			"usage: rdbench barefwd [-d] IN_IF IF0,IF1,IF2,IF3\n");
 		return 2;
 	}
 	list = argv[2];
@@ -1077,8 +1132,13 @@ static int cmd_barefwd(int argc, char **argv)
 	if (!eo)
 		die("empty.bpf.o", errno);
 	setup_bare_fwd(eo, ports);
-	if (bpf_xdp_attach(idx, bpf_program__fd(eo->progs.bench_ref_bare_fwd),
-			   XDP_FLAGS_DRV_MODE, NULL))
+	if (dflt)
+		setup_bare_default(eo);
+	if (bpf_xdp_attach(
+		    idx,
+		    bpf_program__fd(dflt ? eo->progs.bench_ref_bare_default :
+					   eo->progs.bench_ref_bare_fwd),
+		    XDP_FLAGS_DRV_MODE, NULL))
 		die("barefwd: native attach", errno);
 	empty__destroy(eo);
 	return 0;

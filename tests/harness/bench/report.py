@@ -37,7 +37,7 @@ def mib(b):
 
 FORWARDERS = ("kernel", "rocedp_native", "rocedp_native_fwd", "rocedp_tc", "bare")
 # not rocedp: no rocedp counters to read
-NOT_ROCEDP = ("kernel", "bare")
+NOT_ROCEDP = ("kernel", "bare", "bare_default")
 # forward only: no ECN port settings, so no RED decision is expected
 NO_ECN = ("rocedp_native_fwd",)
 
@@ -155,7 +155,8 @@ def main():
               % ", ".join("%s %.1f ns" % kv for kv in cost["reference_ns"].items()))
         bare = cost["bare_fwd"]
         bflow = cost.get("bare_flowlet")
-        refs = [bare] + ([bflow] if bflow else [])
+        bdef = cost.get("bare_default")
+        refs = [bare] + [r for r in (bflow, bdef) if r]
         tce = cost["tc_egress"]
         fmt = "   %-16s %8s %15s %8s %7s  %-8s %s"
         p(fmt % ("program", "ns", "pass min..max", "x empty", "x bare", "verified", "what"))
@@ -166,8 +167,9 @@ def main():
                      "%.2f%s" % (c["ratio"], note), ratio_bare,
                      "yes" if c["verified"] else "NO", c["what"]))
         row(bare, "-")
-        if bflow:
-            row(bflow, "%.2f" % bflow["ratio_bare"])
+        for r in (bflow, bdef):
+            if r:
+                row(r, "%.2f" % r["ratio_bare"])
         for c in cost["combos"]:
             row(c, "%.2f" % c["ratio_bare"] if "ratio_bare" in c else "-")
         row(tce, "-", "*")
@@ -194,6 +196,11 @@ def main():
             p("   floor: ref_bare_flowlet (the bare forwarder + one clock read + one hashed-array"
               " flow entry, no counters) = %.2fx empty; rocedp's flowlet row is %.2fx of it"
               % (bflow["ratio"], byname["flowlet"]["ns"] / bflow["ns"]))
+        if bdef and "default" in byname and bdef["ns"] > 0:
+            # the cheapest forwarder that does the default job (issue 23)
+            p("   floor: ref_bare_default (the bare forwarder + RoCE class, QP hash, DSCP action,"
+              " RED, one counter line) = %.2fx ref_bare_fwd; rocedp's default row is %.2fx of it"
+              % (bdef["ns"] / bare["ns"], byname["default"]["ns"] / bdef["ns"]))
         if "telemetry" in byname and "default" in byname:
             # issue 21: telemetry may add at most 15% to the default path
             t, dflt = byname["telemetry"], byname["default"]
@@ -305,7 +312,7 @@ def main():
         for size in jumbo:
             p("   jumbo, MTU 9000, %s-byte frames (4096-byte RoCE payload), AF_PACKET source, "
               "back to back per run:" % size)
-            for mode in ("kernel", "rocedp_native", "bare"):
+            for mode in ("kernel", "rocedp_native", "bare_default", "bare"):
                 n = summ.get(mode, {}).get(size)
                 if not n:
                     continue
@@ -322,6 +329,25 @@ def main():
                                         100 * n["share_of_bare"], 100 * n["share_of_bare_min"],
                                         100 * n["share_of_bare_max"]),
                                     n["share_of_bare"] >= 0.95))
+            # the floor of the default job (issue 23's "cheapest forwarder
+            # that could do the same job"): is the goal within reach here?
+            fl, n = summ.get("bare_default", {}).get(size), summ.get("rocedp_native", {}).get(size)
+            if fl and n and "share_of_bare" in fl:
+                by = {}
+                for r in runs:
+                    if str(r["size"]) == size and r["mode"] in ("rocedp_native", "bare_default"):
+                        by.setdefault(r["run"], {})[r["mode"]] = r["mpps"]
+                of = [v["rocedp_native"] / v["bare_default"] for v in by.values()
+                      if len(v) == 2 and v["bare_default"] > 0]
+                n["share_of_floor"] = round(statistics.median(of), 3) if of else None
+                p("     floor: bare_default (the bare forwarder + RoCE class, QP hash, DSCP action,"
+                  " RED on a virtual queue, one counter line)")
+                p("     is %.1f%% of bare (%.0f..%.0f%%), so the goal is %s here; rocedp_native is"
+                  " %s of the floor" % (
+                      100 * fl["share_of_bare"], 100 * fl["share_of_bare_min"],
+                      100 * fl["share_of_bare_max"],
+                      "within reach" if fl["share_of_bare"] >= 0.95 else "out of reach of ANY forwarder",
+                      "%.1f%%" % (100 * n["share_of_floor"]) if of else "?"))
         # two CPUs: the source on both at once; scaling against one CPU
         # back to back, and the flowlet table's lost claims
         two = [m for m in ("rocedp_native", "rocedp_native_flowlet",
