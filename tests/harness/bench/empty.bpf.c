@@ -196,8 +196,9 @@ static __always_inline __u32 ref_flowlet_member(__u32 hash)
  * settings and state in one line, indexed by the member's slot, the clock
  * read only where rocedp's deferral reads it: ROCEDP_VQ_DEFER_SHIFT) and
  * one per-CPU counter line. No IPv6, VLAN, martian or other-host checks,
- * no per-port or per-member counters. The floor under rocedp's default
- * row, as ref_bare_flowlet is under the flowlet row.
+ * no per-port or per-member counters, no cap on the queue. The floor
+ * under rocedp's default row, as ref_bare_flowlet is under the flowlet
+ * row.
  */
 #define REF_ROCE_PORT 4791
 #define REF_OP_ACK 0x11 /* RC Acknowledge */
@@ -312,14 +313,11 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int mode)
 	struct udphdr *udp = data + ETH_HLEN + sizeof(*ip);
 	struct ref_lpm_key k = { .prefixlen = 32 };
 	struct ref_fwd_member *mb;
-	__u32 *grp, idx, h, csum, ports;
-	long ret;
-
-	__u8 *bth = (__u8 *)(udp + 1);
-	__u32 cls = 0, len = 0, *dscp, zero = 0;
-	struct ref_ctrs *ctr = 0;
+	__u32 *grp, idx, h, csum, ports, cls = 0, len = 0, *dscp, zero = 0;
+	__u8 *bth = (__u8 *)(udp + 1), tos;
+	struct ref_ctrs *ctr = NULL;
 	struct ref_port *pt;
-	__u8 tos;
+	long ret;
 
 	if ((void *)(udp + 1) > data_end)
 		return XDP_PASS;
