@@ -8,7 +8,8 @@ BENCH := $(BENCH_OUT)/rdbench
 BENCH_BPF := $(BENCH_OUT)/empty.bpf.o $(BENCH_OUT)/pktgen.bpf.o
 BENCH_SKELS := $(BENCH_BPF:.bpf.o=.skel.h)
 BENCH_LIB_OBJS = $(LIBROCEDP)
-FORMAT_EXTRA += tests/harness/bench/rdbench.c $(wildcard tests/harness/bench/*.bpf.c)
+FORMAT_EXTRA += tests/harness/bench/rdbench.c $(wildcard tests/harness/bench/*.bpf.c) \
+	tests/harness/bench/bench_abi.h
 
 .PHONY: bench bench-progs
 .SECONDARY: $(BENCH_BPF)
@@ -16,14 +17,15 @@ FORMAT_EXTRA += tests/harness/bench/rdbench.c $(wildcard tests/harness/bench/*.b
 $(BENCH_OUT):
 	@mkdir -p $@
 
-$(BENCH_OUT)/%.bpf.o: tests/harness/bench/%.bpf.c | $(BENCH_OUT)
+$(BENCH_OUT)/%.bpf.o: tests/harness/bench/%.bpf.c tests/harness/bench/bench_abi.h \
+		bpf/rocedp_abi.h | $(BENCH_OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv $@.tmp $@
 
 $(BENCH): tests/harness/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
-		$(USER_HDRS) bpf/rocedp_abi.h | $(BENCH_OUT)
+		$(USER_HDRS) bpf/rocedp_abi.h tests/harness/bench/bench_abi.h | $(BENCH_OUT)
 	$(CC) $(CFLAGS) -I$(BENCH_OUT) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 

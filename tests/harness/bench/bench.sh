@@ -151,6 +151,10 @@ fabric_up() {
 		return 1
 }
 
+# The ECN port settings of the tput section (`rocedp ecn set` words), for
+# rocedp and the bare default forwarder alike.
+TPUT_ECN="kmin 100000 kmax 400000 pmax 20 rate 25000"
+
 # rocedp on the fabric: attach, group from the kernel route, then ECN port
 # settings with a rate, so RED really runs (sync leaves the rate at 0).
 # native_fwd: features forward only (hash qp), the kernel's own job.
@@ -165,8 +169,7 @@ rocedp_up() { # rocedp_up native|native_fwd|native_flowlet[_same]|tc
 	rd_fw sync --once >"$B/tput-sync-$1.txt" 2>&1 || return 1
 	[ "$1" = native_fwd ] && return 0
 	for i in 0 1 2 3; do
-		rd_fw ecn set bfup$i kmin 100000 kmax 400000 pmax 20 \
-			rate 25000 || return 1
+		rd_fw ecn set bfup$i $TPUT_ECN || return 1
 	done
 }
 
@@ -182,7 +185,7 @@ rd_fw() { ROCEDP_PIN_DIR=/sys/fs/bpf/bn_fw in_ns bn_fw "$ROCEDP" "$@"; }
 bare_up() { in_ns bn_fw "$RDB" barefwd bfin "${BARE_PORTS:-bfup0,bfup1,bfup2,bfup3}"; }
 # the bare default forwarder: rocedp's default job done as cheaply as this
 # table layout allows (empty.bpf.c, bench_ref_bare_default)
-bare_default_up() { in_ns bn_fw "$RDB" barefwd -d bfin bfup0,bfup1,bfup2,bfup3; }
+bare_default_up() { in_ns bn_fw "$RDB" barefwd -d "$TPUT_ECN" bfin bfup0,bfup1,bfup2,bfup3; }
 bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
 
 fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode

@@ -13,6 +13,8 @@
 #include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include "rocedp_abi.h"
+#include "bench_abi.h"
 
 SEC("xdp")
 int bench_empty_xdp(struct xdp_md *ctx)
@@ -90,16 +92,6 @@ int bench_ref_lpm(struct xdp_md *ctx)
  * lets rdbench check that every round was redirected. rocedp's forward
  * path is reported as a multiple of this.
  */
-#define REF_FWD_MEMBERS 4 /* per group */
-#define REF_FWD_GROUPS 16
-#define REF_FWD_SLOTS (REF_FWD_GROUPS * REF_FWD_MEMBERS)
-
-struct ref_fwd_member {
-	__u32 ifindex;
-	__u8 smac[ETH_ALEN];
-	__u8 dmac[ETH_ALEN];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
 	__uint(max_entries, 64);
@@ -200,24 +192,6 @@ static __always_inline __u32 ref_flowlet_member(__u32 hash)
  * under rocedp's default row, as ref_bare_flowlet is under the flowlet
  * row.
  */
-#define REF_ROCE_PORT 4791
-#define REF_OP_ACK 0x11 /* RC Acknowledge */
-#define REF_OP_CNP 0x81
-#define REF_DSCP_LEAVE 0xff
-#define REF_CLASSES 3 /* data, ACK, CNP */
-#define REF_VQ_SHIFT 26 /* drain: bytes per ns << 26, as rocedp */
-#define REF_VQ_DEFER_SHIFT 3 /* as ROCEDP_VQ_DEFER_SHIFT */
-
-struct ref_port {
-	__u64 vq_bytes;
-	__u64 last_ns;
-	__u64 drain_fp;
-	__u32 pending;
-	__u32 kmin;
-	__u32 kmax;
-	__u32 pmax; /* percent */
-};
-
 struct ref_ctrs {
 	__u64 rx_pkts;
 	__u64 rx_bytes;
@@ -255,7 +229,7 @@ static __always_inline __u64 ref_vq(struct ref_port *pt, __u32 len)
 	__u64 q = pt->vq_bytes + pt->pending, now, dt, drained;
 
 	if (pt->last_ns && q + len < pt->kmin &&
-	    pt->pending + len <= pt->kmin >> REF_VQ_DEFER_SHIFT) {
+	    pt->pending + len <= pt->kmin >> ROCEDP_VQ_DEFER_SHIFT) {
 		pt->pending += len;
 		return q;
 	}
@@ -265,7 +239,7 @@ static __always_inline __u64 ref_vq(struct ref_port *pt, __u32 len)
 		dt = now - pt->last_ns;
 		if (dt > 1000000000) /* keeps dt * fp within 64 bits */
 			dt = 1000000000;
-		drained = (dt * pt->drain_fp) >> REF_VQ_SHIFT;
+		drained = (dt * pt->drain_fp) >> ROCEDP_VQ_DRAIN_SHIFT;
 		q = drained >= q ? 0 : q - drained;
 	}
 	q += pt->pending;
@@ -313,7 +287,8 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int mode)
 	struct udphdr *udp = data + ETH_HLEN + sizeof(*ip);
 	struct ref_lpm_key k = { .prefixlen = 32 };
 	struct ref_fwd_member *mb;
-	__u32 *grp, idx, h, csum, ports, cls = 0, len = 0, *dscp, zero = 0;
+	__u32 *grp, idx, h, csum, ports, cls = REF_CLASS_DATA, len = 0, *dscp,
+					 zero = 0;
 	__u8 *bth = (__u8 *)(udp + 1), tos;
 	struct ref_ctrs *ctr = NULL;
 	struct ref_port *pt;
@@ -327,7 +302,7 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int mode)
 	if (mode == REF_DEFAULT) {
 		/* BTH: opcode at 0, destination QP in bytes 5..7 */
 		if ((void *)(bth + 12) > data_end ||
-		    udp->dest != bpf_htons(REF_ROCE_PORT))
+		    udp->dest != bpf_htons(ROCEDP_ROCEV2_PORT))
 			return XDP_PASS;
 		len = ETH_HLEN + bpf_ntohs(ip->tot_len);
 		ctr = bpf_map_lookup_elem(&ref_default_ctrs, &zero);
@@ -335,7 +310,9 @@ static __always_inline int ref_fwd(struct xdp_md *ctx, const int mode)
 			ctr->rx_pkts++;
 			ctr->rx_bytes += len;
 		}
-		cls = bth[0] == REF_OP_ACK ? 1 : bth[0] == REF_OP_CNP ? 2 : 0;
+		cls = bth[0] == ROCEDP_OP_RC_ACK ? REF_CLASS_ACK :
+		      bth[0] == ROCEDP_OP_CNP	 ? REF_CLASS_CNP :
+						   REF_CLASS_DATA;
 	}
 	k.addr = ip->daddr;
 	grp = bpf_map_lookup_elem(&ref_fwd_routes, &k);

@@ -44,6 +44,7 @@
 #include "rocedp.skel.h"
 #include "pktgen.skel.h"
 #include "empty.skel.h"
+#include "bench_abi.h"
 
 /* the CLI's error helper lives in main.c, which is not linked here */
 
@@ -230,6 +231,21 @@ static void set_config(int fd, __u32 features, __u32 mode)
 		die("rd_config", errno);
 }
 
+/* The cost section's egress ports, for rocedp and the bare default
+ * forwarder alike: 25G at the default thresholds. */
+static void cost_port_cfg(struct rocedp_port_cfg *pc)
+{
+	rd_port_defaults(pc);
+	pc->rate_bps = 25000000000ull;
+}
+
+/* data frames carry DSCP 0: the cost section gives the class an action so
+ * remark really rewrites (first round of a batch; later rounds find it set) */
+static const struct rocedp_qos cost_data_qos = {
+	.action = ROCEDP_QOS_SET_DSCP,
+	.dscp = 26,
+};
+
 /*
  * The group, route, devmap and port settings of a leaf with 4 uplinks:
  * members are real interfaces in this netns, so the devmap accepts them and
@@ -244,12 +260,10 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 	struct rocedp_route rv = { .group_id = 1,
 				   .flags = ROCEDP_ROUTEF_STATIC };
 	struct rocedp_port_cfg pc;
-	struct rocedp_qos q = { .action = ROCEDP_QOS_SET_DSCP, .dscp = 26 };
 	__u32 key = 1, cls = ROCEDP_CLASS_DATA;
 	int i, err;
 
-	rd_port_defaults(&pc); /* a 25G port at the default thresholds */
-	pc.rate_bps = 25000000000ull;
+	cost_port_cfg(&pc);
 	g.n_members = 4;
 	for (i = 0; i < 4; i++) {
 		struct rocedp_member *mb = &g.members[i];
@@ -281,25 +295,9 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 	inet_pton(AF_INET, "10.9.0.0", &rk.addr);
 	if (bpf_map_update_elem(m->fd[RD_MAP_ROUTES4], &rk, &rv, 0))
 		die("rd_routes4", errno);
-	/* data frames carry DSCP 0: give the class an action so remark
-	 * really rewrites (first round of a batch; later rounds find it set) */
-	if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &cls, &q, 0))
+	if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &cls, &cost_data_qos, 0))
 		die("rd_qos", errno);
 }
-
-/* must match tests/harness/bench/empty.bpf.c */
-struct ref_fwd_member {
-	__u32 ifindex;
-	__u8 smac[ETH_ALEN];
-	__u8 dmac[ETH_ALEN];
-};
-
-/* as empty.bpf.c: a port's RED settings and virtual queue */
-struct ref_port {
-	__u64 vq_bytes, last_ns, drain_fp;
-	__u32 pending, kmin, kmax, pmax;
-};
-_Static_assert(sizeof(struct ref_port) == 40, "ref_port as in empty.bpf.c");
 
 /* The bare forwarder's tables: the same route, the same four ports. */
 static void setup_bare_fwd(struct empty *eo, char **ports)
@@ -337,27 +335,46 @@ static void setup_bare_fwd(struct empty *eo, char **ports)
 }
 
 /*
- * The bare default forwarder's extra tables: each member's port at the
- * rate and RED thresholds the tput section gives rocedp (25 Gbit/s, Kmin
- * 100000, Kmax 400000, Pmax 20%), the DSCP actions of rocedp's defaults
- * for ACKs and CNPs, data left alone.
+ * The bare default forwarder's extra tables, from what rocedp gets beside
+ * it: each member's port at pc's rate and RED thresholds, and the DSCP
+ * actions of rocedp's built-in defaults (config.c), the data class's
+ * replaced by data unless NULL.
  */
-static void setup_bare_default(struct empty *eo)
+static void setup_bare_default(struct empty *eo,
+			       const struct rocedp_port_cfg *pc,
+			       const struct rocedp_qos *data)
 {
-	struct ref_port pt = { .kmin = 100000, .kmax = 400000, .pmax = 20 };
-	__u32 dscp[3] = { 0xff, 46, 48 }, i;
-	__u64 rate_bps = 25000000000ull;
+	static const __u32 cls[REF_CLASSES] = {
+		[REF_CLASS_DATA] = ROCEDP_CLASS_DATA,
+		[REF_CLASS_ACK] = ROCEDP_CLASS_ACK,
+		[REF_CLASS_CNP] = ROCEDP_CLASS_CNP,
+	};
+	struct ref_port pt = { .kmin = pc->kmin_bytes,
+			       .kmax = pc->kmax_bytes,
+			       .pmax = pc->pmax_percent };
+	static struct rd_staged dflt;
+	__u32 i, dscp;
 
-	/* bytes per ns << 26, rounded, as rocedp's rd_vq_drain_fp */
-	pt.drain_fp = ((rate_bps << 23) + 500000000) / 1000000000;
-	for (i = 0; i < 4; i++)
+	rd_staged_defaults(&dflt);
+	if (data)
+		dflt.qos[ROCEDP_CLASS_DATA] = *data;
+	/* bytes per ns << ROCEDP_VQ_DRAIN_SHIFT, rounded, as rd_vq_drain_fp */
+	pt.drain_fp =
+		((pc->rate_bps << (ROCEDP_VQ_DRAIN_SHIFT - 3)) + 500000000) /
+		1000000000;
+	for (i = 0; i < REF_FWD_MEMBERS; i++)
 		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_ports), &i,
 					&pt, 0))
 			die("ref_ports", errno);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < REF_CLASSES; i++) {
+		const struct rocedp_qos *q = &dflt.qos[cls[i]];
+
+		dscp = q->action == ROCEDP_QOS_SET_DSCP ? q->dscp :
+							  REF_DSCP_LEAVE;
 		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_dscp), &i,
-					&dscp[i], 0))
+					&dscp, 0))
 			die("ref_dscp", errno);
+	}
 }
 
 struct ctr_snap {
@@ -496,6 +513,7 @@ static int cmd_cost(int argc, char **argv)
 	int hold_idx, hold2_idx, hold3_idx, bare_idx;
 	char *ports[4] = {}, *list = NULL, why[256];
 	static __u8 frames[N_FRAMES][FRAME_LEN];
+	struct rocedp_port_cfg pc;
 	struct empty *eo;
 	struct rocedp *skel;
 	struct rd_maps m;
@@ -515,7 +533,8 @@ static int cmd_cost(int argc, char **argv)
 		case 'i':
 			in_if = optarg;
 			break;
-		case 'H': /* HOLD[,HOLD2]: HOLD2 holds the bare flowlet forwarder */
+		case 'H': /* HOLD,HOLD2,HOLD3: HOLD2 and HOLD3 hold the bare
+			   * flowlet and default forwarders */
 			hold3_if = optarg;
 			hold_if = strsep((char **)&hold3_if, ",");
 			hold2_if = strsep((char **)&hold3_if, ",");
@@ -601,7 +620,8 @@ static int cmd_cost(int argc, char **argv)
 			die("ref_lpm", errno);
 	}
 	setup_bare_fwd(eo, ports);
-	setup_bare_default(eo);
+	cost_port_cfg(&pc);
+	setup_bare_default(eo, &pc, &cost_data_qos);
 
 	/*
 	 * Every XDP test run registers its program with the kernel's XDP
@@ -1102,24 +1122,35 @@ out:
 }
 
 /*
- * barefwd IN_IF IF0,IF1,IF2,IF3: the bare forwarder with its tables for
- * the four ports, attached natively to IN_IF; the attachment (and the
- * maps it holds) outlives us, `ip link set IN_IF xdp off` removes it.
+ * barefwd [-d ECN] IN_IF IF0,IF1,IF2,IF3: the bare forwarder with its
+ * tables for the four ports, attached natively to IN_IF; the attachment
+ * (and the maps it holds) outlives us, `ip link set IN_IF xdp off` removes
+ * it. -d: the bare default forwarder instead, its ports set as the words
+ * given to `rocedp ecn set` beside it ("kmin N kmax N pmax N rate MBIT").
  */
 static int cmd_barefwd(int argc, char **argv)
 {
+	struct rocedp_port_cfg pc;
 	char *ports[4], *list;
+	unsigned long long mbit;
 	struct empty *eo;
 	int i, idx, dflt = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "-d")) {
+	rd_port_defaults(&pc);
+	if (argc > 2 && !strcmp(argv[1], "-d")) {
+		if (sscanf(argv[2], "kmin %u kmax %u pmax %u rate %llu",
+			   &pc.kmin_bytes, &pc.kmax_bytes, &pc.pmax_percent,
+			   &mbit) != 4)
+			die("barefwd -d: want \"kmin N kmax N pmax N rate MBIT\"",
+			    EINVAL);
+		pc.rate_bps = mbit * 1000000;
 		dflt = 1;
-		argc--;
-		argv++;
+		argc -= 2;
+		argv += 2;
 	}
 	if (argc != 3 || !(idx = if_nametoindex(argv[1]))) {
 		fprintf(stderr,
-			"usage: rdbench barefwd [-d] IN_IF IF0,IF1,IF2,IF3\n");
+			"usage: rdbench barefwd [-d ECN] IN_IF IF0,IF1,IF2,IF3\n");
 		return 2;
 	}
 	list = argv[2];
@@ -1133,7 +1164,7 @@ static int cmd_barefwd(int argc, char **argv)
 		die("empty.bpf.o", errno);
 	setup_bare_fwd(eo, ports);
 	if (dflt)
-		setup_bare_default(eo);
+		setup_bare_default(eo, &pc, NULL);
 	if (bpf_xdp_attach(
 		    idx,
 		    bpf_program__fd(dflt ? eo->progs.bench_ref_bare_default :
