@@ -57,6 +57,13 @@ def variant(mode):
     return ""
 
 
+def per_run(rs, ref):
+    """Each run's Mpps over the reference's run of the same number (both
+    {run: record}), where the reference ran."""
+    return [x["mpps"] / ref[run]["mpps"] for run, x in sorted(rs.items())
+            if run in ref and ref[run]["mpps"] > 0]
+
+
 def tput_summary(runs):
     """Median Mpps per forwarder and size, and the median of the per-run
     ratios to the kernel run of the same run and size (measured back to
@@ -78,9 +85,7 @@ def tput_summary(runs):
         # the ceiling: the bare forwarder's run beside, same run, size and
         # variant (one path, one or two CPUs)
         bname = "bare" + variant(mode)
-        b = by.get((bname, size), {})
-        shares = [x["mpps"] / b[run]["mpps"] for run, x in sorted(rs.items())
-                  if run in b and b[run]["mpps"] > 0]
+        shares = per_run(rs, by.get((bname, size), {}))
         if mode != bname and shares:
             s["share_of_bare"] = round(statistics.median(shares), 3)
             s["share_of_bare_min"] = round(min(shares), 3)
@@ -96,19 +101,19 @@ def tput_summary(runs):
             s["rocedp_forwarded"] = None if None in fwd else sum(fwd)
             s["ecn_decided"] = None if None in ecn else sum(ecn)
             s["ecn_marked"] = sum(ctr_delta(x, "ecn_marked") or 0 for x in rs.values())
+            # the floor of the default job, where it ran beside (jumbo)
+            of = per_run(rs, by.get(("bare_default", size), {}))
+            if of:
+                s["share_of_floor"] = round(statistics.median(of), 3)
         # scaling: two CPUs over one, the same forwarder back to back
         if mode.endswith("_c2"):
-            one = by.get((mode[:-1] + "1", size), {})
-            sc = [x["mpps"] / one[run]["mpps"] for run, x in sorted(rs.items())
-                  if run in one and one[run]["mpps"] > 0]
+            sc = per_run(rs, by.get((mode[:-1] + "1", size), {}))
             if sc:
                 s["scaling"] = round(statistics.median(sc), 3)
                 s["scaling_min"] = round(min(sc), 3)
                 s["scaling_max"] = round(max(sc), 3)
         if mode != "kernel" and not variant(mode):
-            k = by.get(("kernel", size), {})
-            ratios = [x["mpps"] / k[run]["mpps"] for run, x in sorted(rs.items())
-                      if run in k and k[run]["mpps"] > 0]
+            ratios = per_run(rs, by.get(("kernel", size), {}))
             if ratios:
                 s["ratio_runs"] = [round(v, 3) for v in ratios]
                 s["ratio_to_kernel"] = round(statistics.median(ratios), 3)
@@ -333,21 +338,15 @@ def main():
             # that could do the same job"): is the goal within reach here?
             fl, n = summ.get("bare_default", {}).get(size), summ.get("rocedp_native", {}).get(size)
             if fl and n and "share_of_bare" in fl:
-                by = {}
-                for r in runs:
-                    if str(r["size"]) == size and r["mode"] in ("rocedp_native", "bare_default"):
-                        by.setdefault(r["run"], {})[r["mode"]] = r["mpps"]
-                of = [v["rocedp_native"] / v["bare_default"] for v in by.values()
-                      if len(v) == 2 and v["bare_default"] > 0]
-                n["share_of_floor"] = round(statistics.median(of), 3) if of else None
                 p("     floor: bare_default (the bare forwarder + RoCE class, QP hash, DSCP action,"
                   " RED on a virtual queue, one counter line)")
                 p("     is %.1f%% of bare (%.0f..%.0f%%), so the goal is %s here; rocedp_native is"
                   " %s of the floor" % (
                       100 * fl["share_of_bare"], 100 * fl["share_of_bare_min"],
                       100 * fl["share_of_bare_max"],
-                      "within reach" if fl["share_of_bare"] >= 0.95 else "out of reach of ANY forwarder",
-                      "%.1f%%" % (100 * n["share_of_floor"]) if of else "?"))
+                      "within reach" if fl["share_of_bare"] >= 0.95 else
+                      "out of reach of any forwarder with this table layout",
+                      "%.1f%%" % (100 * n["share_of_floor"]) if "share_of_floor" in n else "?"))
         # two CPUs: the source on both at once; scaling against one CPU
         # back to back, and the flowlet table's lost claims
         two = [m for m in ("rocedp_native", "rocedp_native_flowlet",
