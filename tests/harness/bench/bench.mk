@@ -35,8 +35,9 @@ $(BENCH_OUT)/resil: tests/harness/bench/resil.c $(BENCH_LIB_OBJS) $(USER_HDRS) \
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) -o $@ $(LDLIBS)
 FORMAT_EXTRA += tests/harness/bench/resil.c
 
-# the evaluator belongs to tests/harness/lbeval; built here when it exists
-bench-progs: $(ROCEDP) $(BENCH) $(BENCH_OUT)/resil \
+# the evaluator belongs to tests/harness/lbeval; built here when it exists.
+# The failover section's traffic comes from rocegen (tools/rocegen).
+bench-progs: $(ROCEDP) $(BENCH) $(BENCH_OUT)/resil $(OUT)/rocegen \
 	$(if $(wildcard tests/harness/lbeval/lbeval.mk),$(OUT)/lbeval)
 
 # BENCH_JSON=1 (or BENCH_ARGS=-j) also prints the JSON document.

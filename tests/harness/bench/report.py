@@ -520,15 +520,20 @@ def main():
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from failover_table import table
         lines.extend("   " + x for x in table(fo).splitlines())
+        # a row without a measurement counts nothing: it must not pass as 0
+        failed = [r for r in fo["rows"] if r.get("error")]
+        why = ("; %d of %d event runs FAILED (%s)" % (len(failed), len(fo["rows"]),
+                                                      failed[0]["error"]) if failed else "")
         dead = [r.get("to_dead") for r in fo["rows"] if r["mode"] == "rocedp" and r.get("to_dead") is not None]
         targets.append(("failover: rocedp sends 0 frames to a dead member once it is known",
-                        "%s" % sum(dead), sum(dead) == 0))
+                        "%s%s" % (sum(dead), why), sum(dead) == 0 and not failed))
         # (d) is a routing outage of seconds for both; its count is the
         # sender's retransmissions into it (docs/frr.md)
         lost = {m: sum(r.get("lost") or 0 for r in fo["rows"] if r["mode"] == m and r["event"] != "flap")
                 for m in ("rocedp", "kernel")}
         targets.append(("failover: rocedp loses no more frames than the kernel, events a-c",
-                        "%d vs %d" % (lost["rocedp"], lost["kernel"]), lost["rocedp"] <= lost["kernel"]))
+                        "%d vs %d%s" % (lost["rocedp"], lost["kernel"], why),
+                        lost["rocedp"] <= lost["kernel"] and not failed))
 
     # ------------------------------------------------------------ scale
     sc = load(os.path.join(d, "scale.json"))
