@@ -9,14 +9,12 @@
 
 #include "classify.h"
 #include "remark.h"
-#include "fwd.h"
+#include "fwdcache.h"
 #include "rtt.h"
 #include "telemetry.h"
 #include "ecn.h"
 #include "clock.h"
 
-/* Set by replay and tests only: record every frame in rd_trace. */
-const volatile bool cfg_trace = false;
 /*
  * Tests clear it to send every frame through the general parser and the
  * out-of-line decisions, and compare with the express path (rd_ingress).
@@ -71,6 +69,8 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 		if (a->verdict == ROCEDP_VERDICT_REDIRECT) {
 			rd_bump(s, ROCEDP_CTR_FWD_PKTS, 1);
 			rd_bump(s, ROCEDP_CTR_FWD_BYTES, fl->frame_len);
+			if (a->from_cache)
+				rd_bump(s, ROCEDP_CTR_FWD_CACHE_HIT, 1);
 		}
 		ps = rd_port_stats_get(a->in_ifindex);
 		if (ps) {
@@ -169,13 +169,12 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 		rd_rtt_observe(fl, pl->in_ifindex, rd_plan_clock(pl));
 	if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl, pl->in_ifindex);
-		if (!pass)
-			pass = express ? rd_fwd_route_body(fl, pl, cfg) :
-					 rd_fwd_route(fl, pl);
-		if (!pass)
-			pass = express ?
-				       rd_fwd_member_body(fl, pl, cfg, 2, xdp) :
-				       rd_fwd_member(fl, pl);
+		if (!pass && express)
+			pass = rd_fwd_express(fl, pl, cfg, xdp);
+		else if (!pass)
+			pass = rd_fwd_route(fl, pl);
+		if (!pass && !express)
+			pass = rd_fwd_member(fl, pl);
 		if (!pass) {
 			pl->verdict = ROCEDP_VERDICT_REDIRECT;
 			pl->rewrite_l2 = 1;

@@ -270,6 +270,7 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	/* the mask restates the bound for the verifier */
 	m = &g->members[slot & (ROCEDP_MAX_MEMBERS - 1)];
 	f->slot = slot;
+	f->group_seq = seq;
 	egress = m->ifindex;
 	f->egress_ifindex = egress;
 	__builtin_memcpy(f->smac, m->smac, ETH_ALEN);

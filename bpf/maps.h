@@ -186,6 +186,54 @@ struct {
 	__type(value, struct rocedp_trace);
 } rd_trace SEC(".maps");
 
+/* Set by replay and tests only: record every frame in rd_trace. */
+const volatile bool cfg_trace = false;
+
+/* The route generation (rocedp_abi.h): mapped by its writer, routew.c. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u32);
+} rd_route_gen SEC(".maps");
+
+/*
+ * The decision cache's entries (fwdcache.h), one cache line each. Per CPU,
+ * so an entry is never written while another CPU reads it; not pinned:
+ * each load starts empty.
+ */
+#ifndef RD_FC_BITS
+#define RD_FC_BITS 12
+#endif
+struct rd_fc_ent {
+	__u32 src; /* the key: IPv4 addresses, ports, destination QP */
+	__u32 dst;
+	__u32 ports; /* sport << 16 | dport */
+	__u32 qp;
+	__u32 route_gen; /* what it was computed under */
+	__u32 group_live;
+	__u32 hash_seed;
+	__u32 hash_flags;
+	__u32 group_id; /* the decision */
+	__u32 egress; /* 0: empty */
+	__u32 hash;
+	__u16 slot;
+	__u8 hash_mode;
+	__u8 pad;
+	__u8 macs[12]; /* destination, source MAC */
+	__u32 pad2;
+};
+
+_Static_assert(sizeof(struct rd_fc_ent) == 64, "rd_fc_ent: one line");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1 << RD_FC_BITS);
+	__type(key, __u32);
+	__type(value, struct rd_fc_ent);
+} rd_fwd_cache SEC(".maps");
+
 /* Telemetry (telemetry.h; rocedp_abi.h gives the layouts). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -23,6 +23,7 @@
 #include "config_txn.h"
 #include "sync.h"
 #include "frame.h"
+#include "routew.h"
 #include "tap.h"
 
 #define FRAMES 500 /* per destination and phase */
@@ -138,6 +139,9 @@ int main(int argc, char **argv)
 				   .group_live = m->fd[RD_MAP_GROUP_LIVE],
 				   .tx_ports = -1,
 				   .port_cfg = -1 };
+	if (!result(!rd_routew_gen_map(m->fd[RD_MAP_ROUTE_GEN], &fm.route_gen),
+		    "rd_route_gen mapped"))
+		return 1;
 	rd_fib_set_maps(fib, &fm);
 	err = rd_fib_route_set(fib, AF_INET, 8, &net8, 0, &a, 1) ?:
 		      rd_fib_commit(fib, false, fill, NULL, &cnt);

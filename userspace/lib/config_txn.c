@@ -52,6 +52,7 @@ struct txn {
 	long writes;
 	int devmap_fd, port_cfg_fd; /* written through portw.c */
 	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
+	__u32 *route_gen; /* rd_route_gen, mapped (routew.h) */
 	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
 	struct rd_groupw gw; /* groups go through groupw.c */
 	const char *obj; /* the command, for messages */
@@ -65,8 +66,8 @@ static int txn_write(const struct txn *t, int fd, const void *key,
 		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
 			     rd_groupw_del(&t->gw, *(const __u32 *)key);
 	if (fd >= 0 && (fd == t->fib_fd[1] || fd == t->fib_fd[2]))
-		return val ? rd_routew_put(fd, key, val, flags) :
-			     rd_routew_del(fd, key);
+		return val ? rd_routew_put(fd, t->route_gen, key, val, flags) :
+			     rd_routew_del(fd, t->route_gen, key);
 	if (fd == t->devmap_fd && fd >= 0)
 		return rd_portw_tx(fd, *(const __u32 *)key, val);
 	if (fd == t->port_cfg_fd && fd >= 0 && val)
@@ -94,6 +95,8 @@ static void txn_init(struct txn *t, const struct rd_maps *m, const char *obj)
 	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
 	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
 	t->fib_fd[2] = m->fd[RD_MAP_ROUTES6];
+	/* unmapped, route writes fail with EBADF and the load rolls back */
+	rd_routew_gen_map(m->fd[RD_MAP_ROUTE_GEN], &t->route_gen);
 	rd_groupw_from_maps(&t->gw, m);
 }
 
@@ -129,6 +132,7 @@ static void txn_free(struct txn *t)
 	for (i = 0; i < t->n; i++)
 		free(t->u[i].old);
 	free(t->u);
+	rd_routew_gen_unmap(t->route_gen);
 }
 
 /*

@@ -54,6 +54,7 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_PORT_HWM] = skel->maps.rd_port_hwm,
 		[RD_MAP_PORT_FLAPS] = skel->maps.rd_port_flaps,
 		[RD_MAP_PORT_LOAD] = skel->maps.rd_port_load,
+		[RD_MAP_ROUTE_GEN] = skel->maps.rd_route_gen,
 	};
 	int i;
 

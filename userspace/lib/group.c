@@ -30,7 +30,7 @@ struct rd_fib *rd_fib_new(void)
 		free(f);
 		return NULL;
 	}
-	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1, -1, -1 };
+	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1, -1, -1, NULL };
 	f->gw = (struct rd_groupw){ -1, -1, -1 };
 	f->next_id = ROCEDP_MAX_GROUPS - 1;
 	return f;

@@ -270,7 +270,8 @@ static void commit_route(struct rd_fib *f, struct rd_fprefix *p,
 	fd = route_key(f, p, &key);
 	if (p->want) {
 		if (fd >= 0)
-			err = rd_routew_put(fd, &key, &v, BPF_ANY);
+			err = rd_routew_put(fd, f->maps.route_gen, &key, &v,
+					    BPF_ANY);
 		/* ENOSPC, ENOMEM: pending, its cover marked, retried */
 		p->pending = err != 0;
 		if (!err) {
@@ -285,7 +286,7 @@ static void commit_route(struct rd_fib *f, struct rd_fprefix *p,
 		}
 	} else {
 		if (fd >= 0)
-			err = rd_routew_del(fd, &key);
+			err = rd_routew_del(fd, f->maps.route_gen, &key);
 		if (!err) {
 			inst_ref(f, &p->inst_val, -1);
 			p->inst = false;
@@ -358,12 +359,15 @@ static void commit_marks(struct rd_fib *f, bool clear, struct rd_fib_counts *c)
 		v.flags = p->mark_want ? v.flags | ROCEDP_ROUTEF_KERNEL :
 					 v.flags & ~ROCEDP_ROUTEF_KERNEL;
 		fd = route_key(f, p, &key);
-		err = fd >= 0 ? rd_routew_put(fd, &key, &v, BPF_EXIST) : 0;
+		err = fd >= 0 ? rd_routew_put(fd, f->maps.route_gen, &key, &v,
+					      BPF_EXIST) :
+				0;
 		/* kernels before 6.13's fix refuse even an in-place write
 		 * into a full trie: make room with the entry itself */
 		if (err == -ENOSPC && p->mark_want &&
-		    !rd_routew_del(fd, &key)) {
-			err = rd_routew_put(fd, &key, &v, BPF_ANY);
+		    !rd_routew_del(fd, f->maps.route_gen, &key)) {
+			err = rd_routew_put(fd, f->maps.route_gen, &key, &v,
+					    BPF_ANY);
 			if (err) { /* gone: passes as no_route, retried */
 				inst_ref(f, &p->inst_val, -1);
 				p->inst = false;

@@ -29,6 +29,7 @@ typedef void (*rd_member_fill_fn)(void *ctx, struct rocedp_member *m);
 struct rd_fib_maps {
 	int routes4, routes6, groups, tx_ports, port_cfg; /* -1: dry run */
 	int group_banks, group_live; /* with groups (groupw.h) */
+	__u32 *route_gen; /* rd_route_gen mapped, for routes (routew.h) */
 };
 
 /*

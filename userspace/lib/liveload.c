@@ -91,9 +91,13 @@ static int set_pin_paths(struct rocedp *skel)
 
 	bpf_object__for_each_map(map, skel->obj)
 	{
-		/* .rodata/.bss and the per-CPU scratch are private to each load */
+		/*
+		 * .rodata/.bss, the per-CPU scratch and the decision cache are
+		 * private to each load (a new program starts with no entries)
+		 */
 		if (strncmp(bpf_map__name(map), "rd_", 3) ||
-		    map == skel->maps.rd_scratch)
+		    map == skel->maps.rd_scratch ||
+		    map == skel->maps.rd_fwd_cache)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 bpf_map__name(map));

@@ -39,6 +39,7 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_PORT_HWM] = "rd_port_hwm",
 	[RD_MAP_PORT_FLAPS] = "rd_port_flaps",
 	[RD_MAP_PORT_LOAD] = "rd_port_load",
+	[RD_MAP_ROUTE_GEN] = "rd_route_gen",
 };
 
 /*
@@ -104,6 +105,7 @@ static const struct {
 	[RD_MAP_PORT_LOAD] = { .key = 4,
 			       .value = sizeof(struct rocedp_port_load),
 			       .entries = ROCEDP_PORT_SLOTS },
+	[RD_MAP_ROUTE_GEN] = { .key = 4, .value = sizeof(__u32), .entries = 1 },
 };
 
 void rd_maps_init(struct rd_maps *m)

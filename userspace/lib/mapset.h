@@ -41,6 +41,7 @@ enum rd_map_id {
 	RD_MAP_PORT_HWM,
 	RD_MAP_PORT_FLAPS,
 	RD_MAP_PORT_LOAD, /* per CPU: the flowlet choice's load estimate */
+	RD_MAP_ROUTE_GEN, /* the decision cache's route generation */
 	RD_MAP_MAX,
 };
 

@@ -5,7 +5,9 @@
  * writes the config's static routes (ROCEDP_ROUTEF_STATIC, journalled),
  * group_commit.c the routes `rocedp sync` mirrors, and rd_config.fib_gen tells
  * sync to read the tries again after a load (docs/design.md, "Who writes
- * which map").
+ * which map"). It also owns rd_route_gen, the word the dataplane's
+ * decision cache checks its entries against (bpf/fwdcache.h): every
+ * route write adds one to it, through a mapping (no syscall a route).
  */
 #ifndef ROCEDP_ROUTEW_H
 #define ROCEDP_ROUTEW_H
@@ -16,11 +18,16 @@
  * the form of a prefix in a route key and in the FIB model. */
 void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen);
 
+/* Map rd_route_gen (fd) into *gen for the writes below. -errno. */
+int rd_routew_gen_map(int fd, __u32 **gen);
+void rd_routew_gen_unmap(__u32 *gen);
+
 /* key is a struct rocedp_route4_key or rocedp_route6_key, as fd's map;
- * flags BPF_ANY or BPF_EXIST (an in-place rewrite). -errno. */
-int rd_routew_put(int fd, const void *key, const struct rocedp_route *v,
-		  __u64 flags);
+ * flags BPF_ANY or BPF_EXIST (an in-place rewrite); gen from
+ * rd_routew_gen_map (NULL: -EBADF, no write). -errno. */
+int rd_routew_put(int fd, __u32 *gen, const void *key,
+		  const struct rocedp_route *v, __u64 flags);
 /* Remove the entry; absent is no error. -errno. */
-int rd_routew_del(int fd, const void *key);
+int rd_routew_del(int fd, __u32 *gen, const void *key);
 
 #endif

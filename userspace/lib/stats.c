@@ -19,6 +19,7 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	MISC(RX_BYTES, "rx_bytes"),
 	MISC(FWD_PKTS, "forwarded_packets"),
 	MISC(FWD_BYTES, "forwarded_bytes"),
+	MISC(FWD_CACHE_HIT, "forwarded_from_cache"),
 	MISC(REMARKED, "remarked"),
 	MISC(REMARK_SAME, "remark_unchanged"),
 	MISC(FLOWLET_NEW, "flowlets_started"),

@@ -31,6 +31,7 @@
 
 #include "rocedp.h"
 #include "nl.h"
+#include "routew.h"
 #include "sync.h"
 #include "syncguard.h"
 #include "synccommit.h"
@@ -525,6 +526,12 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	fm.group_live = s->maps.fd[RD_MAP_GROUP_LIVE];
 	fm.tx_ports = s->maps.fd[RD_MAP_TX_PORTS];
 	fm.port_cfg = s->maps.fd[RD_MAP_PORT_CFG];
+	err = rd_routew_gen_map(s->maps.fd[RD_MAP_ROUTE_GEN], &fm.route_gen);
+	if (err) {
+		rd_err("sync", "rd_route_gen: cannot map it: %s",
+		       strerror(-err));
+		goto err;
+	}
 	s->fm = fm;
 	rd_fib_set_maps(s->fib, &s->fm);
 	rd_flaps_init(&s->flaps, s->maps.fd[RD_MAP_PORT_FLAPS]);
@@ -555,6 +562,7 @@ void rd_sync_close(struct rd_sync *s)
 	free(s->probe_q);
 	free(s->deferred);
 	rd_fib_free(s->fib);
+	rd_routew_gen_unmap(s->fm.route_gen);
 	if (s->mon.sk)
 		rd_nl_close(&s->mon);
 	if (s->req.sk)

@@ -41,6 +41,7 @@
 #include "engine.h"
 #include "fuzz_common.h"
 #include "groupw.h"
+#include "routew.h"
 #include "group.h"
 #include "group_commit.h"
 
@@ -79,6 +80,7 @@ struct shadow_route {
 
 static struct rd_engine *eng;
 static int fd4, fd6, fdg, fdb, fdl;
+static __u32 *route_gen; /* rd_route_gen, mapped (routew.h) */
 static unsigned long n_full_checks;
 static struct rd_fib *fib;
 static struct pfx pfx[N_PFX];
@@ -139,7 +141,8 @@ static void fib_attach(void)
 				  .group_banks = fdb,
 				  .group_live = fdl,
 				  .tx_ports = -1,
-				  .port_cfg = -1 };
+				  .port_cfg = -1,
+				  .route_gen = route_gen };
 
 	fib = rd_fib_new();
 	if (!fib)
@@ -505,6 +508,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fdg = m->fd[RD_MAP_GROUPS];
 	fdb = m->fd[RD_MAP_GROUP_BANKS];
 	fdl = m->fd[RD_MAP_GROUP_LIVE];
+	if (rd_routew_gen_map(m->fd[RD_MAP_ROUTE_GEN], &route_gen))
+		return 2;
 	for (i = 0; i < N_PFX; i++) {
 		parse_prefix(pfx_text[i], &pfx[i]);
 		canon[i] = find_pfx(pfx[i].family, pfx[i].plen, pfx[i].addr);

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * The forwarding decision cache: a known flow's route, hash and member
+ * without the trie lookup, the hash or the group's buckets. Per CPU, one
+ * 64-byte entry a slot, the last flow that landed there. An entry holds
+ * only what the full path computed, with the words that prove it still
+ * holds: the route generation (rd_route_gen, bumped by every route write),
+ * the group's live word (rd_group_live: any change to the group moves it)
+ * and the hash settings. A frame whose entry fails any of them takes the
+ * full path and refills the slot, so a hit gives the same plan, bytes and
+ * counters as the full path would (docs/design.md, "Decision cache").
+ */
+#ifndef ROCEDP_FWDCACHE_H
+#define ROCEDP_FWDCACHE_H
+
+#include "fwd.h"
+
+/*
+ * Not with the trace on: replay's trace records the full path's steps.
+ * Offline engines without it use the cache as the live programs do
+ * (tests/fwdcache_test.c compares the two).
+ */
+static __always_inline int rd_fc_usable(const struct rd_flow *fl,
+					const struct rocedp_config *cfg)
+{
+	return !cfg_trace && fl->family == 4 &&
+	       cfg->hash_mode != ROCEDP_HASH_SPRAY && !rd_flowlets_on(cfg);
+}
+
+/* The slot: the key's words mixed, the top bits taken. */
+static __always_inline struct rd_fc_ent *rd_fc_slot(const struct rd_flow *fl)
+{
+	__u32 h = fl->src[0] * 0x9e3779b1u ^ fl->dst[0] * 0x85ebca77u ^
+		  fl->dest_qp * 0xc2b2ae3du ^
+		  ((__u32)fl->sport << 16 | fl->dport) * 0x27d4eb2fu;
+	__u32 idx = (h ^ h >> 15) * 0x2c1b3c6du >> (32 - RD_FC_BITS);
+
+	return bpf_map_lookup_elem(&rd_fwd_cache, &idx);
+}
+
+static __always_inline __u32 rd_route_gen_now(void)
+{
+	__u32 zero = 0, *g = bpf_map_lookup_elem(&rd_route_gen, &zero);
+
+	return g ? *(const volatile __u32 *)g : 0;
+}
+
+/* Does e hold this flow's decision, still valid? */
+static __always_inline int rd_fc_valid(const struct rd_fc_ent *e,
+				       const struct rd_flow *fl,
+				       const struct rocedp_config *cfg,
+				       __u32 gen)
+{
+	__u32 key, *live;
+
+	if (!e->egress || e->src != fl->src[0] || e->dst != fl->dst[0] ||
+	    e->qp != fl->dest_qp ||
+	    e->ports != ((__u32)fl->sport << 16 | fl->dport) ||
+	    e->route_gen != gen || e->hash_seed != cfg->hash_seed ||
+	    e->hash_flags != cfg->hash_flags || e->hash_mode != cfg->hash_mode)
+		return 0;
+	key = e->group_id;
+	live = bpf_map_lookup_elem(&rd_group_live, &key);
+	return live && *(const volatile __u32 *)live == e->group_live;
+}
+
+/* A valid entry into the plan; 0, or the port is gone (take the full path). */
+static __always_inline int rd_fc_take(const struct rd_fc_ent *e,
+				      struct rd_flow *fl, struct rd_plan *f,
+				      const int xdp_redirect)
+{
+	__u32 egress = e->egress;
+
+	if (cfg_offline) {
+		/* as rd_fwd_member_body: no devmap check */
+	} else if (xdp_redirect) {
+		if (bpf_redirect_map(&rd_tx_ports, egress, XDP_PASS) !=
+		    XDP_REDIRECT)
+			return -1;
+		f->redirected = 1;
+	} else if (!bpf_map_lookup_elem(&rd_tx_ports, &egress)) {
+		return -1;
+	}
+	fl->hash = e->hash;
+	f->group_id = e->group_id;
+	f->slot = e->slot;
+	f->egress_ifindex = egress;
+	__builtin_memcpy(f->dmac, e->macs, sizeof(e->macs));
+	return 0;
+}
+
+static __always_inline void
+rd_fc_fill(struct rd_fc_ent *e, const struct rd_flow *fl,
+	   const struct rd_plan *f, const struct rocedp_config *cfg, __u32 gen)
+{
+	e->egress = 0; /* empty while it is written: a hit needs all of it */
+	e->src = fl->src[0];
+	e->dst = fl->dst[0];
+	e->qp = fl->dest_qp;
+	e->ports = (__u32)fl->sport << 16 | fl->dport;
+	e->route_gen = gen;
+	e->group_live = f->group_seq;
+	e->hash_seed = cfg->hash_seed;
+	e->hash_flags = cfg->hash_flags;
+	e->hash_mode = cfg->hash_mode;
+	e->group_id = f->group_id;
+	e->hash = fl->hash;
+	e->slot = f->slot;
+	__builtin_memcpy(e->macs, f->dmac, sizeof(e->macs));
+	e->egress = f->egress_ifindex;
+}
+
+/*
+ * Route and member for the express path: from the cache when it holds
+ * the flow, else the full steps, whose result then fills the slot. The
+ * route generation is read before the trie: a route written after it
+ * leaves the entry stale from the start.
+ */
+static __always_inline int rd_fwd_express(struct rd_flow *fl, struct rd_plan *f,
+					  const struct rocedp_config *cfg,
+					  const int xdp)
+{
+	struct rd_fc_ent *e = NULL;
+	__u32 gen = 0;
+	int pass;
+
+	if (rd_fc_usable(fl, cfg)) {
+		gen = rd_route_gen_now();
+		e = rd_fc_slot(fl);
+		if (e && rd_fc_valid(e, fl, cfg, gen) &&
+		    !rd_fc_take(e, fl, f, xdp)) {
+			f->from_cache = 1;
+			return 0;
+		}
+	}
+	pass = rd_fwd_route_body(fl, f, cfg);
+	if (!pass)
+		pass = rd_fwd_member_body(fl, f, cfg, 2, xdp);
+	if (!pass && e)
+		rd_fc_fill(e, fl, f, cfg, gen);
+	return pass;
+}
+
+#endif
