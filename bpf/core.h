@@ -169,12 +169,13 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 		rd_rtt_observe(fl, pl->in_ifindex, rd_plan_clock(pl));
 	if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl, pl->in_ifindex);
-		if (!pass && express)
+		if (!pass && express) {
 			pass = rd_fwd_express(fl, pl, cfg, xdp);
-		else if (!pass)
+		} else if (!pass) {
 			pass = rd_fwd_route(fl, pl);
-		if (!pass && !express)
-			pass = rd_fwd_member(fl, pl);
+			if (!pass)
+				pass = rd_fwd_member(fl, pl);
+		}
 		if (!pass) {
 			pl->verdict = ROCEDP_VERDICT_REDIRECT;
 			pl->rewrite_l2 = 1;

@@ -230,6 +230,32 @@ rd_flowlet_select_sub(const struct rocedp_config *cfg,
 }
 
 /*
+ * Can the frame leave on *egress (a key on the caller's stack, which
+ * the devmap lookup needs anyway: a copy here cost rd_fwd_member 32 more
+ * bytes of 6.1's stack budget)? 0, or ROCEDP_PASS_REDIRECT_FAILED when
+ * the devmap lacks the port. XDP (a constant where inlined): the redirect
+ * is the devmap check, one devmap operation a frame instead of a lookup
+ * here and the redirect in the entry. It only records the port; nothing
+ * after this step turns a frame back, and an XDP_PASS verdict ignores it.
+ */
+static __always_inline int rd_fwd_port_ready(struct rd_plan *f, __u32 *egress,
+					     const int xdp_redirect)
+{
+	if (cfg_offline)
+		return 0;
+	if (xdp_redirect) {
+		if (bpf_redirect_map(&rd_tx_ports, *egress, XDP_PASS) !=
+		    XDP_REDIRECT)
+			return ROCEDP_PASS_REDIRECT_FAILED;
+		f->redirected = 1;
+		return 0;
+	}
+	if (!bpf_map_lookup_elem(&rd_tx_ports, egress))
+		return ROCEDP_PASS_REDIRECT_FAILED;
+	return 0;
+}
+
+/*
  * The member of f->group_id: slot, egress, MACs into f; or a pass reason.
  * with_flowlets 0 leaves the flowlet choice out of this copy (only for
  * callers that never reach it with flowlets on), 1 inlines it, 2 calls
@@ -277,24 +303,7 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	__builtin_memcpy(f->dmac, m->dmac, ETH_ALEN);
 	if (!rd_group_same(group_id, seq))
 		return ROCEDP_PASS_GROUP_BUSY;
-	if (cfg_offline)
-		return 0;
-	/*
-	 * XDP (a constant where inlined): the redirect is the devmap check,
-	 * one devmap operation a frame instead of a lookup here and the
-	 * redirect in the entry. It only records the port; nothing after
-	 * this step turns a frame back, and an XDP_PASS verdict ignores it.
-	 */
-	if (xdp_redirect) {
-		if (bpf_redirect_map(&rd_tx_ports, egress, XDP_PASS) !=
-		    XDP_REDIRECT)
-			return ROCEDP_PASS_REDIRECT_FAILED;
-		f->redirected = 1;
-		return 0;
-	}
-	if (!bpf_map_lookup_elem(&rd_tx_ports, &egress))
-		return ROCEDP_PASS_REDIRECT_FAILED;
-	return 0;
+	return rd_fwd_port_ready(f, &egress, xdp_redirect);
 }
 
 __attribute__((noinline)) int rd_fwd_member(struct rd_flow *p,

@@ -27,12 +27,17 @@ static __always_inline int rd_fc_usable(const struct rd_flow *fl,
 	       cfg->hash_mode != ROCEDP_HASH_SPRAY && !rd_flowlets_on(cfg);
 }
 
+/* The UDP ports as one key word. */
+static __always_inline __u32 rd_fc_ports(const struct rd_flow *fl)
+{
+	return (__u32)fl->sport << 16 | fl->dport;
+}
+
 /* The slot: the key's words mixed, the top bits taken. */
 static __always_inline struct rd_fc_ent *rd_fc_slot(const struct rd_flow *fl)
 {
 	__u32 h = fl->src[0] * 0x9e3779b1u ^ fl->dst[0] * 0x85ebca77u ^
-		  fl->dest_qp * 0xc2b2ae3du ^
-		  ((__u32)fl->sport << 16 | fl->dport) * 0x27d4eb2fu;
+		  fl->dest_qp * 0xc2b2ae3du ^ rd_fc_ports(fl) * 0x27d4eb2fu;
 	__u32 idx = (h ^ h >> 15) * 0x2c1b3c6du >> (32 - RD_FC_BITS);
 
 	return bpf_map_lookup_elem(&rd_fwd_cache, &idx);
@@ -51,17 +56,12 @@ static __always_inline int rd_fc_valid(const struct rd_fc_ent *e,
 				       const struct rocedp_config *cfg,
 				       __u32 gen)
 {
-	__u32 key, *live;
-
 	if (!e->egress || e->src != fl->src[0] || e->dst != fl->dst[0] ||
-	    e->qp != fl->dest_qp ||
-	    e->ports != ((__u32)fl->sport << 16 | fl->dport) ||
+	    e->qp != fl->dest_qp || e->ports != rd_fc_ports(fl) ||
 	    e->route_gen != gen || e->hash_seed != cfg->hash_seed ||
 	    e->hash_flags != cfg->hash_flags || e->hash_mode != cfg->hash_mode)
 		return 0;
-	key = e->group_id;
-	live = bpf_map_lookup_elem(&rd_group_live, &key);
-	return live && *(const volatile __u32 *)live == e->group_live;
+	return rd_group_same(e->group_id, e->group_live);
 }
 
 /* A valid entry into the plan; 0, or the port is gone (take the full path). */
@@ -71,16 +71,8 @@ static __always_inline int rd_fc_take(const struct rd_fc_ent *e,
 {
 	__u32 egress = e->egress;
 
-	if (cfg_offline) {
-		/* as rd_fwd_member_body: no devmap check */
-	} else if (xdp_redirect) {
-		if (bpf_redirect_map(&rd_tx_ports, egress, XDP_PASS) !=
-		    XDP_REDIRECT)
-			return -1;
-		f->redirected = 1;
-	} else if (!bpf_map_lookup_elem(&rd_tx_ports, &egress)) {
+	if (rd_fwd_port_ready(f, &egress, xdp_redirect))
 		return -1;
-	}
 	fl->hash = e->hash;
 	f->group_id = e->group_id;
 	f->slot = e->slot;
@@ -97,7 +89,7 @@ rd_fc_fill(struct rd_fc_ent *e, const struct rd_flow *fl,
 	e->src = fl->src[0];
 	e->dst = fl->dst[0];
 	e->qp = fl->dest_qp;
-	e->ports = (__u32)fl->sport << 16 | fl->dport;
+	e->ports = rd_fc_ports(fl);
 	e->route_gen = gen;
 	e->group_live = f->group_seq;
 	e->hash_seed = cfg->hash_seed;

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Stress tests of issue 17: group rewrites racing the dataplane
-# (group_race), a full route trie (route_full). run.sh runs every program
-# in $(OUT)/tests.
+# (group_race), a full route trie (route_full); and the decision cache
+# against the full path (fwdcache_test). run.sh runs every program in
+# $(OUT)/tests.
 STRESS_LIB_OBJS = $(LIBROCEDP)
 
 $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
@@ -10,20 +11,14 @@ $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread
 
-$(OUT)/tests/route_full: tests/route_full.c $(STRESS_LIB_OBJS) \
+# the two without threads, built alike
+STRESS_PLAIN := $(OUT)/tests/route_full $(OUT)/tests/fwdcache_test
+$(STRESS_PLAIN): $(OUT)/tests/%: tests/%.c $(STRESS_LIB_OBJS) \
 		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
-test-progs: $(OUT)/tests/group_race $(OUT)/tests/route_full
+test-progs: $(OUT)/tests/group_race $(STRESS_PLAIN)
 
-FORMAT_EXTRA += tests/group_race.c tests/route_full.c
-
-# the decision cache against the full path (bpf/fwdcache.h)
-$(OUT)/tests/fwdcache_test: tests/fwdcache_test.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) -o $@ $(LDLIBS)
-test-progs: $(OUT)/tests/fwdcache_test
-FORMAT_EXTRA += tests/fwdcache_test.c
+FORMAT_EXTRA += tests/group_race.c tests/route_full.c tests/fwdcache_test.c
