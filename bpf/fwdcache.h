@@ -9,6 +9,7 @@
  * and the hash settings. A frame whose entry fails any of them takes the
  * full path and refills the slot, so a hit gives the same plan, bytes and
  * counters as the full path would (docs/design.md, "Decision cache").
+ * The plan keeps the entry (rd_plan.fc) for telemetry's slot hint.
  */
 #ifndef ROCEDP_FWDCACHE_H
 #define ROCEDP_FWDCACHE_H
@@ -99,6 +100,7 @@ rd_fc_fill(struct rd_fc_ent *e, const struct rd_flow *fl,
 	e->hash = fl->hash;
 	e->slot = f->slot;
 	__builtin_memcpy(e->macs, f->dmac, sizeof(e->macs));
+	e->qp_ref = 0; /* a new flow: telemetry finds its slot again */
 	e->egress = f->egress_ifindex;
 }
 
@@ -122,14 +124,17 @@ static __always_inline int rd_fwd_express(struct rd_flow *fl, struct rd_plan *f,
 		if (e && rd_fc_valid(e, fl, cfg, gen) &&
 		    !rd_fc_take(e, fl, f, xdp)) {
 			f->from_cache = 1;
+			f->fc = e;
 			return 0;
 		}
 	}
 	pass = rd_fwd_route_body(fl, f, cfg);
 	if (!pass)
 		pass = rd_fwd_member_body(fl, f, cfg, 2, xdp);
-	if (!pass && e)
+	if (!pass && e) {
 		rd_fc_fill(e, fl, f, cfg, gen);
+		f->fc = e;
+	}
 	return pass;
 }
 

@@ -222,7 +222,7 @@ struct rd_fc_ent {
 	__u8 hash_mode;
 	__u8 pad;
 	__u8 macs[12]; /* destination, source MAC */
-	__u32 pad2;
+	__u32 qp_ref; /* telemetry's hint: the flow's rd_qps slot + 1, or 0 */
 };
 
 _Static_assert(sizeof(struct rd_fc_ent) == 64, "rd_fc_ent: one line");

@@ -9,6 +9,8 @@
 #include <linux/if_ether.h>
 #include <linux/types.h>
 
+struct rd_fc_ent;
+
 struct rd_plan {
 	__u64 now;
 	__u32 in_ifindex;
@@ -33,6 +35,7 @@ struct rd_plan {
 	__u8 from_cache; /* route and member from the decision cache */
 	__u8 pad[2];
 	__u32 group_seq; /* the group's live word its member was read under */
+	struct rd_fc_ent *fc; /* that cache's entry when it holds this flow */
 };
 
 _Static_assert(__builtin_offsetof(struct rd_plan, dmac) % 8 == 0 &&

@@ -12,6 +12,9 @@
  * with no route written), the hash seed and mode changed
  * (rd_config). The cached engine must have
  * served most frames from the cache (its forwarded_from_cache counter).
+ * With telemetry on, both engines' rd_qps tables must match byte for
+ * byte: the cached engine finds a request's QP slot through the hint in
+ * its cache entry, the reference through the table's hash.
  *
  * A route written behind routew's back (bpf_map_update_elem, no
  * generation) must leave the cached engine on the old member: the check
@@ -37,6 +40,8 @@
 
 /* Ports 4..7; groups 50 (4 members) and 51 (one, port 7). */
 #define CFG_HEAD "{\"features\": [\"forward\", \"remark\", \"ecn\"], "
+#define CFG_TEL_HEAD \
+	"{\"features\": [\"forward\", \"remark\", \"ecn\", \"telemetry\"], "
 #define MEMBER(i)                                                     \
 	"{\"ifindex\": " #i ", \"smac\": \"02:00:00:00:00:0" #i "\"," \
 	" \"dmac\": \"02:00:00:00:01:0" #i "\", \"weight\": 1}"
@@ -64,6 +69,9 @@ static const char *const phases[][2] = {
 	  ", \"hash\": {\"seed\": 12345, \"mode\": "
 	  "\"5tuple\"}, \"routes\": [{\"prefix\": \"10.9.0.0/16\","
 	  " \"group\": 50}]}" },
+	{ "telemetry on", CFG_TEL_HEAD GROUPS3
+	  ", \"hash\": {\"seed\": 12345}, \"routes\": "
+	  "[{\"prefix\": \"10.9.0.0/16\", \"group\": 50}]}" },
 	{ "a more specific route added", CFG_HEAD GROUPS3
 	  ", \"hash\": {\"seed\": 12345, \"mode\": "
 	  "\"5tuple\"}, \"routes\": [{\"prefix\": \"10.9.0.0/16\","
@@ -167,6 +175,36 @@ static void run_phase(const char *name, enum rd_hook h)
 	       h == RD_HOOK_XDP ? "xdp" : "tc", (unsigned long long)hits, fwd);
 }
 
+/* Both engines' per-QP tables, slot by slot; -1 when unreadable. */
+static int qps_differ(unsigned int *live)
+{
+	int fa = rd_engine_maps(ref)->fd[RD_MAP_QPS];
+	int fb = rd_engine_maps(cached)->fd[RD_MAP_QPS];
+	struct rocedp_qp_slot a, b;
+	int differ = 0;
+	__u32 i;
+
+	*live = 0;
+	for (i = 0; i < ROCEDP_MAX_QPS; i++) {
+		if (bpf_map_lookup_elem(fa, &i, &a) ||
+		    bpf_map_lookup_elem(fb, &i, &b))
+			return -1;
+		*live += a.key.family != 0;
+		differ += !!memcmp(&a, &b, sizeof(a));
+	}
+	return differ;
+}
+
+static void qps_phase(void)
+{
+	unsigned int live;
+	int differ = qps_differ(&live);
+
+	result(!differ && live > 0,
+	       "telemetry on: the per-QP tables match slot for slot (%d differ, %u QPs)",
+	       differ, live);
+}
+
 /*
  * A neighbour's new MAC, as sync writes it: group 50's member 0 in both
  * engines through groupw, no route written (so no route generation).
@@ -231,6 +269,8 @@ int main(int argc, char **argv)
 			continue;
 		run_phase(phases[i][0], RD_HOOK_XDP);
 		run_phase(phases[i][0], RD_HOOK_TC);
+		if (strstr(phases[i][1], "telemetry"))
+			qps_phase();
 	}
 	if (result(!new_neighbour_mac(), "config: a neighbour's new MAC")) {
 		run_phase("a neighbour's new MAC, no route written",

@@ -6,8 +6,10 @@
  * counts the PSN rules give (gaps, rewinds, duplicates across the 2^24
  * wrap, read responses, NAK syndromes, CNP, CE, RTT, the ACK wait and
  * stalls), plus the per-port class counts and the queue high-water mark.
- * Every scenario runs on a fresh engine, on the express path and again
- * with it off (every frame through the general parser).
+ * Every scenario runs on a fresh engine, on the express path (with the
+ * trace on, so every frame takes the full path; then with it off, so
+ * known flows take the decision cache and telemetry its slot hint) and
+ * again with it off (every frame through the general parser).
  * TAP output. Usage: telemetry_test [-q]   (root)
  */
 #include <errno.h>
@@ -37,7 +39,7 @@
 #define V(psn) ((psn) | ROCEDP_QP_PSN_VALID)
 #define OP_READ_REQ 0x0c
 
-static bool general;
+static bool general, cached;
 static const char *path_name = "express";
 
 static const char cfg_on[] =
@@ -56,7 +58,7 @@ static const char cfg_off[] =
 
 static struct rd_engine *engine(const char *json)
 {
-	struct rd_engine_opts eo = { .trace = true,
+	struct rd_engine_opts eo = { .trace = !cached,
 				     .map_clock = true,
 				     .general_path = general };
 	struct rd_engine *e;
@@ -639,12 +641,28 @@ static void test_table(void)
 	       "[%s] a third QP in a full set replaces the idlest way (new %llu, replaced %llu)",
 	       path_name, (unsigned long long)ctr(e, ROCEDP_CTR_QP_NEW),
 	       (unsigned long long)ctr(e, ROCEDP_CTR_QP_REPLACED));
+	/*
+	 * qp[1] again. With the decision cache on, its flow's entry still
+	 * names the slot qp[2] took: the hint must fail its key check, and
+	 * qp[1] take the idlest way (qp[0]'s) as a new QP.
+	 */
+	x.qp = qp[1];
+	x.psn = 5;
+	send_at(e, T0 + 4 * US, &x);
+	err = qp_get(e, A, B, qp[1], &s1) || qp_get(e, A, B, qp[2], &s2);
+	result(!err && s1.req_pkts == 1 && s1.first_ns == T0 + 4 * US &&
+		       s2.req_pkts == 1 && qp_get(e, A, B, qp[0], &s0) != 0 &&
+		       ctr(e, ROCEDP_CTR_QP_REPLACED) == 2 &&
+		       (!cached || ctr(e, ROCEDP_CTR_FWD_CACHE_HIT) >= 2),
+	       "[%s] the replaced QP again: a new entry in the idlest way, the QP that took its slot untouched (replaced %llu, cache hits %llu)",
+	       path_name, (unsigned long long)ctr(e, ROCEDP_CTR_QP_REPLACED),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_FWD_CACHE_HIT));
 	err = rd_qps_read(rd_engine_maps(e), &snap);
 	result(!err && snap.n == 2 &&
-		       ((snap.qps[0].key.dqp == qp[0] &&
+		       ((snap.qps[0].key.dqp == qp[1] &&
 			 snap.qps[1].key.dqp == qp[2]) ||
 			(snap.qps[0].key.dqp == qp[2] &&
-			 snap.qps[1].key.dqp == qp[0])),
+			 snap.qps[1].key.dqp == qp[1])),
 	       "[%s] the reader walks every slot: the 2 live QPs (%zu read)",
 	       path_name, snap.n);
 	rd_qps_free(&snap);
@@ -687,6 +705,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-q"))
 		quiet = true;
 	run_all();
+	cached = true;
+	path_name = "express, decision cache";
+	run_all();
+	cached = false;
 	general = true;
 	path_name = "general";
 	run_all();
