@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /*
  * The forwarding decision cache: a known flow's route, hash and member
- * without the trie lookup, the hash or the group's buckets. Per CPU, one
+ * without the trie lookup, the hash or the group's buckets (with
+ * flowlets on, route and hash only: the flowlet step picks the member). Per CPU, one
  * 64-byte entry a slot, the last flow that landed there. An entry holds
  * only what the full path computed, with the words that prove it still
  * holds: the route generation (rd_route_gen, bumped by every route write),
@@ -25,7 +26,7 @@ static __always_inline int rd_fc_usable(const struct rd_flow *fl,
 					const struct rocedp_config *cfg)
 {
 	return !cfg_trace && fl->family == 4 &&
-	       cfg->hash_mode != ROCEDP_HASH_SPRAY && !rd_flowlets_on(cfg);
+	       cfg->hash_mode != ROCEDP_HASH_SPRAY;
 }
 
 /* The UDP ports as one key word. */
@@ -51,18 +52,17 @@ static __always_inline __u32 rd_route_gen_now(void)
 	return g ? *(const volatile __u32 *)g : 0;
 }
 
-/* Does e hold this flow's decision, still valid? */
-static __always_inline int rd_fc_valid(const struct rd_fc_ent *e,
-				       const struct rd_flow *fl,
-				       const struct rocedp_config *cfg,
-				       __u32 gen)
+/* Does e hold this flow's route and flow hash, still valid? */
+static __always_inline int rd_fc_route_valid(const struct rd_fc_ent *e,
+					     const struct rd_flow *fl,
+					     const struct rocedp_config *cfg,
+					     __u32 gen)
 {
-	if (!e->egress || e->src != fl->src[0] || e->dst != fl->dst[0] ||
-	    e->qp != fl->dest_qp || e->ports != rd_fc_ports(fl) ||
-	    e->route_gen != gen || e->hash_seed != cfg->hash_seed ||
-	    e->hash_flags != cfg->hash_flags || e->hash_mode != cfg->hash_mode)
-		return 0;
-	return rd_group_same(e->group_id, e->group_live);
+	return e->egress && e->src == fl->src[0] && e->dst == fl->dst[0] &&
+	       e->qp == fl->dest_qp && e->ports == rd_fc_ports(fl) &&
+	       e->route_gen == gen && e->hash_seed == cfg->hash_seed &&
+	       e->hash_flags == cfg->hash_flags &&
+	       e->hash_mode == cfg->hash_mode;
 }
 
 /* A valid entry into the plan; 0, or the port is gone (take the full path). */
@@ -96,6 +96,7 @@ rd_fc_fill(struct rd_fc_ent *e, const struct rd_flow *fl,
 	e->hash_seed = cfg->hash_seed;
 	e->hash_flags = cfg->hash_flags;
 	e->hash_mode = cfg->hash_mode;
+	e->route_only = rd_flowlets_on(cfg);
 	e->group_id = f->group_id;
 	e->hash = fl->hash;
 	e->slot = f->slot;
@@ -121,11 +122,23 @@ static __always_inline int rd_fwd_express(struct rd_flow *fl, struct rd_plan *f,
 	if (rd_fc_usable(fl, cfg)) {
 		gen = rd_route_gen_now();
 		e = rd_fc_slot(fl);
-		if (e && rd_fc_valid(e, fl, cfg, gen) &&
-		    !rd_fc_take(e, fl, f, xdp)) {
-			f->from_cache = 1;
-			f->fc = e;
-			return 0;
+		if (e && rd_fc_route_valid(e, fl, cfg, gen)) {
+			if (rd_flowlets_on(cfg)) {
+				/* the route from the cache, the member the
+				 * flowlet's; the entry stays as it is */
+				fl->hash = e->hash;
+				f->group_id = e->group_id;
+				f->from_cache = 1;
+				f->fc = e;
+				return rd_fwd_member_body(fl, f, cfg, 2, xdp);
+			}
+			if (!e->route_only &&
+			    rd_group_same(e->group_id, e->group_live) &&
+			    !rd_fc_take(e, fl, f, xdp)) {
+				f->from_cache = 1;
+				f->fc = e;
+				return 0;
+			}
 		}
 	}
 	pass = rd_fwd_route_body(fl, f, cfg);

@@ -220,7 +220,7 @@ struct rd_fc_ent {
 	__u32 hash;
 	__u16 slot;
 	__u8 hash_mode;
-	__u8 pad;
+	__u8 route_only; /* made under flowlets: the member is not for reuse */
 	__u8 macs[12]; /* destination, source MAC */
 	__u32 qp_ref; /* telemetry's hint: the flow's rd_qps slot + 1, or 0 */
 };

@@ -32,7 +32,7 @@ struct rd_plan {
 	__u8 ecn_at_ingress; /* XDP hook: RED for redirected frames here */
 	__u8 strip_tag; /* forwarded with a priority tag: send it untagged */
 	__u8 redirected; /* XDP: bpf_redirect_map done, the verdict stands */
-	__u8 from_cache; /* route and member from the decision cache */
+	__u8 from_cache; /* route (member too without flowlets) from the cache */
 	__u8 pad[2];
 	__u32 group_seq; /* the group's live word its member was read under */
 	struct rd_fc_ent *fc; /* that cache's entry when it holds this flow */

@@ -259,7 +259,7 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_RX_BYTES,
 	ROCEDP_CTR_FWD_PKTS,
 	ROCEDP_CTR_FWD_BYTES,
-	ROCEDP_CTR_FWD_CACHE_HIT, /* of those, from the decision cache */
+	ROCEDP_CTR_FWD_CACHE_HIT, /* of those, route from the decision cache */
 	ROCEDP_CTR_REMARKED, /* DSCP (or PCP) actually changed */
 	ROCEDP_CTR_REMARK_SAME, /* action set, value already right */
 	ROCEDP_CTR_FLOWLET_NEW, /* a flowlet started (new flow or gap) */

@@ -12,6 +12,9 @@
  * with no route written), the hash seed and mode changed
  * (rd_config). The cached engine must have
  * served most frames from the cache (its forwarded_from_cache counter).
+ * With flowlets on, only the route comes from the cache, and an entry
+ * made under flowlets must not give its member to the hash's choice
+ * once they are off.
  * With telemetry on, both engines' rd_qps tables must match byte for
  * byte: the cached engine finds a request's QP slot through the hint in
  * its cache entry, the reference through the table's hash.
@@ -40,6 +43,8 @@
 
 /* Ports 4..7; groups 50 (4 members) and 51 (one, port 7). */
 #define CFG_HEAD "{\"features\": [\"forward\", \"remark\", \"ecn\"], "
+#define CFG_FL_HEAD \
+	"{\"features\": [\"forward\", \"remark\", \"ecn\", \"flowlet\"], "
 #define CFG_TEL_HEAD \
 	"{\"features\": [\"forward\", \"remark\", \"ecn\", \"telemetry\"], "
 #define MEMBER(i)                                                     \
@@ -77,9 +82,29 @@ static const char *const phases[][2] = {
 	  "\"5tuple\"}, \"routes\": [{\"prefix\": \"10.9.0.0/16\","
 	  " \"group\": 50}, {\"prefix\": \"10.9.1.0/24\","
 	  " \"group\": 51}]}" },
+	{ "flowlets: the route from the cache, the member the flowlet's",
+	  CFG_FL_HEAD GROUPS4 ", \"hash\": {\"mode\": \"flowlet\"}, "
+			      "\"routes\": [{\"prefix\": \"10.9.0.0/16\","
+			      " \"group\": 50}]}" },
+	{ "flowlets, the route moved", CFG_FL_HEAD GROUPS4
+	  ", \"hash\": {\"mode\": \"flowlet\"}, \"routes\": "
+	  "[{\"prefix\": \"10.9.0.0/16\", \"group\": 51}]}" },
+	{ "the flowlet feature under hash mode qp",
+	  CFG_FL_HEAD GROUPS4 ", \"routes\": [{\"prefix\": \"10.9.0.0/16\","
+			      " \"group\": 50}]}" },
+	/* same hash mode: only the entries' route_only mark keeps the
+	 * flowlets' members from being reused as the hash's */
+	{ "the flowlet feature off, hash mode qp",
+	  CFG_HEAD GROUPS4 ", \"routes\": [{\"prefix\": \"10.9.0.0/16\","
+			   " \"group\": 50}]}" },
+	/* and back: entries made without flowlets give only their route */
+	{ "the flowlet feature on again, hash mode qp",
+	  CFG_FL_HEAD GROUPS4 ", \"routes\": [{\"prefix\": \"10.9.0.0/16\","
+			      " \"group\": 50}]}" },
 };
 
 static struct rd_engine *ref, *cached;
+static __u64 now_ns;
 
 static int apply(const char *text)
 {
@@ -111,10 +136,17 @@ static unsigned int compare(enum rd_hook h, unsigned int *forwarded)
 	uint8_t in[256], out_a[512], out_b[512];
 	struct rd_run a, b;
 	unsigned int bad = 0;
-	int p, f;
+	int p, f, i;
 
-	for (p = 0; p < PASSES; p++)
-		for (f = 0; f < FLOWS; f++) {
+	for (p = 0; p < PASSES; p++) {
+		/* both engines at one time, which moves on: flowlets age */
+		now_ns += 10 * 1000 * 1000;
+		if (rd_engine_set_time(ref, now_ns) ||
+		    rd_engine_set_time(cached, now_ns))
+			return PASSES * FLOWS;
+		for (i = 0; i < FLOWS; i++) {
+			/* a new order each pass: least-loaded choices move */
+			f = (i * 5 + p * 17) % FLOWS;
 			memset(&a, 0, sizeof(a));
 			build(in, &a.in_len, f);
 			a.in = in;
@@ -134,6 +166,7 @@ static unsigned int compare(enum rd_hook h, unsigned int *forwarded)
 			    memcmp(out_a, out_b, a.out_len))
 				bad++;
 		}
+	}
 	return bad;
 }
 
