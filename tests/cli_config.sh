@@ -554,6 +554,23 @@ else
 	ok "rollback under covering routes: maps unchanged at each of $fails failure points"
 fi
 
+# A pin of rd_route_gen that cannot be mapped (made without
+# BPF_F_MMAPABLE, as a stale or foreign pin would be): a load that writes
+# a route is refused naming the map, and nothing is written.
+rd config load "$EX/leaf.json" >/dev/null
+# (bpffs refuses a rename: a second pin keeps the real map alive)
+bpftool map pin pinned "$ROCEDP_PIN_DIR/rd_route_gen" "$ROCEDP_PIN_DIR/rd_route_gen_real"
+rm -f "$ROCEDP_PIN_DIR/rd_route_gen"
+bpftool map create "$ROCEDP_PIN_DIR/rd_route_gen" type array key 4 value 4 \
+	entries 1 name rd_route_gen
+f=$(variant newroute 'd["routes"].append({"prefix": "10.77.0.0/16", "group": d["routes"][0]["group"]})')
+refuse "load: rd_route_gen cannot be mapped" "rd_route_gen: cannot map it" rd config load "$f"
+check "qos set writes no route: it needs no rd_route_gen mapping" rd qos set ack dscp 40
+rm -f "$ROCEDP_PIN_DIR/rd_route_gen"
+bpftool map pin pinned "$ROCEDP_PIN_DIR/rd_route_gen_real" "$ROCEDP_PIN_DIR/rd_route_gen"
+rm -f "$ROCEDP_PIN_DIR/rd_route_gen_real"
+check "with the real rd_route_gen back, the same load succeeds" rd config load "$f"
+
 check "config help" rd config help
 refuse "config: unknown verb" "unknown command 'frobnicate'" rd config frobnicate
 

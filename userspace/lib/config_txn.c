@@ -52,22 +52,47 @@ struct txn {
 	long writes;
 	int devmap_fd, port_cfg_fd; /* written through portw.c */
 	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
-	__u32 *route_gen; /* rd_route_gen, mapped (routew.h) */
+	int route_gen_fd;
+	__u32 *route_gen; /* rd_route_gen, mapped at the first route write */
 	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
 	struct rd_groupw gw; /* groups go through groupw.c */
 	const char *obj; /* the command, for messages */
 };
 
-/* One map write (val) or delete (!val): -errno, absent deletes are 0. */
-static int txn_write(const struct txn *t, int fd, const void *key,
-		     const void *val, __u64 flags)
+/*
+ * The route generation, mapped when the first route is written (most
+ * transactions write none). Without it routew refuses the write, so the
+ * load rolls back; the reason is said here, naming the map.
+ */
+static int txn_route_gen(struct txn *t)
 {
+	int err;
+
+	if (t->route_gen)
+		return 0;
+	err = rd_routew_gen_map(t->route_gen_fd, &t->route_gen);
+	if (err)
+		rd_err(t->obj, "rd_route_gen: cannot map it: %s",
+		       strerror(-err));
+	return err;
+}
+
+/* One map write (val) or delete (!val): -errno, absent deletes are 0. */
+static int txn_write(struct txn *t, int fd, const void *key, const void *val,
+		     __u64 flags)
+{
+	int err;
+
 	if (fd == t->gw.hash && fd >= 0)
 		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
 			     rd_groupw_del(&t->gw, *(const __u32 *)key);
-	if (fd >= 0 && (fd == t->fib_fd[1] || fd == t->fib_fd[2]))
+	if (fd >= 0 && (fd == t->fib_fd[1] || fd == t->fib_fd[2])) {
+		err = txn_route_gen(t);
+		if (err)
+			return err;
 		return val ? rd_routew_put(fd, t->route_gen, key, val, flags) :
 			     rd_routew_del(fd, t->route_gen, key);
+	}
 	if (fd == t->devmap_fd && fd >= 0)
 		return rd_portw_tx(fd, *(const __u32 *)key, val);
 	if (fd == t->port_cfg_fd && fd >= 0 && val)
@@ -95,8 +120,7 @@ static void txn_init(struct txn *t, const struct rd_maps *m, const char *obj)
 	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
 	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
 	t->fib_fd[2] = m->fd[RD_MAP_ROUTES6];
-	/* unmapped, route writes fail with EBADF and the load rolls back */
-	rd_routew_gen_map(m->fd[RD_MAP_ROUTE_GEN], &t->route_gen);
+	t->route_gen_fd = m->fd[RD_MAP_ROUTE_GEN];
 	rd_groupw_from_maps(&t->gw, m);
 }
 
