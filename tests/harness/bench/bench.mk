@@ -8,8 +8,11 @@ BENCH := $(BENCH_OUT)/rdbench
 BENCH_BPF := $(BENCH_OUT)/empty.bpf.o $(BENCH_OUT)/pktgen.bpf.o
 BENCH_SKELS := $(BENCH_BPF:.bpf.o=.skel.h)
 BENCH_LIB_OBJS = $(LIBROCEDP)
-FORMAT_EXTRA += tests/harness/bench/rdbench.c $(wildcard tests/harness/bench/*.bpf.c) \
-	tests/harness/bench/bench_abi.h
+# rdbench: rdbench.c (helpers, dispatch) and one file per command group
+RDBENCH_SRCS := $(wildcard tests/harness/bench/rdbench*.c)
+RDBENCH_HDRS := $(wildcard tests/harness/bench/rdbench*.h)
+FORMAT_EXTRA += $(RDBENCH_SRCS) $(RDBENCH_HDRS) \
+	$(wildcard tests/harness/bench/*.bpf.c) tests/harness/bench/bench_abi.h
 
 .PHONY: bench bench-progs
 .SECONDARY: $(BENCH_BPF)
@@ -24,10 +27,10 @@ $(BENCH_OUT)/%.bpf.o: tests/harness/bench/%.bpf.c tests/harness/bench/bench_abi.
 $(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv $@.tmp $@
 
-$(BENCH): tests/harness/bench/rdbench.c $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
+$(BENCH): $(RDBENCH_SRCS) $(RDBENCH_HDRS) $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
 		$(USER_HDRS) bpf/rocedp_abi.h tests/harness/bench/bench_abi.h | $(BENCH_OUT)
-	$(CC) $(CFLAGS) -I$(BENCH_OUT) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) \
-		-o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -I$(BENCH_OUT) -Itests/harness/bench $(PKG_CFLAGS) \
+		$(RDBENCH_SRCS) $(BENCH_LIB_OBJS) -o $@ $(LDLIBS)
 
 # healthy flows moved by a member going down and back (section resil)
 $(BENCH_OUT)/resil: tests/harness/bench/resil.c $(BENCH_LIB_OBJS) $(USER_HDRS) \

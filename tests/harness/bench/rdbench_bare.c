@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The bare forwarders' tables, and `rdbench barefwd` (docs/bench.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "rocedp.h"
+#include "config_txn.h"
+#include "bench_abi.h"
+#include "rdbench.h"
+#include "rdbench_bare.h"
+
+/* The bare forwarder's tables: the same route, the same four ports. */
+void setup_bare_fwd(struct empty *eo, char **ports)
+{
+	struct bpf_devmap_val dv = { .bpf_prog.fd = -1 };
+	struct {
+		__u32 plen, addr;
+	} k = { 16, 0 };
+	__u32 grp = 0, i;
+	int err;
+
+	inet_pton(AF_INET, "10.9.0.0", &k.addr);
+	if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_routes), &k, &grp,
+				0))
+		die("ref_fwd_routes", errno);
+	for (i = 0; i < 4; i++) {
+		struct ref_fwd_member mb = { .ifindex =
+						     if_nametoindex(ports[i]) };
+
+		if (!mb.ifindex)
+			die(ports[i], errno);
+		err = get_mac(ports[i], mb.smac);
+		if (err)
+			die(ports[i], err);
+		memcpy(mb.dmac, "\x02\xbb\x00\x00\x00\x00", 6);
+		mb.dmac[5] = i + 1;
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_members),
+					&i, &mb, 0))
+			die("ref_fwd_members", errno);
+		dv.ifindex = mb.ifindex;
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_tx),
+					&mb.ifindex, &dv, 0))
+			die("ref_fwd_tx", errno);
+	}
+}
+
+/*
+ * The bare default forwarder's extra tables, from what rocedp gets beside
+ * it: each member's port at pc's rate and RED thresholds, and the DSCP
+ * actions of rocedp's built-in defaults (config.c), the data class's
+ * replaced by data unless NULL.
+ */
+void setup_bare_default(struct empty *eo, const struct rocedp_port_cfg *pc,
+			const struct rocedp_qos *data)
+{
+	static const __u32 cls[REF_CLASSES] = {
+		[REF_CLASS_DATA] = ROCEDP_CLASS_DATA,
+		[REF_CLASS_ACK] = ROCEDP_CLASS_ACK,
+		[REF_CLASS_CNP] = ROCEDP_CLASS_CNP,
+	};
+	struct ref_port pt = { .kmin = pc->kmin_bytes,
+			       .kmax = pc->kmax_bytes,
+			       .pmax = pc->pmax_percent };
+	static struct rd_staged dflt;
+	__u32 i, dscp;
+
+	rd_staged_defaults(&dflt);
+	if (data)
+		dflt.qos[ROCEDP_CLASS_DATA] = *data;
+	/* bytes per ns << ROCEDP_VQ_DRAIN_SHIFT, rounded, as rd_vq_drain_fp */
+	pt.drain_fp =
+		((pc->rate_bps << (ROCEDP_VQ_DRAIN_SHIFT - 3)) + 500000000) /
+		1000000000;
+	for (i = 0; i < REF_FWD_MEMBERS; i++)
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_ports), &i,
+					&pt, 0))
+			die("ref_ports", errno);
+	for (i = 0; i < REF_CLASSES; i++) {
+		const struct rocedp_qos *q = &dflt.qos[cls[i]];
+
+		dscp = q->action == ROCEDP_QOS_SET_DSCP ? q->dscp :
+							  REF_DSCP_LEAVE;
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_dscp), &i,
+					&dscp, 0))
+			die("ref_dscp", errno);
+	}
+}
+
+/*
+ * barefwd [-d ECN] IN_IF IF0,IF1,IF2,IF3: the bare forwarder with its
+ * tables for the four ports, attached natively to IN_IF; the attachment
+ * (and the maps it holds) outlives us, `ip link set IN_IF xdp off` removes
+ * it. -d: the bare default forwarder instead, its ports set as the words
+ * given to `rocedp ecn set` beside it ("kmin N kmax N pmax N rate MBIT").
+ */
+int cmd_barefwd(int argc, char **argv)
+{
+	struct rocedp_port_cfg pc;
+	char *ports[4], *list;
+	unsigned long long mbit;
+	struct empty *eo;
+	int i, idx, dflt = 0;
+
+	rd_port_defaults(&pc);
+	if (argc > 2 && !strcmp(argv[1], "-d")) {
+		if (sscanf(argv[2], "kmin %u kmax %u pmax %u rate %llu",
+			   &pc.kmin_bytes, &pc.kmax_bytes, &pc.pmax_percent,
+			   &mbit) != 4)
+			die("barefwd -d: want \"kmin N kmax N pmax N rate MBIT\"",
+			    EINVAL);
+		pc.rate_bps = mbit * 1000000;
+		dflt = 1;
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc != 3 || !(idx = if_nametoindex(argv[1]))) {
+		fprintf(stderr,
+			"usage: rdbench barefwd [-d ECN] IN_IF IF0,IF1,IF2,IF3\n");
+		return 2;
+	}
+	list = argv[2];
+	for (i = 0; i < 4; i++) {
+		ports[i] = strsep(&list, ",");
+		if (!ports[i])
+			die("barefwd: need 4 interfaces", EINVAL);
+	}
+	eo = empty__open_and_load();
+	if (!eo)
+		die("empty.bpf.o", errno);
+	setup_bare_fwd(eo, ports);
+	if (dflt)
+		setup_bare_default(eo, &pc, NULL);
+	if (bpf_xdp_attach(
+		    idx,
+		    bpf_program__fd(dflt ? eo->progs.bench_ref_bare_default :
+					   eo->progs.bench_ref_bare_fwd),
+		    XDP_FLAGS_DRV_MODE, NULL))
+		die("barefwd: native attach", errno);
+	empty__destroy(eo);
+	return 0;
+}

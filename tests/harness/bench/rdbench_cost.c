@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rdbench cost: per-packet cost of rocedp's programs (docs/bench.md, 1). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "rocedp.h"
+#include "engine.h"
+#include "config_txn.h"
+#include "frame.h"
+#include "groupw.h"
+#include "stats.h"
+#include "rocedp.skel.h"
+#include "bench_abi.h"
+#include "rdbench.h"
+#include "rdbench_bare.h"
+
+#define FRAME_LEN 130 /* 54 payload bytes + 2 of pad (BTH PadCnt) */
+#define N_FRAMES 64 /* distinct flows (destination QPs) cycled per batch */
+
+/*
+ * IPv4 RoCEv2 RDMA WRITE ONLY, TTL 255, DSCP 0 ECT(0); dest QP varies.
+ * (Until the shared builder it was 128 bytes with PadCnt 0, which IBTA
+ * forbids for a 54-byte payload.)
+ */
+static void build_frame(__u8 *f, unsigned int qp, const __u8 *dmac)
+{
+	struct rd_frame s = {
+		.smac = { 2, 0xcc, 0, 0, 0, 1 },
+		.src4 = 0x0ac80002, /* 10.200.0.2 */
+		.dst4 = 0x0a090001, /* 10.9.0.1 */
+		.tos = 0x02,
+		.ttl = 255, /* 200 rounds per batch leave it at 55 */
+		.sport = 0xc000,
+		.opcode = ROCEDP_OP_RC_WRITE_ONLY,
+		.dest_qp = qp,
+		.psn = 0x1234,
+		.payload = 54,
+	};
+
+	memcpy(s.dmac, dmac, 6);
+	rd_frame_build(f, FRAME_LEN, &s);
+}
+
+struct timing {
+	uint64_t rounds;
+	double sum_ns; /* sum of duration x repeat */
+	double pass_min, pass_max; /* per-pass mean */
+};
+
+/*
+ * Time prog over `batches` test runs of `repeat` rounds each, frames cycled.
+ * Returns the weighted mean of opts.duration (ns per round).
+ */
+static double time_prog(int prog_fd, bool xdp, __u8 (*frames)[FRAME_LEN],
+			unsigned int batches, unsigned int repeat,
+			unsigned int ifindex, unsigned int egress_port)
+{
+	struct xdp_md xmd = { .data_end = FRAME_LEN,
+			      .ingress_ifindex = ifindex };
+	struct __sk_buff skb = { .mark = egress_port };
+	double sum = 0;
+	unsigned int b;
+
+	for (b = 0; b < batches; b++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o,
+			    .data_in = frames[b % N_FRAMES],
+			    .data_size_in = FRAME_LEN, .repeat = repeat);
+
+		if (xdp) {
+			o.ctx_in = &xmd;
+			o.ctx_size_in = sizeof(xmd);
+		} else {
+			o.ctx_in = &skb;
+			o.ctx_size_in = sizeof(skb);
+		}
+		if (bpf_prog_test_run_opts(prog_fd, &o))
+			die("BPF_PROG_TEST_RUN", errno);
+		sum += (double)o.duration * repeat;
+	}
+	return sum / ((double)batches * repeat);
+}
+
+struct combo {
+	const char *name;
+	const char *what;
+	__u32 features;
+	__u32 hash_mode;
+	/* what every round must have done, checked on the counters */
+	bool fwd;
+};
+
+/*
+ * XDP ingress only: in native/generic mode the ingress program also takes
+ * the ECN decision for the frames it redirects (the egress port is known
+ * there), so the ECN combinations need no second program.
+ */
+static const struct combo combos[] = {
+	{ "parse", "parse+classify+count, features none", 0, ROCEDP_HASH_QP,
+	  false },
+	{ "remark", "features remark (DSCP rewrite of data class)",
+	  ROCEDP_F_REMARK, ROCEDP_HASH_QP, false },
+	{ "fwd_5tuple", "features forward, hash 5tuple", ROCEDP_F_FORWARD,
+	  ROCEDP_HASH_5TUPLE, true },
+	{ "fwd_qp", "features forward, hash qp", ROCEDP_F_FORWARD,
+	  ROCEDP_HASH_QP, true },
+	{ "flowlet", "features forward+flowlet, hash flowlet",
+	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET, ROCEDP_HASH_FLOWLET, true },
+	{ "flowlet_ecn", "forward+flowlet+ecn, hash flowlet (RED at ingress)",
+	  ROCEDP_F_FORWARD | ROCEDP_F_FLOWLET | ROCEDP_F_ECN,
+	  ROCEDP_HASH_FLOWLET, true },
+	{ "default", "shipped default: forward+remark+ecn, hash qp",
+	  ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN, ROCEDP_HASH_QP,
+	  true },
+	/* issue 21: per-QP telemetry on top of the default (goal <= 1.15x) */
+	{ "telemetry", "default + telemetry (per-QP table, clock, pairing)",
+	  ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN |
+		  ROCEDP_F_TELEMETRY,
+	  ROCEDP_HASH_QP, true },
+};
+#define N_COMBOS (sizeof(combos) / sizeof(combos[0]))
+
+/* the tc path's ECN point, timed through its test entry */
+#define TC_EGRESS_FEATURES (ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN)
+
+static void set_config(int fd, __u32 features, __u32 mode)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, &c))
+		die("rd_config", errno);
+	c.features = features;
+	c.hash_mode = mode;
+	if (bpf_map_update_elem(fd, &zero, &c, 0))
+		die("rd_config", errno);
+}
+
+/* The cost section's egress ports, for rocedp and the bare default
+ * forwarder alike: 25G at the default thresholds. */
+static void cost_port_cfg(struct rocedp_port_cfg *pc)
+{
+	rd_port_defaults(pc);
+	pc->rate_bps = 25000000000ull;
+}
+
+/* data frames carry DSCP 0: the cost section gives the class an action so
+ * remark really rewrites (first round of a batch; later rounds find it set) */
+static const struct rocedp_qos cost_data_qos = {
+	.action = ROCEDP_QOS_SET_DSCP,
+	.dscp = 26,
+};
+
+/*
+ * The group, route, devmap and port settings of a leaf with 4 uplinks:
+ * members are real interfaces in this netns, so the devmap accepts them and
+ * the programs run exactly the live path (cfg_offline stays false). The
+ * devmap entries carry no program: ECN is decided at XDP ingress.
+ */
+static void setup_fib(const struct rd_maps *m, char **ports)
+{
+	struct bpf_devmap_val dv = { .bpf_prog.fd = -1 };
+	struct rocedp_group g = {};
+	struct rocedp_route4_key rk = { .prefixlen = 16 };
+	struct rocedp_route rv = { .group_id = 1,
+				   .flags = ROCEDP_ROUTEF_STATIC };
+	struct rocedp_port_cfg pc;
+	__u32 key = 1, cls = ROCEDP_CLASS_DATA;
+	int i, err;
+
+	cost_port_cfg(&pc);
+	g.n_members = 4;
+	for (i = 0; i < 4; i++) {
+		struct rocedp_member *mb = &g.members[i];
+
+		mb->ifindex = if_nametoindex(ports[i]);
+		if (!mb->ifindex)
+			die(ports[i], errno);
+		err = get_mac(ports[i], mb->smac);
+		if (err)
+			die(ports[i], err);
+		memcpy(mb->dmac, "\x02\xbb\x00\x00\x00\x00", 6);
+		mb->dmac[5] = i + 1;
+		mb->weight = 1;
+		mb->flags = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED |
+			    ROCEDP_MEMBERF_STATIC;
+		dv.ifindex = mb->ifindex;
+		if (bpf_map_update_elem(m->fd[RD_MAP_TX_PORTS], &mb->ifindex,
+					&dv, 0))
+			die("rd_tx_ports", errno);
+		if (bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &mb->ifindex,
+					&pc, 0))
+			die("rd_port_cfg", errno);
+	}
+	rd_group_build(&g);
+	if (g.n_active != 4)
+		die("group build", EINVAL);
+	if (rd_groupw_put_maps(m, key, &g))
+		die("rd_groups", EIO);
+	inet_pton(AF_INET, "10.9.0.0", &rk.addr);
+	if (bpf_map_update_elem(m->fd[RD_MAP_ROUTES4], &rk, &rv, 0))
+		die("rd_routes4", errno);
+	if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &cls, &cost_data_qos, 0))
+		die("rd_qos", errno);
+}
+
+struct ctr_snap {
+	uint64_t rx, fwd, redirect, pass_nofwd, remarked, remark_same, ecn_src,
+		flowlet_new, reorder;
+};
+
+static void snap(int fd, struct ctr_snap *s)
+{
+	__u64 c[ROCEDP_CTR_MAX];
+
+	ctrs(fd, c);
+	s->rx = c[ROCEDP_CTR_RX_PKTS];
+	s->fwd = c[ROCEDP_CTR_FWD_PKTS];
+	s->redirect = c[ROCEDP_CTR_VERDICT_BASE + ROCEDP_VERDICT_REDIRECT];
+	s->pass_nofwd = c[ROCEDP_CTR_PASS_BASE + ROCEDP_PASS_NO_FORWARD];
+	s->remarked = c[ROCEDP_CTR_REMARKED];
+	s->remark_same = c[ROCEDP_CTR_REMARK_SAME];
+	s->ecn_src = c[ROCEDP_CTR_ECN_SRC_MAP] + c[ROCEDP_CTR_ECN_SRC_KFUNC];
+	s->flowlet_new = c[ROCEDP_CTR_FLOWLET_NEW];
+	s->reorder = c[ROCEDP_CTR_FLOWLET_REORDER_RISK];
+}
+
+/* Did every round of the combo take its intended path? */
+static bool verify(const struct combo *c, const struct ctr_snap *a,
+		   const struct ctr_snap *b, uint64_t rounds, char *why,
+		   size_t len)
+{
+	uint64_t rx = b->rx - a->rx, fwd = b->fwd - a->fwd,
+		 redir = b->redirect - a->redirect,
+		 nofwd = b->pass_nofwd - a->pass_nofwd,
+		 rem = (b->remarked - a->remarked) +
+		       (b->remark_same - a->remark_same),
+		 ecn = b->ecn_src - a->ecn_src;
+
+	snprintf(why, len,
+		 "rx %" PRIu64 " fwd %" PRIu64 " redirect %" PRIu64
+		 " pass_no_forward %" PRIu64 " remark %" PRIu64
+		 " ecn_decided %" PRIu64,
+		 rx, fwd, redir, nofwd, rem, ecn);
+	if (rx != rounds)
+		return false;
+	/* RED ran on every frame, or on none when ECN is off */
+	if (ecn != ((c->features & ROCEDP_F_ECN) ? rounds : 0))
+		return false;
+	if ((c->features & ROCEDP_F_REMARK) && rem != rounds)
+		return false;
+	if (c->fwd)
+		return fwd == rounds && redir == rounds &&
+		       b->reorder == a->reorder;
+	return nofwd == rounds;
+}
+
+/* A measured row: per-pass means, whether every pass verified, and why. */
+struct row {
+	double ns[16];
+	bool ok;
+	char why[256];
+};
+
+static void row_check(struct row *r, bool ok, const char *why)
+{
+	/* keep the first failing pass's counters, else the last pass's */
+	if (!r->ok)
+		return;
+	r->ok = ok;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+/*
+ * One pass of a reference forwarder (empty.bpf.c): timed, and verified by
+ * its own redirect count, a plain global that only this run moves.
+ */
+static void time_ref_fwd(struct row *r, unsigned int pass, int prog_fd,
+			 const volatile __u64 *redirected,
+			 __u8 (*frames)[FRAME_LEN], unsigned int batches,
+			 unsigned int repeat, unsigned int ifindex)
+{
+	uint64_t rounds = (uint64_t)batches * repeat, done;
+	__u64 r0 = *redirected;
+	char why[64];
+
+	r->ns[pass] =
+		time_prog(prog_fd, true, frames, batches, repeat, ifindex, 0);
+	done = *redirected - r0;
+	snprintf(why, sizeof(why), "redirected %" PRIu64 " of %" PRIu64, done,
+		 rounds);
+	row_check(r, done == rounds, why);
+}
+
+static double row_stats(const struct row *r, unsigned int passes, double *mn,
+			double *mx)
+{
+	double s = 0;
+	unsigned int p;
+
+	*mn = 1e9;
+	*mx = 0;
+	for (p = 0; p < passes; p++) {
+		s += r->ns[p] / passes;
+		*mn = fmin(*mn, r->ns[p]);
+		*mx = fmax(*mx, r->ns[p]);
+	}
+	return s;
+}
+
+static double mean(const double *v, unsigned int n)
+{
+	double s = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		s += v[i] / n;
+	return s;
+}
+
+static void print_row(const char *name, const char *what, const struct row *r,
+		      unsigned int passes, double base, double bare)
+{
+	double mn, mx, s = row_stats(r, passes, &mn, &mx);
+
+	printf("{\"name\":\"%s\",\"what\":\"%s\",\"ns\":%.2f,"
+	       "\"min_pass_ns\":%.2f,\"max_pass_ns\":%.2f,\"ratio\":%.3f,",
+	       name, what, s, mn, mx, s / base);
+	if (bare > 0)
+		printf("\"ratio_bare\":%.3f,", s / bare);
+	printf("\"verified\":%s,\"counters\":\"%s\"}", r->ok ? "true" : "false",
+	       r->why);
+}
+
+int cmd_cost(int argc, char **argv)
+{
+	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
+	const char *in_if = NULL, *hold_if = NULL, *hold2_if = NULL,
+		   *hold3_if = NULL;
+	int hold_idx, hold2_idx, hold3_idx, bare_idx;
+	char *ports[4] = {}, *list = NULL, why[256];
+	static __u8 frames[N_FRAMES][FRAME_LEN];
+	struct rocedp_port_cfg pc;
+	struct empty *eo;
+	struct rocedp *skel;
+	struct rd_maps m;
+	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, fd_bflow,
+		fd_bdef, in_idx, egr_port;
+	double empty[16], empty_tc[16], ref[3][16], e, et, bare_ns, mn, mx;
+	static struct row ing[N_COMBOS], egr, bare, bflow, bdef;
+	int fd_ref[3];
+	static const char *const ref_names[3] = { "ktime", "percpu_counter",
+						  "lpm_lookup" };
+	uint64_t rounds;
+	bool all_ok = true;
+	__u8 in_mac[6];
+
+	while ((c = getopt(argc, argv, "i:p:b:r:n:H:")) != -1) {
+		switch (c) {
+		case 'i':
+			in_if = optarg;
+			break;
+		case 'H': /* HOLD,HOLD2,HOLD3: HOLD2 and HOLD3 hold the bare
+			   * flowlet and default forwarders */
+			hold3_if = optarg;
+			hold_if = strsep((char **)&hold3_if, ",");
+			hold2_if = strsep((char **)&hold3_if, ",");
+			break;
+		case 'p':
+			list = optarg;
+			break;
+		case 'b':
+			batches = atoi(optarg);
+			break;
+		case 'r':
+			repeat = atoi(optarg);
+			break;
+		case 'n':
+			passes = atoi(optarg);
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!in_if || !hold_if || !hold2_if || !hold3_if || !list ||
+	    passes < 1 || passes > 16 || repeat < 1 || repeat > 250 ||
+	    batches < 1) {
+		fprintf(stderr,
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF,HOLD3_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+		return 2;
+	}
+	rounds = (uint64_t)batches * repeat;
+	for (i = 0; i < 4; i++) {
+		ports[i] = strsep(&list, ",");
+		if (!ports[i])
+			die("-p: need 4 interfaces", EINVAL);
+	}
+	in_idx = if_nametoindex(in_if);
+	if (!in_idx)
+		die(in_if, errno);
+	err = get_mac(in_if, in_mac);
+	if (err)
+		die(in_if, err);
+	for (i = 0; i < N_FRAMES; i++)
+		build_frame(frames[i], 0x100 + i, in_mac);
+
+	skel = rocedp__open();
+	if (!skel)
+		die("rocedp__open", errno);
+	/* live settings: no trace, real clock, real devmap */
+	skel->rodata->cfg_trace = false;
+	skel->rodata->cfg_clock_from_map = false;
+	skel->rodata->cfg_offline = false;
+	skel->rodata->cfg_ecn_kfunc = false;
+	err = rocedp__load(skel);
+	if (err)
+		die("rocedp__load", err);
+	rd_maps_from_skel(&m, skel);
+	err = rd_config_apply_defaults(&m);
+	if (err)
+		die("defaults", err);
+	setup_fib(&m, ports);
+	fd_xdp = bpf_program__fd(skel->progs.rocedp_xdp);
+	fd_egr = bpf_program__fd(skel->progs.rocedp_egress_tr);
+	egr_port = if_nametoindex(ports[0]);
+
+	eo = empty__open_and_load();
+	if (!eo)
+		die("empty.bpf.o", errno);
+	fd_empty = bpf_program__fd(eo->progs.bench_empty_xdp);
+	fd_empty_tc = bpf_program__fd(eo->progs.bench_empty_tc);
+	fd_ref[0] = bpf_program__fd(eo->progs.bench_ref_ktime);
+	fd_ref[1] = bpf_program__fd(eo->progs.bench_ref_counter);
+	fd_ref[2] = bpf_program__fd(eo->progs.bench_ref_lpm);
+	fd_bare = bpf_program__fd(eo->progs.bench_ref_bare_fwd);
+	fd_bflow = bpf_program__fd(eo->progs.bench_ref_bare_flowlet);
+	fd_bdef = bpf_program__fd(eo->progs.bench_ref_bare_default);
+	{
+		/* 10.9.0.0/16, as rocedp's route */
+		struct {
+			__u32 plen, addr;
+		} k = { 16, 0x0000090a };
+		__u64 v = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_lpm), &k, &v,
+					0))
+			die("ref_lpm", errno);
+	}
+	setup_bare_fwd(eo, ports);
+	cost_port_cfg(&pc);
+	setup_bare_default(eo, &pc, &cost_data_qos);
+
+	/*
+	 * Every XDP test run registers its program with the kernel's XDP
+	 * dispatcher and removes it afterwards, each a synchronize_rcu()
+	 * (milliseconds, far more under load). A program already attached
+	 * natively somewhere stays registered, so the runs skip that: hold
+	 * each on a veth that carries no traffic.
+	 */
+	hold_idx = if_nametoindex(hold_if);
+	if (!hold_idx)
+		die(hold_if, errno);
+	hold2_idx = if_nametoindex(hold2_if);
+	if (!hold2_idx)
+		die(hold2_if, errno);
+	hold3_idx = if_nametoindex(hold3_if);
+	if (!hold3_idx)
+		die(hold3_if, errno);
+	bare_idx = if_nametoindex(ports[3]);
+	if (bpf_xdp_attach(hold_idx, fd_xdp, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding rocedp_xdp in the dispatcher", errno);
+	if (bpf_xdp_attach(in_idx, fd_empty, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the empty program in the dispatcher", errno);
+	for (i = 0; i < 3; i++)
+		if (bpf_xdp_attach(if_nametoindex(ports[i]), fd_ref[i],
+				   XDP_FLAGS_DRV_MODE, NULL))
+			die("holding a reference program", errno);
+	if (bpf_xdp_attach(bare_idx, fd_bare, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the bare forwarder in the dispatcher", errno);
+	if (bpf_xdp_attach(hold2_idx, fd_bflow, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the bare flowlet forwarder in the dispatcher",
+		    errno);
+	if (bpf_xdp_attach(hold3_idx, fd_bdef, XDP_FLAGS_DRV_MODE, NULL))
+		die("holding the bare default forwarder in the dispatcher",
+		    errno);
+
+	for (ci = 0; ci < N_COMBOS; ci++)
+		ing[ci].ok = true;
+	egr.ok = bare.ok = bflow.ok = bdef.ok = true;
+	/* passes interleave the programs so drift hits all alike */
+	for (p = 0; p < passes; p++) {
+		struct ctr_snap a, b;
+
+		empty[p] = time_prog(fd_empty, true, frames, batches, repeat,
+				     in_idx, 0);
+		empty_tc[p] = time_prog(fd_empty_tc, false, frames, batches,
+					repeat, 0, 0);
+		for (i = 0; i < 3; i++)
+			ref[i][p] = time_prog(fd_ref[i], true, frames,
+					      batches / 5 ?: 1, repeat, in_idx,
+					      0);
+
+		time_ref_fwd(&bare, p, fd_bare, &eo->bss->ref_fwd_redirected,
+			     frames, batches, repeat, in_idx);
+		time_ref_fwd(&bflow, p, fd_bflow,
+			     &eo->bss->ref_flowlet_redirected, frames, batches,
+			     repeat, in_idx);
+		time_ref_fwd(&bdef, p, fd_bdef,
+			     &eo->bss->ref_default_redirected, frames, batches,
+			     repeat, in_idx);
+
+		for (ci = 0; ci < N_COMBOS; ci++) {
+			const struct combo *cb = &combos[ci];
+			bool ok;
+
+			set_config(m.fd[RD_MAP_CONFIG], cb->features,
+				   cb->hash_mode);
+			snap(m.fd[RD_MAP_STATS], &a);
+			ing[ci].ns[p] = time_prog(fd_xdp, true, frames, batches,
+						  repeat, in_idx, 0);
+			snap(m.fd[RD_MAP_STATS], &b);
+			ok = verify(cb, &a, &b, rounds, why, sizeof(why));
+			row_check(&ing[ci], ok, why);
+		}
+
+		/* the tc path's ECN point: port from skb->mark */
+		set_config(m.fd[RD_MAP_CONFIG], TC_EGRESS_FEATURES,
+			   ROCEDP_HASH_QP);
+		snap(m.fd[RD_MAP_STATS], &a);
+		egr.ns[p] = time_prog(fd_egr, false, frames, batches, repeat, 0,
+				      egr_port);
+		snap(m.fd[RD_MAP_STATS], &b);
+		snprintf(why, sizeof(why),
+			 "ecn_decided %" PRIu64 " of %" PRIu64,
+			 b.ecn_src - a.ecn_src, rounds);
+		row_check(&egr, b.ecn_src - a.ecn_src == rounds, why);
+	}
+
+	/* JSON */
+	e = mean(empty, passes);
+	et = mean(empty_tc, passes);
+	bare_ns = row_stats(&bare, passes, &mn, &mx);
+	printf("{\"rounds_per_program\":%" PRIu64 ",\"batches\":%u,"
+	       "\"repeat\":%u,\"passes\":%u,\"frame_len\":%d,"
+	       "\"flows\":%d,",
+	       rounds * passes, batches * passes, repeat, passes, FRAME_LEN,
+	       N_FRAMES);
+	printf("\"empty_xdp_ns\":%.2f,\"empty_tc_ns\":%.2f,", e, et);
+	printf("\"reference_ns\":{");
+	for (i = 0; i < 3; i++)
+		printf("%s\"%s\":%.2f", i ? "," : "", ref_names[i],
+		       mean(ref[i], passes));
+	printf("},\"bare_fwd\":");
+	print_row("ref_bare_fwd", "LPM, 5-tuple hash, member, rewrite, devmap",
+		  &bare, passes, e, 0);
+	printf(",\"bare_flowlet\":");
+	print_row("ref_bare_flowlet",
+		  "ref_bare_fwd + clock + flow table (hashed array)", &bflow,
+		  passes, e, bare_ns);
+	printf(",\"bare_default\":");
+	print_row("ref_bare_default",
+		  "ref_bare_fwd + RoCE class, QP hash, DSCP, RED, one counter",
+		  &bdef, passes, e, bare_ns);
+	printf(",\"tc_egress\":");
+	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,
+		  passes, et, 0);
+	printf(",\"tc_egress_net_ns\":%.2f,\"combos\":[",
+	       row_stats(&egr, passes, &mn, &mx) - et);
+	for (ci = 0; ci < N_COMBOS; ci++) {
+		printf("%s", ci ? "," : "");
+		print_row(combos[ci].name, combos[ci].what, &ing[ci], passes, e,
+			  bare_ns);
+		all_ok &= ing[ci].ok;
+	}
+	printf("]}\n");
+	all_ok &= bare.ok && bflow.ok && bdef.ok && egr.ok;
+
+	bpf_xdp_detach(hold_idx, XDP_FLAGS_DRV_MODE, NULL);
+	bpf_xdp_detach(hold2_idx, XDP_FLAGS_DRV_MODE, NULL);
+	bpf_xdp_detach(hold3_idx, XDP_FLAGS_DRV_MODE, NULL);
+	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
+	for (i = 0; i < 4; i++)
+		bpf_xdp_detach(if_nametoindex(ports[i]), XDP_FLAGS_DRV_MODE,
+			       NULL);
+	empty__destroy(eo);
+	rocedp__destroy(skel);
+	return all_ok ? 0 : 1;
+}
