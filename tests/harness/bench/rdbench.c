@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include "rocedp.h"
 #include "stats.h"
+#include "rocedp.skel.h"
 #include "rdbench.h"
 
 void die(const char *what, int err)
@@ -78,6 +79,15 @@ int parse_mac(const char *s, __u8 mac[ETH_ALEN])
 	for (i = 0; i < 6; i++)
 		mac[i] = b[i];
 	return 0;
+}
+
+struct rocedp *rdbench_rocedp_open(void)
+{
+	struct rocedp *skel = rocedp__open();
+
+	if (!skel)
+		die("rocedp__open", errno);
+	return skel;
 }
 
 /* Every rd_stats counter, summed over all CPUs, into c. */

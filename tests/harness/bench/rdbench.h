@@ -17,6 +17,11 @@ uint64_t now_ns(void);
 int ncpus(void);
 int get_mac(const char *ifname, __u8 mac[ETH_ALEN]);
 int parse_mac(const char *s, __u8 mac[ETH_ALEN]);
+/*
+ * rocedp's object, opened, not loaded (dies on failure). The one caller
+ * of the skeleton's open: each file that calls it embeds the whole object.
+ */
+struct rocedp *rdbench_rocedp_open(void);
 /* Every rd_stats counter, summed over all CPUs, into c (dies on error). */
 void ctrs(int fd, __u64 *c);
 

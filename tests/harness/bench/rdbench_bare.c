@@ -14,6 +14,19 @@
 #include "rdbench.h"
 #include "rdbench_bare.h"
 
+/*
+ * The baselines' object, loaded (dies on failure). The one caller of the
+ * skeleton's open: each file that calls it embeds the whole object.
+ */
+struct empty *bare_open(void)
+{
+	struct empty *eo = empty__open_and_load();
+
+	if (!eo)
+		die("empty.bpf.o", errno);
+	return eo;
+}
+
 /* The bare forwarder's tables: the same route, the same four ports. */
 void setup_bare_fwd(struct empty *eo, char **ports)
 {
@@ -129,9 +142,7 @@ int cmd_barefwd(int argc, char **argv)
 		if (!ports[i])
 			die("barefwd: need 4 interfaces", EINVAL);
 	}
-	eo = empty__open_and_load();
-	if (!eo)
-		die("empty.bpf.o", errno);
+	eo = bare_open();
 	setup_bare_fwd(eo, ports);
 	if (dflt)
 		setup_bare_default(eo, &pc, NULL);

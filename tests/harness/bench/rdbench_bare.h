@@ -9,6 +9,7 @@
 #include "rocedp_abi.h"
 #include "empty.skel.h"
 
+struct empty *bare_open(void);
 void setup_bare_fwd(struct empty *eo, char **ports);
 void setup_bare_default(struct empty *eo, const struct rocedp_port_cfg *pc,
 			const struct rocedp_qos *data);

@@ -412,9 +412,7 @@ int cmd_cost(int argc, char **argv)
 	for (i = 0; i < N_FRAMES; i++)
 		build_frame(frames[i], 0x100 + i, in_mac);
 
-	skel = rocedp__open();
-	if (!skel)
-		die("rocedp__open", errno);
+	skel = rdbench_rocedp_open();
 	/* live settings: no trace, real clock, real devmap */
 	skel->rodata->cfg_trace = false;
 	skel->rodata->cfg_clock_from_map = false;
@@ -432,9 +430,7 @@ int cmd_cost(int argc, char **argv)
 	fd_egr = bpf_program__fd(skel->progs.rocedp_egress_tr);
 	egr_port = if_nametoindex(ports[0]);
 
-	eo = empty__open_and_load();
-	if (!eo)
-		die("empty.bpf.o", errno);
+	eo = bare_open();
 	fd_empty = bpf_program__fd(eo->progs.bench_empty_xdp);
 	fd_empty_tc = bpf_program__fd(eo->progs.bench_empty_tc);
 	fd_ref[0] = bpf_program__fd(eo->progs.bench_ref_ktime);

@@ -74,9 +74,7 @@ int cmd_mem(int argc, char **argv)
 	long total = 0;
 	unsigned long long total_computed = 0;
 
-	skel = rocedp__open();
-	if (!skel)
-		die("rocedp__open", errno);
+	skel = rdbench_rocedp_open();
 	err = rocedp__load(skel);
 	if (err)
 		die("rocedp__load", err);
