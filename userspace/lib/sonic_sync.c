@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -19,40 +18,20 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
 
 #include "rocedp.h"
 #include "config.h"
 #include "config_parse.h"
 #include "config_read.h"
 #include "config_txn.h"
-#include "pindir.h"
 #include "sonic.h"
+#include "sonic_counters.h"
 #include "sonic_redis.h"
 #include "sonic_sync.h"
-#include "stats.h"
 #include "syncguard.h"
 
 #define OBJ "sonic"
-#define MAX_PORTS 256
-#define N_QUEUES 8 /* SONiC's unicast queues per port */
 #define BURST_MAX_MS 1000 /* a steady stream of events still applies */
-
-/* SAI object types in the top byte of an OID, as syncd numbers them */
-#define OID_PORT (0x01ull << 48)
-#define OID_NHG (0x05ull << 48)
-#define OID_QUEUE (0x15ull << 48)
-
-/* What rocedp can hash on (docs/sonic.md): the 5-tuple, and the BTH
- * destination QP on top (hash.mode qp). */
-static const char hash_fields[] =
-	"SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL,RDMA_BTH_DEST_QP";
-
-struct sport {
-	char name[64]; /* SONiC's name, Ethernet0 */
-	unsigned int ifindex;
-	int roce_queue; /* where ECN marks are counted */
-};
 
 struct syncd {
 	const char *url;
@@ -60,12 +39,8 @@ struct syncd {
 	long port_ms, queue_ms, quiet_ms;
 	bool once;
 	struct rd_sredis r;
-	struct rd_maps m;
-	bool maps_open;
+	struct rd_scounters ctr; /* what goes back to COUNTERS_DB, STATE_DB */
 	char *applied; /* the document last applied, to skip no-op events */
-	char ars_name[64];
-	struct sport ports[MAX_PORTS];
-	unsigned int n_ports;
 	unsigned long applies, refusals, reconnects;
 	bool state_stale; /* STATE_DB to rewrite even if nothing changes */
 	bool detached; /* rocedp not attached at the last try */
@@ -206,262 +181,6 @@ static int apply_doc(struct json_object *doc)
 	return err;
 }
 
-static int queue_of(const char *s)
-{
-	return *s >= '0' && *s < '0' + N_QUEUES ? *s - '0' : -1;
-}
-
-/* Add SONiC port name (len chars) to the ports once. */
-static void add_port(struct syncd *d, const char *name, size_t len)
-{
-	unsigned int i;
-
-	if (len >= sizeof(d->ports[0].name) || d->n_ports >= MAX_PORTS)
-		return;
-	for (i = 0; i < d->n_ports; i++)
-		if (!strncmp(d->ports[i].name, name, len) &&
-		    !d->ports[i].name[len])
-			return;
-	snprintf(d->ports[d->n_ports++].name, sizeof(d->ports[0].name), "%.*s",
-		 (int)len, name);
-}
-
-/* The Linux device of a SONiC port: its --ports entry, else its own name
- * (as on a SONiC box). Kept in buf. */
-static const char *port_dev(const struct syncd *d, const char *name, char *buf,
-			    size_t len)
-{
-	const char *t = d->opts.ports;
-	size_t n = strlen(name), m;
-
-	while (t && *t) {
-		m = strcspn(t, ",");
-		if (m > n + 1 && !strncmp(t, name, n) && t[n] == '=') {
-			snprintf(buf, len, "%.*s", (int)(m - n - 1), t + n + 1);
-			return buf;
-		}
-		t += m + (t[m] == ',');
-	}
-	return name;
-}
-
-/*
- * The ports to count: PORT table keys and --ports names whose Linux device
- * exists here. ECN marks go to the port's lowest WRED-bound queue (the
- * lossless RoCE queue, 3 in SONiC's templates): rocedp marks per port.
- */
-static void learn_ports(struct syncd *d, struct json_object *db)
-{
-	struct json_object *tbl = NULL, *obj;
-	const char *t, *q;
-	char dev[IF_NAMESIZE];
-	unsigned int i;
-	size_t n;
-
-	d->n_ports = 0;
-	for (t = d->opts.ports; t && *t; t += n + (t[n] == ',')) {
-		n = strcspn(t, ",");
-		if (memchr(t, '=', n))
-			add_port(d, t, (const char *)memchr(t, '=', n) - t);
-	}
-	if (json_object_object_get_ex(db, "PORT", &tbl)) {
-		json_object_object_foreach(tbl, key, val)
-		{
-			(void)val;
-			add_port(d, key, strlen(key));
-		}
-	}
-	for (i = 0; i < d->n_ports; i++) {
-		struct sport *p = &d->ports[i];
-
-		n = strlen(p->name);
-		p->ifindex =
-			if_nametoindex(port_dev(d, p->name, dev, sizeof(dev)));
-		p->roce_queue = -1;
-		if (!json_object_object_get_ex(db, "QUEUE", &tbl))
-			continue;
-		json_object_object_foreach(tbl, key, val)
-		{
-			if (strncmp(key, p->name, n) || key[n] != '|' ||
-			    !json_object_object_get_ex(val, "wred_profile",
-						       &obj))
-				continue;
-			q = key + n + 1;
-			if (queue_of(q) >= 0 &&
-			    (p->roce_queue < 0 || queue_of(q) < p->roce_queue))
-				p->roce_queue = queue_of(q);
-		}
-	}
-	for (i = 0; i < d->n_ports; i++)
-		if (d->ports[i].roce_queue < 0)
-			d->ports[i].roce_queue = 3;
-	snprintf(d->ars_name, sizeof(d->ars_name), "rocedp");
-	if (json_object_object_get_ex(db, "ARS_OBJECT", &tbl)) {
-		json_object_object_foreach(tbl, key, val)
-		{
-			(void)val;
-			snprintf(d->ars_name, sizeof(d->ars_name), "%s", key);
-			break;
-		}
-	}
-}
-
-static void oid(char *buf, size_t len, unsigned long long v)
-{
-	snprintf(buf, len, "oid:0x%llx", v);
-}
-
-/* A queue's OID: its port's ifindex and the queue number inside. */
-static unsigned long long queue_oid(unsigned int ifindex, unsigned int q)
-{
-	return OID_QUEUE | (unsigned long long)ifindex << 8 | q;
-}
-
-/* COUNTERS_*_NAME_MAP and SWITCH_CAPABILITY: after each (re)sync */
-static void publish_names(struct syncd *d)
-{
-	char key[80], o[40];
-	const char *fv[2] = { key, o };
-	const char *cap[] = { "HASH|NATIVE_HASH_FIELD_LIST", hash_fields,
-			      "ECMP_HASH_CAPABLE", "true", "LAG_HASH_CAPABLE",
-			      "false",
-			      /* one hash function, none of SAI's names */
-			      "ECMP_HASH_ALGORITHM_CAPABLE", "false",
-			      "LAG_HASH_ALGORITHM_CAPABLE", "false" };
-	unsigned int i, q;
-
-	for (i = 0; i < d->n_ports; i++) {
-		const struct sport *p = &d->ports[i];
-
-		if (!p->ifindex)
-			continue;
-		snprintf(key, sizeof(key), "%s", p->name);
-		oid(o, sizeof(o), OID_PORT | p->ifindex);
-		rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB,
-			       "COUNTERS_PORT_NAME_MAP", fv, 1);
-		for (q = 0; q < N_QUEUES; q++) {
-			snprintf(key, sizeof(key), "%s:%u", p->name, q);
-			oid(o, sizeof(o), queue_oid(p->ifindex, q));
-			rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB,
-				       "COUNTERS_QUEUE_NAME_MAP", fv, 1);
-		}
-	}
-	snprintf(key, sizeof(key), "%s", d->ars_name);
-	oid(o, sizeof(o), OID_NHG | 1);
-	rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, "COUNTERS_ARS_NAME_MAP", fv,
-		       1);
-	rd_sredis_hset(&d->r, RD_SONIC_STATE_DB, "SWITCH_CAPABILITY|switch",
-		       cap, ARRAY_LEN(cap) / 2);
-	rd_sredis_flush(&d->r);
-}
-
-static bool maps_ready(struct syncd *d)
-{
-	if (!d->maps_open && !rd_maps_open_pinned(&d->m, rd_pin_dir()))
-		d->maps_open = true;
-	return d->maps_open;
-}
-
-static void maps_drop(struct syncd *d)
-{
-	if (d->maps_open)
-		rd_maps_close(&d->m);
-	d->maps_open = false;
-}
-
-static void u64s(char *buf, __u64 v)
-{
-	snprintf(buf, 24, "%llu", (unsigned long long)v);
-}
-
-/* Port i's counters; false when it has no device or cannot be read. */
-static bool port_stats(struct syncd *d, unsigned int i,
-		       struct rocedp_port_stats *ps)
-{
-	__u32 k = d->ports[i].ifindex;
-
-	return k && !rd_percpu_sum(d->m.fd[RD_MAP_PORT_STATS], &k, (__u64 *)ps,
-				   sizeof(*ps) / 8);
-}
-
-/* "COUNTERS:oid:0x..." */
-static void ctr_key(char *key, size_t len, unsigned long long v)
-{
-	snprintf(key, len, "COUNTERS:oid:0x%llx", v);
-}
-
-static void publish_ports(struct syncd *d)
-{
-	char key[64], v[4][24];
-	const char *fv[] = { "SAI_PORT_STAT_IF_IN_UCAST_PKTS",	v[0],
-			     "SAI_PORT_STAT_IF_IN_OCTETS",	v[1],
-			     "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", v[2],
-			     "SAI_PORT_STAT_IF_OUT_OCTETS",	v[3] };
-	struct rocedp_port_stats ps;
-	__u64 ctr[ROCEDP_CTR_MAX];
-	unsigned int i;
-
-	if (!maps_ready(d))
-		return;
-	for (i = 0; i < d->n_ports; i++) {
-		if (!port_stats(d, i, &ps))
-			continue;
-		u64s(v[0], ps.rx_pkts);
-		u64s(v[1], ps.rx_bytes);
-		u64s(v[2], ps.tx_pkts);
-		u64s(v[3], ps.tx_bytes);
-		ctr_key(key, sizeof(key), OID_PORT | d->ports[i].ifindex);
-		rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, fv, 4);
-	}
-	/* ARS: rocedp counts flowlet moves for the whole switch */
-	if (!rd_counters_read(d->m.fd[RD_MAP_STATS], ctr)) {
-		const char *av[] = {
-			"SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS",
-			v[0],
-			"SAI_NEXT_HOP_GROUP_ATTR_ARS_PORT_REASSIGNMENTS",
-			v[1],
-			"SAI_NEXT_HOP_GROUP_ATTR_ARS_PACKET_DROPS",
-			"0",
-		};
-
-		u64s(v[0], ctr[ROCEDP_CTR_FLOWLET_MOVE]);
-		u64s(v[1], ctr[ROCEDP_CTR_FLOWLET_MEMBER_GONE]);
-		ctr_key(key, sizeof(key), OID_NHG | 1);
-		rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, av, 3);
-	}
-	if (rd_sredis_flush(&d->r) == -EIO)
-		logf_("redis: lost while writing counters");
-}
-
-static void publish_queues(struct syncd *d)
-{
-	char key[64], v[2][24];
-	const char *fv[] = { "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", v[0],
-			     "SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES", v[1] };
-	bool roce;
-	struct rocedp_port_stats ps;
-	unsigned int i, q;
-
-	if (!maps_ready(d))
-		return;
-	for (i = 0; i < d->n_ports; i++) {
-		if (!port_stats(d, i, &ps))
-			continue;
-		for (q = 0; q < N_QUEUES; q++) {
-			ctr_key(key, sizeof(key),
-				queue_oid(d->ports[i].ifindex, q));
-			/* rocedp marks on one queue: the port's RoCE queue */
-			roce = (int)q == d->ports[i].roce_queue;
-			u64s(v[0], roce ? ps.ecn_marked : 0);
-			u64s(v[1], roce ? ps.ecn_marked_bytes : 0);
-			rd_sredis_hset(&d->r, RD_SONIC_COUNTERS_DB, key, fv, 2);
-		}
-	}
-	rd_sredis_flush(&d->r);
-	/* reopened next time: a detach and attach pins new maps */
-	maps_drop(d);
-}
-
 /* CONFIG_DB -> maps. 0 applied or unchanged, -EINVAL refused, -EIO lost,
  * -EAGAIN rocedp not attached. */
 static int resync(struct syncd *d)
@@ -478,8 +197,8 @@ static int resync(struct syncd *d)
 		logf_("redis: cannot read CONFIG_DB: %s", strerror(-err));
 		return -EIO;
 	}
-	learn_ports(d, db);
-	publish_names(d);
+	rd_scounters_learn(&d->ctr, db);
+	rd_scounters_names(&d->ctr, &d->r);
 	/* an empty CONFIG_DB is one not loaded yet (a Redis restarted
 	 * without its data): keep running what runs now */
 	if (!n_keys) {
@@ -536,7 +255,7 @@ static int resync(struct syncd *d)
 		logf_("CONFIG_DB applied (%u keys, %d warnings)", n_keys, warn);
 		state_write(d, "ok", NULL);
 		d->state_stale = false;
-		maps_drop(d); /* reopen: a re-attach pins new maps */
+		rd_scounters_reopen(&d->ctr); /* a re-attach pins new maps */
 	}
 	json_object_put(doc);
 	json_object_put(db);
@@ -678,11 +397,12 @@ static void run(struct syncd *d)
 				dirty_at = first_dirty = now + 1000;
 		}
 		if (d->r.cmd && now >= next_port) {
-			publish_ports(d);
+			if (rd_scounters_ports(&d->ctr, &d->r) == -EIO)
+				logf_("redis: lost while writing counters");
 			next_port = now + d->port_ms;
 		}
 		if (d->r.cmd && now >= next_queue) {
-			publish_queues(d);
+			rd_scounters_queues(&d->ctr, &d->r);
 			next_queue = now + d->queue_ms;
 		}
 		if (!d->r.cmd) {
@@ -731,13 +451,13 @@ int rd_sonic_sync_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	rd_maps_init(&d.m);
+	rd_scounters_init(&d.ctr, d.opts.ports);
 	logf_("following CONFIG_DB at %s", d.url);
 	run(&d);
 	if (d.r.cmd && !d.once)
 		state_write(&d, "stopped", NULL);
 	rd_sredis_close(&d.r);
-	maps_drop(&d);
+	rd_scounters_close(&d.ctr);
 	free(d.applied);
 	logf_("stopped: %lu applied, %lu refused, %lu reconnects", d.applies,
 	      d.refusals, d.reconnects);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What `rocedp sonic sync` writes back to SONiC (sonic_counters.c): the
+ * ports it counts, their counters in COUNTERS_DB and rocedp's capabilities
+ * in STATE_DB (docs/sonic.md, "Counters"). The daemon (sonic_sync.c) calls
+ * it after each resync and on its polling intervals.
+ */
+#ifndef ROCEDP_SONIC_COUNTERS_H
+#define ROCEDP_SONIC_COUNTERS_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+
+#include "mapset.h"
+
+#define RD_SCTR_MAX_PORTS 256
+
+struct rd_sredis;
+
+struct rd_sport {
+	char name[64]; /* SONiC's name, Ethernet0 */
+	unsigned int ifindex;
+	int roce_queue; /* where ECN marks are counted */
+};
+
+struct rd_scounters {
+	const char *ports_opt; /* --ports "Ethernet0=eth1,..." or NULL */
+	struct rd_maps m;
+	bool maps_open;
+	char ars_name[64];
+	struct rd_sport ports[RD_SCTR_MAX_PORTS];
+	unsigned int n_ports;
+};
+
+void rd_scounters_init(struct rd_scounters *c, const char *ports_opt);
+void rd_scounters_close(struct rd_scounters *c);
+/* The ports to count, from CONFIG_DB (PORT, QUEUE, ARS_OBJECT) and --ports */
+void rd_scounters_learn(struct rd_scounters *c, struct json_object *db);
+/* Name maps and capabilities: after each (re)sync */
+void rd_scounters_names(struct rd_scounters *c, struct rd_sredis *r);
+/* Per-port counters: -EIO when Redis was lost while writing */
+int rd_scounters_ports(struct rd_scounters *c, struct rd_sredis *r);
+/* Per-queue counters */
+void rd_scounters_queues(struct rd_scounters *c, struct rd_sredis *r);
+/* Reopen the maps next time: a detach and attach pins new ones */
+void rd_scounters_reopen(struct rd_scounters *c);
+
+#endif
