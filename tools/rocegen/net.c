@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rocegen.h"
+#include "nlrecv.h"
 
 uint64_t rg_now_ns(void)
 {
@@ -256,9 +257,10 @@ static int rg_nl_talk(void *req, size_t len,
 	for (;;) {
 		struct nlmsghdr *h;
 
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0) {
-			err = -errno;
+		/* the kernel's answer only, with lengths that fit */
+		n = rd_nl_recv(fd, buf, sizeof(buf), 0, NULL);
+		if (n <= 0) {
+			err = n ? n : -EIO;
 			goto out;
 		}
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # rocegen: RoCEv2 traffic generator + NIC-like responder (tools/rocegen).
-# Links $(LIBROCEDP), from which it takes icrc.o, frame.o and util.o: the
-# ICRC code the rocedp binary uses, the frame builder the tests use and the
-# one error line (rd_verr).
+# Links $(LIBROCEDP), from which it takes icrc.o, frame.o, util.o and
+# nlrecv.o: the ICRC code the rocedp binary uses, the frame builder the
+# tests use, the one error line (rd_verr) and netlink read from the kernel
+# only.
 
 ROCEGEN := $(OUT)/rocegen
 ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c)
 ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/lib/icrc.h \
-	userspace/lib/frame.h userspace/lib/util.h
+	userspace/lib/frame.h userspace/lib/util.h userspace/lib/nlrecv.h
 ICRC_SO := $(OUT)/librd_icrc.so
 FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
 

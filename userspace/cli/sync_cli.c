@@ -65,24 +65,27 @@ static void print_summary(struct rd_sync *s, double ms)
 		       ",\"resyncs\":%" PRIu64 ",\"overruns\":%" PRIu64
 		       ",\"dump_retries\":%" PRIu64
 		       ",\"deferred_drops\":%" PRIu64
-		       ",\"unknown_attrs\":%" PRIu64 ",\"ms\":%.3f}\n",
+		       ",\"unknown_attrs\":%" PRIu64 ",\"nl_refused\":%" PRIu64
+		       ",\"ms\":%.3f}\n",
 		       st.routes, st.groups, st.writes.group_writes,
 		       st.writes.group_deletes, st.writes.route_writes,
 		       st.writes.route_deletes, st.writes.port_writes,
 		       st.writes.route_fails, st.writes.route_marks,
 		       st.writes.errors, st.events, st.resyncs, st.overruns,
 		       st.dump_retries, st.deferred_drops, st.unknown_attrs,
-		       ms);
+		       st.nl_refused, ms);
 	} else {
 		printf("sync: %u routes, %u groups; wrote %" PRIu64
 		       " groups, %" PRIu64 " routes, %" PRIu64
 		       " ports; deleted %" PRIu64 " routes, %" PRIu64
 		       " groups; %" PRIu64 " errors, %" PRIu64
-		       " route writes refused (retried) (%.1f ms)\n",
+		       " route writes refused (retried); %" PRIu64
+		       " netlink datagrams refused (not the kernel's) (%.1f ms)\n",
 		       st.routes, st.groups, st.writes.group_writes,
 		       st.writes.route_writes, st.writes.port_writes,
 		       st.writes.route_deletes, st.writes.group_deletes,
-		       st.writes.errors, st.writes.route_fails, ms);
+		       st.writes.errors, st.writes.route_fails, st.nl_refused,
+		       ms);
 	}
 	fflush(stdout);
 }

@@ -33,6 +33,7 @@
 #include <linux/sockios.h>
 #include <bpf/libbpf.h>
 #include "egress.h"
+#include "nlrecv.h"
 #include "stats.h"
 
 static int ethtool_ioctl(const char *name, void *data)
@@ -166,9 +167,12 @@ static int nl_ask(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 		err = -errno;
 		goto out;
 	}
-	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (n < 0 || mnl_cb_run(buf, n, nlh->nlmsg_seq,
-				mnl_socket_get_portid(nl), cb, data) < 0)
+	/* the kernel's answer only, with lengths that fit (nlrecv.h) */
+	n = rd_nl_recv(mnl_socket_get_fd(nl), buf, sizeof(buf), 0, NULL);
+	if (n <= 0)
+		err = n ? n : -EIO;
+	else if (mnl_cb_run(buf, n, nlh->nlmsg_seq, mnl_socket_get_portid(nl),
+			    cb, data) < 0)
 		err = -errno ? -errno : -EIO;
 out:
 	mnl_socket_close(nl);

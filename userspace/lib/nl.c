@@ -16,12 +16,13 @@
 #define RD_NL_BUFLEN (1u << 16) /* a dump skb is at most ~32 KiB */
 
 int rd_nl_open(struct rd_nl *nl, const unsigned int *groups, int n_groups,
-	       int rcvbuf)
+	       int rcvbuf, const char *who)
 {
 	int fd, i;
 
 	memset(nl, 0, sizeof(*nl));
 	nl->buflen = RD_NL_BUFLEN;
+	nl->guard.who = who;
 	nl->buf = malloc(nl->buflen);
 	if (!nl->buf)
 		return -ENOMEM;
@@ -150,12 +151,10 @@ int rd_nl_dump(struct rd_nl *nl, uint16_t type, uint8_t family, mnl_cb_t cb,
 	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	do {
-		n = mnl_socket_recvfrom(nl->sk, nl->buf, nl->buflen);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+		n = rd_nl_recv(rd_nl_fd(nl), nl->buf, nl->buflen, 0,
+			       &nl->guard);
+		if (n <= 0)
+			return n ? n : -EIO;
 		ret = dump_chunk(nl->buf, n, seq, cb, data, &interrupted);
 		if (ret < 0)
 			return ret;
@@ -169,14 +168,12 @@ int rd_nl_drain(struct rd_nl *nl, mnl_cb_t cb, void *data, int max_dgrams)
 	ssize_t n;
 
 	while (count < max_dgrams) {
-		n = recv(mnl_socket_get_fd(nl->sk), nl->buf, nl->buflen, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			return -errno; /* ENOBUFS: events were lost */
-		}
+		n = rd_nl_recv(rd_nl_fd(nl), nl->buf, nl->buflen, 0,
+			       &nl->guard);
+		if (n == -EAGAIN || n == -EWOULDBLOCK || n == 0)
+			break;
+		if (n < 0)
+			return n; /* ENOBUFS: events were lost */
 		count++;
 		/* a callback error only stops this datagram */
 		mnl_cb_run(nl->buf, n, 0, 0, cb, data);
@@ -205,9 +202,9 @@ int rd_nl_neigh_probe(struct rd_nl *nl, int ifindex, uint8_t family,
 	mnl_attr_put(nlh, NDA_DST, family == AF_INET6 ? 16 : 4, addr);
 	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
-	n = mnl_socket_recvfrom(nl->sk, nl->buf, nl->buflen);
-	if (n < 0)
-		return -errno;
+	n = rd_nl_recv(rd_nl_fd(nl), nl->buf, nl->buflen, 0, &nl->guard);
+	if (n <= 0)
+		return n ? n : -EIO;
 	ret = mnl_cb_run(nl->buf, n, seq, nl->portid, NULL, NULL);
 	return ret < 0 ? -errno : 0;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
+#include "nlrecv.h"
 
 struct rd_nl {
 	struct mnl_socket *sk;
@@ -20,16 +21,19 @@ struct rd_nl {
 	size_t buflen;
 	uint64_t unknown_attrs; /* attribute types above our header's max */
 	uint64_t bad_attrs; /* known types with a wrong payload length */
+	struct rd_nl_guard guard; /* datagrams refused: not from the kernel */
 };
 
 /*
  * Open a NETLINK_ROUTE socket. groups[] (RTNLGRP_*, may be NULL) are joined
  * with NETLINK_ADD_MEMBERSHIP (groups above 31 do not fit nl_groups).
  * rcvbuf > 0 asks for that receive buffer (forced when privileged), so a
- * burst of events does not overrun the socket.
+ * burst of events does not overrun the socket. Every read goes through
+ * rd_nl_recv (nlrecv.h): only the kernel's datagrams reach a callback;
+ * the others are counted in nl->guard (who: its log prefix, may be NULL).
  */
 int rd_nl_open(struct rd_nl *nl, const unsigned int *groups, int n_groups,
-	       int rcvbuf);
+	       int rcvbuf, const char *who);
 void rd_nl_close(struct rd_nl *nl);
 int rd_nl_fd(const struct rd_nl *nl);
 

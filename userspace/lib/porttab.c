@@ -74,7 +74,7 @@ static void read_carrier(struct rd_porttab *t)
 	struct rd_nl nl;
 	struct carrier_ctx c = { &nl, t };
 
-	if (!t->n || rd_nl_open(&nl, NULL, 0, 0))
+	if (!t->n || rd_nl_open(&nl, NULL, 0, 0, NULL))
 		return;
 	rd_nl_dump(&nl, RTM_GETLINK, AF_UNSPEC, link_cb, &c);
 	rd_nl_close(&nl);

@@ -538,9 +538,10 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 
 	/* subscribe before dumping, so no change falls between the two */
 	err = rd_nl_open(&s->mon, groups, sizeof(groups) / sizeof(groups[0]),
-			 s->opts.rcvbuf > 0 ? s->opts.rcvbuf : EVENT_RCVBUF);
+			 s->opts.rcvbuf > 0 ? s->opts.rcvbuf : EVENT_RCVBUF,
+			 "sync");
 	if (!err)
-		err = rd_nl_open(&s->req, NULL, 0, 0);
+		err = rd_nl_open(&s->req, NULL, 0, 0, "sync");
 	if (err) {
 		rd_err("sync", "netlink socket: %s", strerror(-err));
 		goto err;

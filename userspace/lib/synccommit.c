@@ -82,6 +82,7 @@ void rd_report_unknown(struct rd_sync *s)
 
 	s->st.unknown_attrs = unk;
 	s->st.bad_attrs = s->req.bad_attrs + s->mon.bad_attrs;
+	s->st.nl_refused = s->req.guard.refused + s->mon.guard.refused;
 	if (unk && !s->warned_unknown) {
 		s->warned_unknown = true;
 		fprintf(stderr,

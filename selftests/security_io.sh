@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Attacks on what rocedp reads and prints, each by a process that is not
+# root: a CAP_NET_ADMIN-only process in the namespace forging rtnetlink
+# datagrams to `rocedp sync` (a length that wrapped libmnl's walk, a route
+# the kernel does not have), and interface names with ESC, '"' and '\'
+# in them reaching the terminal, JSON and Prometheus text.
+#
+# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink names)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ip bpftool setpriv || exit $?
+PARTS=${*:-netlink names}
+t_pin_ns snl$$ || exit 1
+t_ns_ab || exit 1
+
+# as a process with CAP_NET_ADMIN and nothing else, in the namespace
+netadmin() {
+	ip netns exec "$NS" setpriv --inh-caps=-all,+net_admin \
+		--ambient-caps=-all,+net_admin --bounding-set=-all,+net_admin -- "$@"
+}
+
+# route4 PREFIX: the rd_routes4 entry for PREFIX ("GROUP FLAGS"), or "none"
+route4() {
+	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY -c '
+import ipaddress, json, sys
+want = ipaddress.ip_network(sys.argv[1])
+for e in json.load(sys.stdin):
+    k, v = e["formatted"]["key"], e["formatted"]["value"]
+    a = ipaddress.IPv4Address(k["addr"].to_bytes(4, "little"))
+    if k["prefixlen"] == want.prefixlen and a == want.network_address:
+        print(v["group_id"], v["flags"]); break
+else:
+    print("none")' "$1"
+}
+has_route() { [ "$(route4 "$1")" != none ]; }
+
+part_netlink() {
+	local pid a0 i
+	ip -n "$NS" neigh replace 10.100.0.2 lladdr 02:00:00:00:00:02 nud permanent dev a0
+	X attach a0 b0 --mode generic >"$T_TMP/attach.out" 2>&1
+	t_check $? "netlink: attach a0 b0" "$(cat "$T_TMP/attach.out")"
+	T_BG_OUT=$T_TMP/sync.out T_BG_ERR=$T_TMP/sync.err t_rd_bg pid -j sync
+	ip -n "$NS" route add 10.76.0.0/24 via 10.100.0.2 dev a0
+	t_wait_for 10 has_route 10.76.0.0/24
+	t_check $? "netlink: sync runs and mirrors the kernel's 10.76.0.0/24" \
+		"$(cat "$T_TMP/sync.err")"
+
+	a0=$(ip -n "$NS" -j link show dev a0 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["ifindex"])')
+	netadmin $PY "$T_TOP/selftests/nl_forge.py" route "$a0" 2>"$T_TMP/forge.err"
+	t_check $? "netlink: a CAP_NET_ADMIN-only process sends a forged RTM_NEWROUTE" \
+		"$(cat "$T_TMP/forge.err")"
+	# the real route after the forged one: once it is in, the forgery was seen
+	ip -n "$NS" route add 10.78.0.0/24 via 10.100.0.2 dev a0
+	t_wait_for 10 has_route 10.78.0.0/24
+	[ "$(route4 10.77.0.0/24)" = none ] && ! ip -n "$NS" route show 10.77.0.0/24 | grep -q .
+	t_check $? "netlink: the forged 10.77.0.0/24 is not in rd_routes4 (got $(route4 10.77.0.0/24))"
+
+	netadmin $PY "$T_TOP/selftests/nl_forge.py" crash 2>"$T_TMP/forge.err"
+	t_check $? "netlink: a CAP_NET_ADMIN-only process sends nlmsg_len 0xfffffff0" \
+		"$(cat "$T_TMP/forge.err")"
+	ip -n "$NS" route add 10.79.0.0/24 via 10.100.0.2 dev a0
+	t_wait_for 10 has_route 10.79.0.0/24 && kill -0 "$pid" 2>/dev/null
+	t_check $? "netlink: sync survives it and still follows the kernel" \
+		"$(tail -n 3 "$T_TMP/sync.err")"
+
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	t_pyj "$T_TMP/sync.out" 'j["nl_refused"] if j["nl_refused"] >= 2 else 0' >"$T_TMP/refused" 2>&1
+	t_check $? "netlink: sync counts the refused datagrams (nl_refused $(cat "$T_TMP/refused"))" \
+		"$(cat "$T_TMP/sync.out")"
+	grep -q "sync: refused .* not from the kernel" "$T_TMP/sync.err"
+	t_check $? "netlink: and logs them" "$(cat "$T_TMP/sync.err")"
+}
+
+for p in $PARTS; do
+	"part_$p"
+done
+t_done
