@@ -6,12 +6,12 @@
 # the kernel does not have), and interface names with ESC, '"' and '\'
 # in them reaching the terminal, JSON and Prometheus text.
 #
-# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink names)
+# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink)
 set -u
 . "$(dirname "$0")/lib.sh"
 
 t_require ip bpftool setpriv || exit $?
-PARTS=${*:-netlink names}
+PARTS=${*:-netlink}
 t_pin_ns snl$$ || exit 1
 t_ns_ab || exit 1
 
