@@ -4,14 +4,15 @@
 # root: a CAP_NET_ADMIN-only process in the namespace forging rtnetlink
 # datagrams to `rocedp sync` (a length that wrapped libmnl's walk, a route
 # the kernel does not have), and interface names with ESC, '"' and '\'
-# in them reaching the terminal, JSON and Prometheus text.
+# in them reaching the terminal, JSON and Prometheus text. Also that the
+# module's ECN profiles, which every namespace shares, say so.
 #
-# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink)
+# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink ecnprofile)
 set -u
 . "$(dirname "$0")/lib.sh"
 
 t_require ip bpftool setpriv || exit $?
-PARTS=${*:-netlink}
+PARTS=${*:-netlink ecnprofile}
 t_pin_ns snl$$ || exit 1
 t_ns_ab || exit 1
 
@@ -72,6 +73,27 @@ part_netlink() {
 		"$(cat "$T_TMP/sync.out")"
 	grep -q "sync: refused .* not from the kernel" "$T_TMP/sync.err"
 	t_check $? "netlink: and logs them" "$(cat "$T_TMP/sync.err")"
+}
+
+# The module's ECN profiles are the host's: from a namespace, `ecn set
+# profile` says it changes every namespace's. kmin above kmax, so that
+# nothing is written even where the module is loaded.
+part_ecnprofile() {
+	local note="shared by the whole host"
+	X ecn set profile 1 kmin 2000 kmax 1000 >"$T_TMP/ecn.out" 2>&1
+	grep -q "$note" "$T_TMP/ecn.out"
+	t_check $? "ecn set profile in a namespace: says it changes the whole host" \
+		"$(cat "$T_TMP/ecn.out")"
+	# kthreadd's namespace is the initial one (when this runs there)
+	if [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/2/ns/net 2>/dev/null)" ]; then
+		t_skip "ecn set profile in the initial namespace: no such note" \
+			"this test does not run in the initial network namespace"
+		return
+	fi
+	"$ROCEDP" ecn set profile 1 kmin 2000 kmax 1000 >"$T_TMP/ecn.out" 2>&1
+	! grep -q "$note" "$T_TMP/ecn.out"
+	t_check $? "ecn set profile in the initial namespace: no such note" \
+		"$(cat "$T_TMP/ecn.out")"
 }
 
 for p in $PARTS; do

@@ -226,6 +226,14 @@ static int profile_set(int argc, char **argv)
 	if (argc < 3 ||
 	    parse_u("profile", argv[2], ROCEDP_ECN_MAX_PROFILES - 1, &prof))
 		return -EINVAL;
+	/*
+	 * The module's profiles are not per namespace: from a namespace's
+	 * switch, say so before changing every other one's too.
+	 */
+	if (!rd_netns_initial())
+		rd_err("ecn",
+		       "profile %llu: the rocedp_ecn module's profiles are shared by the whole host: setting one changes it for the switches of every network namespace, not only this one",
+		       prof);
 	if (!rd_ecn_module_loaded()) {
 		rd_err("ecn",
 		       "profile %llu: the rocedp_ecn module is not loaded",
@@ -270,8 +278,6 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 		rd_err("ecn", "set: expected PORT or 'profile N'");
 		return -EINVAL;
 	}
-	if (!strcmp(argv[1], "profile"))
-		return profile_set(argc, argv);
 	ifindex = if_nametoindex(argv[1]);
 	if (!ifindex) {
 		ifindex = strtoul(argv[1], &end, 10);
@@ -297,6 +303,9 @@ int cmd_ecn(int argc, char **argv)
 	struct rd_maps m;
 	int err;
 
+	/* the module's knobs are the host's, not the pinned maps' */
+	if (argc > 2 && !strcmp(argv[1], "set") && !strcmp(argv[2], "profile"))
+		return profile_set(argc - 1, argv + 1) ? 1 : 0;
 	if (cli_maps_open(&m, "ecn"))
 		return 1;
 	if (argc > 2 && !strcmp(argv[1], "show")) {
