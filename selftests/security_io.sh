@@ -4,15 +4,16 @@
 # root: a CAP_NET_ADMIN-only process in the namespace forging rtnetlink
 # datagrams to `rocedp sync` (a length that wrapped libmnl's walk, a route
 # the kernel does not have), and interface names with ESC, '"' and '\'
-# in them reaching the terminal, JSON and Prometheus text. Also that the
-# module's ECN profiles, which every namespace shares, say so.
+# in them reaching the terminal, JSON and Prometheus text; and lab.conf
+# files rocedp-lab did not write. Also that the module's ECN profiles,
+# which every namespace shares, say so.
 #
-# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink ecnprofile)
+# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink ecnprofile lab)
 set -u
 . "$(dirname "$0")/lib.sh"
 
 t_require ip bpftool setpriv || exit $?
-PARTS=${*:-netlink ecnprofile}
+PARTS=${*:-netlink ecnprofile lab}
 t_pin_ns snl$$ || exit 1
 t_ns_ab || exit 1
 
@@ -94,6 +95,50 @@ part_ecnprofile() {
 	! grep -q "$note" "$T_TMP/ecn.out"
 	t_check $? "ecn set profile in the initial namespace: no such note" \
 		"$(cat "$T_TMP/ecn.out")"
+}
+
+# rocedp-lab runs as root and reads $LAB_RUN/PREFIX: a '../' in --prefix
+# must not lead it to another directory's lab.conf, and a lab.conf it did
+# not write (someone else's directory or file) is not read. Each lab.conf
+# planted here would touch $T_TMP/pwned if it were sourced.
+part_lab() {
+	local cmd rc run=$T_TMP/labrun evil=$T_TMP/evil
+	local cmds="down exec status sync hosts nodes frr frr-repair inject"
+	mkdir -m 0755 "$run" "$evil"
+	printf 'leaves=1\nspines=1\ntouch %s/pwned\n' "$T_TMP" >"$evil/lab.conf"
+	echo leaf1 >"$evil/nodes"
+	for cmd in $cmds; do
+		rm -f "$T_TMP/pwned"
+		LAB_RUN=$run "$LAB" "$cmd" --prefix ../evil leaf1 true >"$T_TMP/lab.out" 2>&1
+		rc=$?
+		[ $rc != 0 ] && [ ! -e "$T_TMP/pwned" ] && [ -e "$evil/lab.conf" ] &&
+			grep -q -- "--prefix: '../evil'" "$T_TMP/lab.out"
+		t_check $? "lab: $cmd --prefix ../evil is refused (exit $rc, $([ -e "$T_TMP/pwned" ] && echo "lab.conf sourced" || echo "nothing read"))" \
+			"$(head -n 3 "$T_TMP/lab.out")"
+	done
+
+	# plant WHAT: a lab 'zz' in $run whose lab.conf root did not write alone
+	plant() {
+		rm -rf "$run/zz" "$T_TMP/pwned"
+		mkdir -m 0755 "$run/zz"
+		printf 'leaves=1\ntouch %s/pwned\n' "$T_TMP" >"$run/zz/lab.conf"
+		: >"$run/zz/nodes"
+		case $1 in
+		dir) chown -R nobody "$run/zz" ;;
+		file) chown nobody "$run/zz/lab.conf" ;;
+		mode) chmod 0666 "$run/zz/lab.conf" ;;
+		esac
+	}
+	for what in dir file mode; do
+		for cmd in status down; do
+			plant $what
+			LAB_RUN=$run "$LAB" "$cmd" --prefix zz >"$T_TMP/lab.out" 2>&1
+			rc=$?
+			[ $rc != 0 ] && [ ! -e "$T_TMP/pwned" ] && grep -q "refusing" "$T_TMP/lab.out"
+			t_check $? "lab: $cmd refuses a lab.conf planted ($what: $(stat -c '%U %a' "$run/zz/lab.conf" 2>/dev/null); exit $rc, $([ -e "$T_TMP/pwned" ] && echo "sourced" || echo "not read"))" \
+				"$(head -n 3 "$T_TMP/lab.out")"
+		done
+	done
 }
 
 for p in $PARTS; do
