@@ -26,8 +26,11 @@ override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/l
 	$(CFLAGS_EXTRA)
 LDLIBS += $(PKG_LIBS) -lm
 
+# BPF_EXTRA: flags for the BPF side only (the package's -ffile-prefix-map);
+# CFLAGS, CPPFLAGS and LDFLAGS (hardening) are the host compiler's alone
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fno-strict-aliasing \
-	-Wno-unused-function -I bpf -I /usr/include/$(MULTIARCH) $(CFLAGS_EXTRA)
+	-Wno-unused-function -I bpf -I /usr/include/$(MULTIARCH) $(CFLAGS_EXTRA) \
+	$(BPF_EXTRA)
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_HDRS := $(wildcard bpf/*.h)
@@ -66,10 +69,10 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
 
 $(OUT)/user/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(CLI_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 # rebuilt whole (rm first): a module removed from lib/ leaves no stale member
 $(LIBROCEDP): $(LIB_OBJS)
@@ -82,7 +85,7 @@ CLI_LDLIBS := $(shell pkg-config --libs ncurses 2>/dev/null || echo -lncurses)
 $(ROCEDP) $(OUT)/rocedp-faults: LDLIBS += $(CLI_LDLIBS)
 
 $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 -include $(wildcard */*.mk tests/harness/*/*.mk)
 

@@ -10,7 +10,8 @@
 KMOD_CACHE := $(OUT)/kernel$(if $(ROCEDP_KVER),-$(ROCEDP_KVER))
 KMOD_BUILD := $(KMOD_CACHE)/mod
 KMOD := $(KMOD_BUILD)/rocedp_ecn.ko
-KMOD_SRCS := kernel/rocedp_ecn.c kernel/Kbuild bpf/rocedp_abi.h
+KMOD_SRCS := kernel/rocedp_ecn.c kernel/Kbuild bpf/rocedp_abi.h \
+	kernel/btfids.c kernel/dkms-build.sh
 
 # kfunc_probe: a tiny tc/XDP user of the kfunc and its loader, so the boot
 # test checks the module end to end without the rocedp programs.
@@ -24,13 +25,17 @@ module: $(KMOD)
 kernel-prep:
 	@kernel/prepare.sh $(KMOD_CACHE)
 
-# The module is built from a copy so that Kbuild's output stays in $(OUT).
+# The module is built from a copy so that Kbuild's output stays in $(OUT),
+# by the script DKMS runs on a switch (kernel/dkms-build.sh: our btfids, not
+# the cache's resolve_btfids), so the boot test loads a module built the
+# way the rocedp-dkms package builds it.
 $(KMOD): $(KMOD_SRCS) kernel/prepare.sh kernel/check-btf.sh kernel/kernel.mk
 	@kernel/prepare.sh $(KMOD_CACHE)
 	@mkdir -p $(KMOD_BUILD)
 	@cp -p $(KMOD_SRCS) $(KMOD_BUILD)/
-	. $(KMOD_CACHE)/env.sh && \
-	$(MAKE) -C $$KDIR M=$(abspath $(KMOD_BUILD)) modules
+	. $(KMOD_CACHE)/env.sh && cd $(KMOD_BUILD) && \
+	ROCEDP_BTF_BASE=$$VMLINUX_BTF sh ./dkms-build.sh $$KVER \
+		/usr/src/linux-headers-$$KVER
 	@kernel/check-btf.sh $@ $(KMOD_CACHE)/env.sh || { rm -f $@; exit 1; }
 
 $(KPROBE_DIR):
@@ -50,5 +55,5 @@ $(KPROBE): tests/kernel/kfunc_probe.c $(KPROBE_DIR)/kfunc_probe.skel.h bpf/roced
 test-kernel: $(KMOD) $(KPROBE)
 	@OUT=$(OUT) KTEST_CACHE=$(KMOD_CACHE) tests/kernel/run.sh
 
-FORMAT_EXTRA += kernel/rocedp_ecn.c tests/kernel/kfunc_probe.c \
+FORMAT_EXTRA += kernel/rocedp_ecn.c kernel/btfids.c tests/kernel/kfunc_probe.c \
 	tests/kernel/kfunc_probe.bpf.c

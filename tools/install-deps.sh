@@ -11,6 +11,8 @@ libhiredis-dev redis-server redis-tools libncurses-dev tmux"
 kernel="qemu-system-x86 busybox-static cpio linux-headers-amd64 xz-utils
 zstd bc flex bison libelf-dev libssl-dev dwarves file"
 bench="dpkg-dev debhelper"
+# make deb: debian/ (debhelper, dh_dkms), lintian for selftests/deb.sh
+deb="dpkg-dev debhelper dh-dkms lintian"
 
 sets="${*:-base}"
 want=""
