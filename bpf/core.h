@@ -44,6 +44,13 @@ struct rd_result {
  * once, from scalars): a call of its own cost a call and a config lookup
  * on every frame.
  */
+/* ff:ff:ff:ff:ff:ff (dmac is 4-byte aligned in rd_flow) */
+static __always_inline bool rd_dmac_bcast(const __u8 *dmac)
+{
+	return *(const __u32 *)dmac == 0xffffffff &&
+	       *(const __u16 *)(dmac + 4) == 0xffff;
+}
+
 static __always_inline void rd_account(const struct rd_flow *fl,
 				       const struct rd_plan *a,
 				       const struct rocedp_config *cfg)
@@ -78,6 +85,12 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 			ps->rx_bytes += fl->frame_len;
 			if (fl->cls < ROCEDP_CLASS_MAX)
 				ps->rx_class[fl->cls]++;
+			if (fl->dmac_group) {
+				if (rd_dmac_bcast(fl->dmac))
+					ps->rx_bcast++;
+				else
+					ps->rx_mcast++;
+			}
 		}
 	}
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
@@ -92,6 +105,8 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 			ps->tx_bytes += fl->frame_len;
 			if (fl->cls < ROCEDP_CLASS_MAX)
 				ps->tx_class[fl->cls]++;
+			if (fl->cls < ROCEDP_CLASS_IP)
+				ps->tx_roce_bytes += fl->frame_len;
 		}
 	}
 	if (!cfg_trace)

@@ -628,9 +628,14 @@ struct rocedp_port_stats {
 	__u64 ecn_marked_bytes; /* whole frames, as rx/tx_bytes */
 	__u64 rx_class[ROCEDP_CLASS_MAX]; /* frames in, by class */
 	__u64 tx_class[ROCEDP_CLASS_MAX]; /* frames out, by class */
+	/* of rx_pkts, group-addressed (SONiC's IF_IN_NON_UCAST split);
+	 * rocedp never forwards those, so tx has no such split */
+	__u64 rx_mcast;
+	__u64 rx_bcast;
+	__u64 tx_roce_bytes; /* of tx_bytes, RoCE classes (DATA..ROCE_OTHER) */
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_stats) ==
-			     56 + 16 * ROCEDP_CLASS_MAX,
+			     80 + 16 * ROCEDP_CLASS_MAX,
 		     "port stats");
 
 /*

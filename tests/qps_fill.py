@@ -181,7 +181,10 @@ def main():
                     "ecn_would_mark ecn_marked_bytes".split()]
             rx = [num(d.pop("rx_" + c, "0")) for c in CLASSES]
             tx = [num(d.pop("tx_" + c, "0")) for c in CLASSES]
-            ps = struct.pack("<%dQ" % (7 + 2 * len(CLASSES)), *(base + rx + tx))
+            extra = [num(d.pop(n, "0")) for n in
+                     "rx_mcast rx_bcast tx_roce_bytes".split()]
+            ps = struct.pack("<%dQ" % (10 + 2 * len(CLASSES)),
+                             *(base + rx + tx + extra))
             cmds.append("map update pinned %s/rd_port_stats key hex %s value hex %s"
                         % (pin, k, hexs(ps)))
             if "hwm" in d:

@@ -171,6 +171,10 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 		for (k = 0; k < N_PORT_COLS; k++)
 			fprintf(f, ",\"%s\":%llu", port_cols[k].json,
 				port_val(&s->ports[i].st, port_cols[k].off));
+		/* JSON only: the text table keeps its width */
+		fprintf(f, ",\"rx_mcast\":%llu,\"rx_bcast\":%llu",
+			(unsigned long long)s->ports[i].st.rx_mcast,
+			(unsigned long long)s->ports[i].st.rx_bcast);
 		fprintf(f, "}");
 	}
 	fprintf(f, "],\"groups\":[");

@@ -17,10 +17,26 @@
 
 struct rd_sredis;
 
+/*
+ * Who owns SONiC's counter tables. Beside syncd (an ASIC's name maps are
+ * in COUNTERS_DB) rocedp writes only its own tables; as the dataplane (no
+ * syncd) it writes SONiC's name maps and counters too. Unknown (not read
+ * yet, or unreadable) writes only rocedp's own tables: the safe side.
+ */
+enum rd_srole {
+	RD_SROLE_UNKNOWN = 0,
+	RD_SROLE_DATAPLANE,
+	RD_SROLE_BESIDE_SYNCD,
+};
+
 struct rd_sport {
 	char name[64]; /* SONiC's name, Ethernet0 */
+	char dev[16]; /* its Linux device */
 	unsigned int ifindex;
 	int roce_queue; /* where ECN marks are counted */
+	/* the previous port poll, for RATES */
+	unsigned long long prev_ms,
+		prev[4]; /* rx pkts, bytes, tx pkts, bytes */
 };
 
 struct rd_scounters {
@@ -30,13 +46,17 @@ struct rd_scounters {
 	char ars_name[64];
 	struct rd_sport ports[RD_SCTR_MAX_PORTS];
 	unsigned int n_ports;
+	enum rd_srole role;
 };
 
 void rd_scounters_init(struct rd_scounters *c, const char *ports_opt);
 void rd_scounters_close(struct rd_scounters *c);
 /* The ports to count, from CONFIG_DB (PORT, QUEUE, ARS_OBJECT) and --ports */
 void rd_scounters_learn(struct rd_scounters *c, struct json_object *db);
-/* Name maps and capabilities: after each (re)sync */
+/* Look at COUNTERS_DB again; true when the role changed. */
+bool rd_scounters_detect(struct rd_scounters *c, struct rd_sredis *r);
+const char *rd_srole_name(enum rd_srole role);
+/* Role, name maps and capabilities: after each (re)sync */
 void rd_scounters_names(struct rd_scounters *c, struct rd_sredis *r);
 /* Per-port counters: -EIO when Redis was lost while writing */
 int rd_scounters_ports(struct rd_scounters *c, struct rd_sredis *r);

@@ -398,3 +398,39 @@ int rd_sredis_flush(struct rd_sredis *r)
 	}
 	return e;
 }
+
+int rd_sredis_hgetall(struct rd_sredis *r, int db, const char *key,
+		      size_t max_fields, struct json_object **out)
+{
+	char err[128];
+	redisReply *rep;
+	size_t i;
+	int e;
+
+	*out = NULL;
+	if (!r->cmd)
+		return -ENOTCONN;
+	e = rd_sredis_flush(r); /* no pipelined reply may come first */
+	if (e == -EIO || select_db(r, db))
+		return -EIO;
+	rep = cmd(r->cmd, err, sizeof(err), "HGETALL %s", key);
+	if (!rep)
+		return -EIO;
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements % 2 ||
+	    rep->elements / 2 > max_fields) {
+		freeReplyObject(rep);
+		return -EPROTO;
+	}
+	for (i = 0; i < rep->elements; i++)
+		if (rep->element[i]->type != REDIS_REPLY_STRING) {
+			freeReplyObject(rep);
+			return -EPROTO;
+		}
+	*out = json_object_new_object();
+	for (i = 0; *out && i < rep->elements; i += 2)
+		json_object_object_add(
+			*out, rep->element[i]->str,
+			json_object_new_string(rep->element[i + 1]->str));
+	freeReplyObject(rep);
+	return *out ? 0 : -ENOMEM;
+}

@@ -57,5 +57,10 @@ int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
 		   const char *const *fv, unsigned int n);
 /* Wait for every pipelined reply; -errno if one failed or the link did. */
 int rd_sredis_flush(struct rd_sredis *r);
+/* HGETALL key in db as {"field": "value"} ({} when there is no key):
+ * -EPROTO for a reply that is not a flat array of strings or holds more
+ * than max_fields fields, -EIO when the link failed. */
+int rd_sredis_hgetall(struct rd_sredis *r, int db, const char *key,
+		      size_t max_fields, struct json_object **out);
 
 #endif
