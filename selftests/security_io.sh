@@ -8,12 +8,12 @@
 # files rocedp-lab did not write. Also that the module's ECN profiles,
 # which every namespace shares, say so.
 #
-# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink ecnprofile lab)
+# Usage: selftests/security_io.sh [PART...]   (root; parts: netlink names ecnprofile lab)
 set -u
 . "$(dirname "$0")/lib.sh"
 
-t_require ip bpftool setpriv || exit $?
-PARTS=${*:-netlink ecnprofile lab}
+t_require ip bpftool setpriv promtool || exit $?
+PARTS=${*:-netlink names ecnprofile lab}
 t_pin_ns snl$$ || exit 1
 t_ns_ab || exit 1
 
@@ -74,6 +74,86 @@ part_netlink() {
 		"$(cat "$T_TMP/sync.out")"
 	grep -q "sync: refused .* not from the kernel" "$T_TMP/sync.err"
 	t_check $? "netlink: and logs them" "$(cat "$T_TMP/sync.err")"
+}
+
+# An interface named with ESC, '"' and '\' (legal for `ip link add`):
+# every output form stays clean. Terminal forms carry no control byte,
+# -j forms parse and name the interface exactly, Prometheus text passes
+# promtool.
+part_names() {
+	local bad=$'e\e[31m"\\' c f out idx
+	ip -n "$NS" link add "$bad" type veth peer name nm1 &&
+		ip -n "$NS" link set "$bad" up && ip -n "$NS" link set nm1 up
+	t_check $? "names: an interface named e ESC [31m \" \\ exists"
+	X attach "$bad" --mode generic >"$T_TMP/attach.out" 2>&1
+	t_check $? "names: attach it" "$(cat -v "$T_TMP/attach.out")"
+	X ecn set "$bad" kmin 10000 kmax 20000 pmax 10 >"$T_TMP/ecn.out" 2>&1
+	t_check $? "names: ecn set on it" "$(cat -v "$T_TMP/ecn.out")"
+	# counters on it and a QP seen on it, as the dataplane writes them
+	# (not `ip -j`: iproute2 writes the name into its JSON raw)
+	idx=$(ip netns exec "$NS" cat "/sys/class/net/$bad/ifindex")
+	$PY "$T_TOP/tests/qps_fill.py" "$PIN" \
+		--qp "src=10.0.0.1,dst=10.0.0.2,qp=5,pkts=10,bytes=1000,gaps=3,in_ifindex=$idx,out_ifindex=$idx" \
+		--port "ifindex=$idx,rx_pkts=5,tx_pkts=5,rx_bytes=500,tx_bytes=500" \
+		>"$T_TMP/fill.out" 2>&1
+	t_check $? "names: counters and a QP on it (tests/qps_fill.py)" "$(cat "$T_TMP/fill.out")"
+
+	# clean FILE: no byte below 0x20 but newline, no DEL
+	clean() {
+		$PY -c 'import sys; d = open(sys.argv[1], "rb").read()
+bad = [b for b in d if (b < 0x20 and b != 10) or b == 0x7f]
+print(f"{len(d)} bytes, {len(bad)} control bytes"); sys.exit(1 if bad or not d else 0)' "$1"
+	}
+	for c in status stats "top --once" qps "ecn show"; do
+		X $c >"$T_TMP/out" 2>&1
+		out=$(clean "$T_TMP/out") && grep -q 'e\\x1b\[31m"\\\\' "$T_TMP/out" && out="$out, name escaped"
+		t_check $? "names: '$c' prints no control byte ($out)" "$(head -c 600 "$T_TMP/out" | cat -v)"
+	done
+	# names: the -j forms parse, and the interface's name comes back whole
+	for c in status stats "top --once" qps "ecn show"; do
+		X -j $c >"$T_TMP/out" 2>"$T_TMP/err"
+		out=$($PY -c 'import json, sys
+d = open(sys.argv[1], "rb").read()
+j = json.loads(d.splitlines()[0])
+bad = [b for b in d if (b < 0x20 and b != 10) or b == 0x7f]
+def strings(v):
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from strings(x)
+    elif isinstance(v, str):
+        yield v
+found = sys.argv[2] in strings(j)
+print("parses, %d control bytes, name %s" % (len(bad), "found" if found else "absent"))
+sys.exit(1 if bad or (sys.argv[3] == "1" and not found) else 0)' "$T_TMP/out" "$bad" \
+			1 2>&1)
+		t_check $? "names: '-j $c' is valid JSON ($out)" "$(head -c 600 "$T_TMP/out" | cat -v)"
+	done
+	if ! command -v promtool >/dev/null; then
+		t_fail "names: promtool present (tools/install-deps.sh installs prometheus)"
+		return
+	fi
+	# promtool: exit 1 and "error while linting" on a text it cannot
+	# parse; 3 for lint advice alone (metrics without HELP text)
+	promcheck() {
+		local rc
+		promtool check metrics <"$1" >"$T_TMP/promtool" 2>&1
+		rc=$?
+		{ [ $rc = 0 ] || [ $rc = 3 ]; } && ! grep -q "error" "$T_TMP/promtool"
+	}
+	X stats --prometheus >"$T_TMP/prom" 2>&1
+	out=$(clean "$T_TMP/prom") && grep -q 'port="e\\\\x1b\[31m\\"\\\\\\\\"' "$T_TMP/prom" &&
+		promcheck "$T_TMP/prom"
+	t_check $? "names: stats --prometheus passes promtool check metrics, the name escaped ($out)" \
+		"$(grep -a 'port="e' "$T_TMP/prom" | head -n 2 | cat -v; head -n 5 "$T_TMP/promtool")"
+	mkdir -p "$T_TMP/tf"
+	X stats --textfile "$T_TMP/tf" >"$T_TMP/tf.out" 2>&1
+	f=$(ls "$T_TMP"/tf/*.prom 2>/dev/null | head -n 1)
+	[ -n "$f" ] && promcheck "$f"
+	t_check $? "names: stats --textfile passes promtool check metrics" \
+		"$(cat "$T_TMP/tf.out" "$T_TMP/promtool" 2>/dev/null | head -n 5)"
 }
 
 # The module's ECN profiles are the host's: from a namespace, `ecn set

@@ -41,6 +41,13 @@ $(TEST_OUT)/frame_test: tests/frame_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
 		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
+# the escapes of outside names for terminal, JSON and Prometheus
+FORMAT_EXTRA += tests/escape_test.c
+test-progs: $(TEST_OUT)/escape_test
+$(TEST_OUT)/escape_test: tests/escape_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
+		tests/tap.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+
 # The test build's CLI, $(OUT)/rocedp-faults: the shipped objects with the
 # files that hold fault hooks (#ifdef ROCEDP_FAULTS) built again with them
 # on. $(OUT)/rocedp, which `make install` and the .deb ship, has none: a

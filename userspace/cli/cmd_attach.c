@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "engine.h"
 #include "config.h"
 #include "config_txn.h"
+#include "escape.h"
 #include "names.h"
 #include "attach_hint.h"
 #include "egress.h"
@@ -354,6 +356,9 @@ int cmd_status(int argc, char **argv)
 	struct rocedp_config cfg = {};
 	struct rd_maps m;
 	char prog[64], feat[64], ns[128];
+	/* names from outside (interfaces, the pin dir), escaped per output */
+	char name[RD_ESC_IFNAME];
+	char dir[RD_ESC_LEN(PATH_MAX)];
 	bool pinned;
 	unsigned int i, n;
 	__u32 zero = 0;
@@ -374,13 +379,16 @@ int cmd_status(int argc, char **argv)
 		       "\"features\":\"%s\",\"hash_mode\":\"%s\","
 		       "\"ecn_source\":\"%s\",\"interfaces\":[",
 		       ROCEDP_VERSION, rd_netns_describe(true, ns, sizeof(ns)),
-		       pinned ? "true" : "false", rd_pin_dir(), feat,
+		       pinned ? "true" : "false",
+		       rd_esc_json(rd_pin_dir(), dir, sizeof(dir)), feat,
 		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
 		       rd_ecn_module_loaded() ? "module" : "map");
 		for (i = 0, n = 0; i < st.n; i++)
 			if (!st.ifs[i].gone && !st.ifs[i].missing)
 				printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
-				       n++ ? "," : "", st.ifs[i].name,
+				       n++ ? "," : "",
+				       rd_esc_json(st.ifs[i].name, name,
+						   sizeof(name)),
 				       st.ifs[i].ifindex,
 				       rd_mode_name(st.ifs[i].mode));
 		printf("]}\n");
@@ -388,7 +396,8 @@ int cmd_status(int argc, char **argv)
 		printf("rocedp %s: %s %s%s\n", ROCEDP_VERSION,
 		       pinned ? "maps pinned under" :
 				"not loaded (no pinned maps in",
-		       rd_pin_dir(), pinned ? "" : ")");
+		       rd_esc_term(rd_pin_dir(), dir, sizeof(dir)),
+		       pinned ? "" : ")");
 		printf("%s", rd_netns_describe(false, ns, sizeof(ns)));
 		if (pinned)
 			printf("features: %s  hash: %s  ecn thresholds: %s\n",
@@ -398,13 +407,14 @@ int cmd_status(int argc, char **argv)
 		for (i = 0, n = 0; i < st.n; i++) {
 			if (st.ifs[i].gone)
 				continue;
+			rd_esc_term(st.ifs[i].name, name, sizeof(name));
 			if (st.ifs[i].missing) {
 				printf("  %-16s not attached (stale record: 'rocedp detach %s' clears it)\n",
-				       st.ifs[i].name, st.ifs[i].name);
+				       name, name);
 				continue;
 			}
 			n++;
-			printf("  %-16s ifindex %-5u %-8s %s\n", st.ifs[i].name,
+			printf("  %-16s ifindex %-5u %-8s %s\n", name,
 			       st.ifs[i].ifindex, rd_mode_name(st.ifs[i].mode),
 			       st.ifs[i].mode == RD_MODE_TC ?
 				       "clsact ingress+egress" :

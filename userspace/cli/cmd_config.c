@@ -18,6 +18,7 @@
 #include "config_read.h"
 #include "config_render.h"
 #include "config_txn.h"
+#include "escape.h"
 
 static void print_json(struct json_object *o, int flags)
 {
@@ -272,10 +273,20 @@ int cmd_config(int argc, char **argv)
 		}
 		if (rd_config_check_file(args[1]))
 			return 1;
-		if (rd_json)
-			printf("{\"file\":\"%s\",\"valid\":true}\n", args[1]);
-		else
-			printf("%s: valid\n", args[1]);
+		{
+			size_t l = RD_ESC_LEN(strlen(args[1]));
+			char *esc = malloc(l);
+
+			if (!esc)
+				return 1;
+			if (rd_json)
+				printf("{\"file\":\"%s\",\"valid\":true}\n",
+				       rd_esc_json(args[1], esc, l));
+			else
+				printf("%s: valid\n",
+				       rd_esc_term(args[1], esc, l));
+			free(esc);
+		}
 		return 0;
 	}
 	if (!strcmp(args[0], "load"))

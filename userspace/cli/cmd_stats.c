@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "escape.h"
 #include "cli.h"
 #include "names.h"
 #include "porttab.h"
@@ -88,7 +89,7 @@ static bool member_up(const struct rd_member_snapshot *m)
 
 static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 {
-	char name[IF_NAMESIZE];
+	char name[RD_ESC_IFNAME];
 	unsigned int i, j, k;
 
 	for (k = 0; k < N_FAMILIES; k++) {
@@ -117,7 +118,8 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 		fprintf(f, "\n");
 	}
 	for (i = 0; i < s->n_ports; i++) {
-		fprintf(f, "%-16s", rd_ifname(s->ports[i].ifindex, name));
+		fprintf(f, "%-16s",
+			rd_ifname_esc(s->ports[i].ifindex, RD_ESC_TERM, name));
 		for (k = 0; k < N_PORT_COLS; k++)
 			fprintf(f, " %*llu", port_cols[k].width,
 				port_val(&s->ports[i].st, port_cols[k].off));
@@ -131,7 +133,9 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 		for (j = 0; j < g->n_members; j++)
 			fprintf(f,
 				"  member %-2u %-16s weight %-5u %s pkts %llu bytes %llu\n",
-				j, rd_ifname(g->members[j].ifindex, name),
+				j,
+				rd_ifname_esc(g->members[j].ifindex,
+					      RD_ESC_TERM, name),
 				g->members[j].weight,
 				member_up(&g->members[j]) ? "up  " : "held",
 				(unsigned long long)g->members[j].st.pkts,
@@ -141,7 +145,7 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 
 static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 {
-	char name[IF_NAMESIZE];
+	char name[RD_ESC_IFNAME];
 	unsigned int i, j, k;
 
 	fprintf(f, "{");
@@ -167,7 +171,7 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 	for (i = 0; i < s->n_ports; i++) {
 		fprintf(f, "%s{\"ifindex\":%u,\"name\":\"%s\"", i ? "," : "",
 			s->ports[i].ifindex,
-			rd_ifname(s->ports[i].ifindex, name));
+			rd_ifname_esc(s->ports[i].ifindex, RD_ESC_JSON, name));
 		for (k = 0; k < N_PORT_COLS; k++)
 			fprintf(f, ",\"%s\":%llu", port_cols[k].json,
 				port_val(&s->ports[i].st, port_cols[k].off));
@@ -202,14 +206,14 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 static void prom_ports(FILE *f, const struct rd_stats_snapshot *s,
 		       const char *metric, size_t rx, size_t tx)
 {
-	char name[IF_NAMESIZE];
+	char name[RD_ESC_IFNAME];
 	unsigned int i;
 
 	fprintf(f, "# TYPE %s counter\n", metric);
 	for (i = 0; i < s->n_ports; i++) {
 		const struct rocedp_port_stats *p = &s->ports[i].st;
 
-		rd_ifname(s->ports[i].ifindex, name);
+		rd_ifname_esc(s->ports[i].ifindex, RD_ESC_PROM, name);
 		if (tx == NO_DIR) {
 			fprintf(f, "%s{port=\"%s\"} %llu\n", metric, name,
 				port_val(p, rx));
@@ -252,7 +256,7 @@ static void print_prometheus(FILE *f, const struct rd_maps *m,
 			     const struct rd_stats_snapshot *s,
 			     unsigned int top_qps)
 {
-	char name[IF_NAMESIZE];
+	char name[RD_ESC_IFNAME];
 	unsigned int i, j, k;
 
 	for (k = 0; k < N_FAMILIES; k++) {
@@ -291,8 +295,8 @@ static void print_prometheus(FILE *f, const struct rd_maps *m,
 			fprintf(f,
 				"rocedp_member_bytes_total{group=\"%u\",member=\"%u\",port=\"%s\"} %llu\n",
 				s->groups[i].id, j,
-				rd_ifname(s->groups[i].members[j].ifindex,
-					  name),
+				rd_ifname_esc(s->groups[i].members[j].ifindex,
+					      RD_ESC_PROM, name),
 				(unsigned long long)s->groups[i]
 					.members[j]
 					.st.bytes);

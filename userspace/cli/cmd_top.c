@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "config_render.h"
+#include "escape.h"
 #include "porttab.h"
 #include "qps.h"
 #include "qps_cli.h"
@@ -212,7 +213,7 @@ static void draw_sickest(struct sink *k, const struct top *t, size_t n)
 {
 	const struct rd_qp_snap *s = &t->sick;
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
-	char b[3][16], wait[24], port[2][IF_NAMESIZE];
+	char b[3][16], wait[24], port[2][RD_ESC_IFNAME];
 	int w;
 	size_t i;
 
@@ -230,12 +231,12 @@ static void draw_sickest(struct sink *k, const struct top *t, size_t n)
 		rd_qp_addr_str(&q->key, q->key.src, src, sizeof(src));
 		rd_qp_addr_str(&q->key, q->key.dst, dst, sizeof(dst));
 		rd_qp_wait_str(q, wait, sizeof(wait));
-		snprintf(port[0], IF_NAMESIZE, "-");
-		snprintf(port[1], IF_NAMESIZE, "-");
+		snprintf(port[0], sizeof(port[0]), "-");
+		snprintf(port[1], sizeof(port[1]), "-");
 		if (q->st.in_ifindex)
-			rd_ifname(q->st.in_ifindex, port[0]);
+			rd_ifname_esc(q->st.in_ifindex, RD_ESC_TERM, port[0]);
 		if (q->st.out_ifindex)
-			rd_ifname(q->st.out_ifindex, port[1]);
+			rd_ifname_esc(q->st.out_ifindex, RD_ESC_TERM, port[1]);
 		put(k, q->stalled ? A_BOLD : 0,
 		    "%-*s %-*s %#8x %6llu %7llu %5llu %6llu %8s %6s %6s %6s %s>%s",
 		    w, src, w, dst, q->key.dqp, (unsigned long long)q->st.gaps,
@@ -264,7 +265,7 @@ static const char *in_out(const __u64 *rx, const __u64 *tx, unsigned int c,
 static void draw_ports(struct sink *k, const struct top *t, size_t n)
 {
 	const struct rd_porttab *p = t->pt[t->cur];
-	char b[5][16], c[4][40], flap[32];
+	char b[5][16], c[4][40], flap[32], name[RD_ESC_IFNAME];
 	unsigned int i;
 
 	n = n < p->n ? n : p->n;
@@ -289,7 +290,8 @@ static void draw_ports(struct sink *k, const struct top *t, size_t n)
 				 localtime_r(&ts, &tm));
 		}
 		put(k, 0, "%-10s %7s %7s %7s %7s %6s %5llu %8s %9s %9s %9s %9s",
-		    r->name, rate_str(r->rx_pps, v, b[0], 16),
+		    rd_esc_term(r->name, name, sizeof(name)),
+		    rate_str(r->rx_pps, v, b[0], 16),
 		    rate_str(r->tx_pps, v, b[1], 16),
 		    rate_str(r->rx_bps, v, b[2], 16),
 		    rate_str(r->tx_bps, v, b[3], 16),

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "cli.h"
 #include "config_txn.h"
+#include "escape.h"
 #include "engine.h"
 #include "liveload.h"
 #include "pindir.h"
@@ -66,7 +67,7 @@ static int ecn_show(const struct rd_maps *m)
 	unsigned int kmin, kmax, pmax, n = 0;
 	unsigned long long queue;
 	__u32 key;
-	char name[IF_NAMESIZE];
+	char name[RD_ESC_IFNAME];
 
 	if (rd_json)
 		printf("{\"source\":\"%s\",\"ports\":[",
@@ -95,14 +96,15 @@ static int ecn_show(const struct rd_maps *m)
 			       "\"kmin_bytes\":%u,\"kmax_bytes\":%u,\"pmax_percent\":%u,"
 			       "\"profile\":%u,\"queue_bytes\":%llu,\"marked\":%llu,"
 			       "\"would_mark\":%llu}",
-			       n ? "," : "", rd_ifname(key, name), key,
+			       n ? "," : "",
+			       rd_ifname_esc(key, RD_ESC_JSON, name), key,
 			       (unsigned long long)pc.rate_bps, kmin, kmax,
 			       pmax, pc.ecn_profile, queue,
 			       (unsigned long long)st.ecn_marked,
 			       (unsigned long long)st.ecn_would_mark);
 		else
 			printf("  %-16s rate %llu Mbit/s kmin %u kmax %u pmax %u%% profile %u queue %llu B marked %llu would-mark %llu\n",
-			       rd_ifname(key, name),
+			       rd_ifname_esc(key, RD_ESC_TERM, name),
 			       (unsigned long long)pc.rate_bps / 1000000, kmin,
 			       kmax, pmax, pc.ecn_profile, queue,
 			       (unsigned long long)st.ecn_marked,

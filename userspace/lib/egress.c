@@ -33,6 +33,7 @@
 #include <linux/sockios.h>
 #include <bpf/libbpf.h>
 #include "egress.h"
+#include "escape.h"
 #include "nlrecv.h"
 #include "stats.h"
 
@@ -367,9 +368,11 @@ void rd_egress_status(const struct rd_maps *m, const char *name,
 		      unsigned int ifindex)
 {
 	__u64 sent, took, pd;
+	char esc[RD_ESC_IFNAME];
 
 	if (rd_egress_check(m, name, ifindex, &sent, &took, &pd))
 		return;
+	name = rd_esc_term(name, esc, sizeof(esc));
 	if (took < sent)
 		printf("  %-16s EGRESS DROPS: rocedp sent %llu frames, the veth took %llu: %llu dropped (its peer runs no XDP program and no GRO; docs/frr.md)\n",
 		       name, (unsigned long long)sent, (unsigned long long)took,

@@ -11,6 +11,7 @@
 #include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
 #include "names.h"
+#include "escape.h"
 #include "nl.h"
 #include "porttab.h"
 #include "stats.h"
@@ -254,13 +255,14 @@ void rd_porttab_print_text(FILE *f, const struct rd_porttab *t)
 		"flaps", "kernel");
 	for (i = 0; i < t->n; i++) {
 		const struct rd_port_row *r = &t->rows[i];
-		char kern[16] = "-";
+		char kern[16] = "-", name[RD_ESC_IFNAME];
 
 		if (r->has_carrier)
 			snprintf(kern, sizeof(kern), "%u", r->carrier_changes);
 		fprintf(f,
 			"%-16s %12llu %12llu %10llu %10llu %10llu %6llu %8s\n",
-			r->name, (unsigned long long)r->st.rx_pkts,
+			rd_esc_term(r->name, name, sizeof(name)),
+			(unsigned long long)r->st.rx_pkts,
 			(unsigned long long)r->st.tx_pkts,
 			(unsigned long long)r->st.rx_class[ROCEDP_CLASS_DATA],
 			(unsigned long long)r->st.tx_class[ROCEDP_CLASS_DATA],
@@ -271,7 +273,11 @@ void rd_porttab_print_text(FILE *f, const struct rd_porttab *t)
 
 void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 {
+	char name[RD_ESC_IFNAME];
 	unsigned int i, c;
+
+	/* label values: the names escaped for Prometheus */
+#define PNAME(i) rd_esc_prom(t->rows[i].name, name, sizeof(name))
 
 	fprintf(f,
 		"# HELP rocedp_port_class_packets_total Frames per port, direction and class.\n"
@@ -281,9 +287,9 @@ void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 			fprintf(f,
 				"rocedp_port_class_packets_total{port=\"%s\",dir=\"rx\",class=\"%s\"} %llu\n"
 				"rocedp_port_class_packets_total{port=\"%s\",dir=\"tx\",class=\"%s\"} %llu\n",
-				t->rows[i].name, rd_class_name(c),
+				PNAME(i), rd_class_name(c),
 				(unsigned long long)t->rows[i].st.rx_class[c],
-				t->rows[i].name, rd_class_name(c),
+				name, rd_class_name(c),
 				(unsigned long long)t->rows[i].st.tx_class[c]);
 	fprintf(f,
 		"# HELP rocedp_port_vq_high_water_bytes ECN virtual queue high-water mark since the previous scrape.\n"
@@ -291,14 +297,13 @@ void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 	for (i = 0; i < t->n; i++)
 		fprintf(f,
 			"rocedp_port_vq_high_water_bytes{port=\"%s\"} %llu\n",
-			t->rows[i].name, (unsigned long long)t->rows[i].hwm);
+			PNAME(i), (unsigned long long)t->rows[i].hwm);
 	fprintf(f,
 		"# HELP rocedp_port_link_downs_total Carrier losses seen by the link watcher.\n"
 		"# TYPE rocedp_port_link_downs_total counter\n");
 	for (i = 0; i < t->n; i++)
 		fprintf(f, "rocedp_port_link_downs_total{port=\"%s\"} %llu\n",
-			t->rows[i].name,
-			(unsigned long long)t->rows[i].flaps.downs);
+			PNAME(i), (unsigned long long)t->rows[i].flaps.downs);
 	fprintf(f,
 		"# HELP rocedp_port_carrier_changes_total The kernel's carrier changes (IFLA_CARRIER_CHANGES).\n"
 		"# TYPE rocedp_port_carrier_changes_total counter\n");
@@ -306,5 +311,6 @@ void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 		if (t->rows[i].has_carrier)
 			fprintf(f,
 				"rocedp_port_carrier_changes_total{port=\"%s\"} %u\n",
-				t->rows[i].name, t->rows[i].carrier_changes);
+				PNAME(i), t->rows[i].carrier_changes);
+#undef PNAME
 }

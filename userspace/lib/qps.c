@@ -14,6 +14,7 @@
 #include <net/if.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
+#include "escape.h"
 #include "names.h"
 #include "qps.h"
 
@@ -297,10 +298,16 @@ void rd_qp_addr_str(const struct rocedp_qp_key *k, const __u32 *a, char *buf,
 }
 
 /* 0: the frames went to the kernel, no port of ours */
-static void port_str(__u32 ifindex, char *buf)
+/*
+ * buf: RD_ESC_IFNAME bytes; the name escaped for a terminal, or raw for
+ * json-c (which escapes it itself)
+ */
+static void port_str(__u32 ifindex, bool term, char *buf)
 {
 	if (!ifindex)
-		snprintf(buf, IF_NAMESIZE, "-");
+		snprintf(buf, RD_ESC_IFNAME, "-");
+	else if (term)
+		rd_ifname_esc(ifindex, RD_ESC_TERM, buf);
 	else
 		rd_ifname(ifindex, buf);
 }
@@ -321,7 +328,7 @@ static void add_rate(struct json_object *o, const char *k, double v)
 struct json_object *rd_qp_json(const struct rd_qp *q)
 {
 	struct json_object *o = json_object_new_object(), *n, *r;
-	char a[INET6_ADDRSTRLEN], ifn[IF_NAMESIZE];
+	char a[INET6_ADDRSTRLEN], ifn[RD_ESC_IFNAME];
 	unsigned int i;
 
 	rd_qp_addr_str(&q->key, q->key.src, a, sizeof(a));
@@ -369,9 +376,9 @@ struct json_object *rd_qp_json(const struct rd_qp *q)
 						       ROCEDP_QPF_STALLED));
 	add_u64(o, "stalls", q->st.stalls);
 	add_u64(o, "idle_us", q->idle_ns / 1000);
-	port_str(q->st.in_ifindex, ifn);
+	port_str(q->st.in_ifindex, false, ifn);
 	json_object_object_add(o, "in_port", json_object_new_string(ifn));
-	port_str(q->st.out_ifindex, ifn);
+	port_str(q->st.out_ifindex, false, ifn);
 	json_object_object_add(o, "out_port", json_object_new_string(ifn));
 	if (q->rate.valid) {
 		r = json_object_new_object();
@@ -481,7 +488,7 @@ static void rtt_str(const struct rd_qp *q, char *buf, size_t len)
 
 void rd_qps_print_text(FILE *f, const struct rd_qp_snap *s, size_t limit)
 {
-	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], ifn[IF_NAMESIZE];
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], ifn[RD_ESC_IFNAME];
 	char b1[16], b2[16], rtt[32], wait[24];
 	int ws = 3, wd = 3, l;
 	size_t i, n = s->n < limit ? s->n : limit;
@@ -519,9 +526,9 @@ void rd_qps_print_text(FILE *f, const struct rd_qp_snap *s, size_t limit)
 			(unsigned long long)q->naks,
 			(unsigned long long)q->st.cnps, rtt, wait,
 			(unsigned long long)q->st.stalls);
-		port_str(q->st.in_ifindex, ifn);
+		port_str(q->st.in_ifindex, true, ifn);
 		fprintf(f, "%s>", ifn);
-		port_str(q->st.out_ifindex, ifn);
+		port_str(q->st.out_ifindex, true, ifn);
 		fprintf(f, "%s\n", ifn);
 	}
 	if (s->n > n)

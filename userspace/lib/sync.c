@@ -30,6 +30,7 @@
 #include <bpf/bpf.h>
 
 #include "rocedp.h"
+#include "escape.h"
 #include "nl.h"
 #include "routew.h"
 #include "sync.h"
@@ -136,18 +137,23 @@ static void commit_batch(struct rd_sync *s, uint64_t t_arrival,
 		if (ns > s->st.lat_max_ns)
 			s->st.lat_max_ns = ns;
 		if (s->opts.latency_log) {
+			/* it may name a link: escaped */
+			char ev[RD_ESC_LEN(sizeof(s->first_event))];
+
 			if (rd_json)
 				printf("{\"latency_ns\":%" PRIu64
 				       ",\"events\":%" PRIu64
 				       ",\"writes\":%" PRIu64
 				       ",\"first\":\"%s\"}\n",
 				       ns, s->batch_events, writes,
-				       s->first_event);
+				       rd_esc_json(s->first_event, ev,
+						   sizeof(ev)));
 			else
 				printf("latency %.1f us events %" PRIu64
 				       " writes %" PRIu64 " first: %s\n",
 				       ns / 1000.0, s->batch_events, writes,
-				       s->first_event);
+				       rd_esc_term(s->first_event, ev,
+						   sizeof(ev)));
 			fflush(stdout);
 		}
 		if (s->lat_fn)

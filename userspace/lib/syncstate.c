@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 
 #include "syncstate.h"
+#include "escape.h"
 
 uint64_t rd_now_ns(void)
 {
@@ -31,8 +32,12 @@ void rd_note_event(struct rd_sync *s, const char *fmt, ...)
 	va_end(ap);
 	if (!s->first_event[0])
 		memcpy(s->first_event, buf, sizeof(buf));
-	if (s->opts.verbose)
-		fprintf(stderr, "sync: event %s\n", buf);
+	if (s->opts.verbose) {
+		char esc[RD_ESC_LEN(sizeof(buf))];
+
+		fprintf(stderr, "sync: event %s\n",
+			rd_esc_term(buf, esc, sizeof(esc)));
+	}
 }
 
 const char *rd_addr_str(uint8_t family, const void *addr, char *buf, size_t len)
