@@ -89,6 +89,13 @@ import_case qp_only qp_only.json
 import_case spray spray.json
 import_case fallback fallback.json
 import_case unsupported unsupported.json
+# ARS as the HLD rev 1.4 lays it out: sonic-swss tests/test_ars.py's own
+# configuration (upper-case PER_FLOWLET_QUALITY, flowlet_idle_time 10000,
+# interfaces naming an object that does not exist), objects chosen per
+# interface, and the global selector with the default object only
+import_case ars_swss ars_swss.json
+import_case ars_iface ars_iface.json
+import_case ars_global ars_global.json
 
 # a malformed document: one error line, nothing on stdout, exit non-zero
 for f in "$DIR"/bad/*.json; do

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SONiC CONFIG_DB -> rocedp config document (docs/sonic.md): SWITCH_HASH
- * and the ARS tables here, WRED and the DSCP maps in sonic_qos.c, the
- * document's reads in sonic_db.c.
+ * here, the ARS tables in sonic_ars.c, WRED and the DSCP maps in
+ * sonic_qos.c, the document's reads in sonic_db.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,19 +13,8 @@
 #include "rocedp.h"
 #include "sonic.h"
 #include "sonic_db.h"
+#include "sonic_ars.h"
 #include "sonic_qos.h"
-
-/* Child object of c->out, created on first use. */
-static struct json_object *section(struct sn_ctx *c, const char *name)
-{
-	struct json_object *s;
-
-	if (json_object_object_get_ex(c->out, name, &s))
-		return s;
-	s = json_object_new_object();
-	json_object_object_add(c->out, name, s);
-	return s;
-}
 
 /* ---- SWITCH_HASH ---- */
 
@@ -258,194 +247,6 @@ static void convert_hash(struct sn_ctx *c)
 		json_object_put(h);
 }
 
-/* ---- ARS ---- */
-
-static void convert_ars_profile(struct sn_ctx *c, struct json_object *fl)
-{
-	static const char *const known[] = {
-		"algorithm",	    "sampling_interval",
-		"past_load_weight", "future_load_weight",
-		"max_flows",	    "ipv4_enable",
-		"ipv6_enable",	    NULL,
-	};
-	unsigned long long v;
-	struct sn_rows r;
-	char bands[256];
-	const char *s;
-	int k;
-	bool b;
-
-	for (sn_rows_open(&r, c, "ARS_PROFILE"); sn_rows_next(&r);) {
-		const char *key = r.key;
-		struct json_object *e = r.e;
-
-		if (r.i) {
-			sn_warn(c, key,
-				"rocedp has one load estimator: ARS_PROFILE|%s is used",
-				r.names[0]);
-			continue;
-		}
-		s = sn_str(c, key, e, "algorithm");
-		if (s && strcmp(s, "ewma"))
-			sn_warn(c, key,
-				"algorithm %s: rocedp's load estimate is a decaying byte count (ewma)",
-				s);
-		if (sn_uint(c, key, e, "sampling_interval", 1, 1000000, &v) > 0)
-			json_object_object_add(fl, "load_tau_us",
-					       json_object_new_int64(v));
-		if (sn_uint(c, key, e, "past_load_weight", 0, UINT32_MAX, &v) >
-			    0 &&
-		    !v)
-			sn_warn(c, key,
-				"past_load_weight 0: rocedp always uses the past (port) load");
-		if (sn_uint(c, key, e, "future_load_weight", 0, UINT32_MAX,
-			    &v) > 0 &&
-		    v)
-			sn_warn(c, key,
-				"future_load_weight %llu: rocedp's estimate has no queue-occupancy (future load) term",
-				v);
-		if (sn_uint(c, key, e, "max_flows", 1, UINT32_MAX, &v) > 0 &&
-		    v > ROCEDP_MAX_FLOWLETS)
-			sn_warn(c, key,
-				"max_flows %llu: rocedp's flowlet table holds %u flows",
-				v, ROCEDP_MAX_FLOWLETS);
-		if (sn_bool(c, key, e, "ipv4_enable", &b) > 0 && !b)
-			sn_warn(c, key,
-				"ipv4_enable false: rocedp's flowlets cover IPv4 and IPv6");
-		if (sn_bool(c, key, e, "ipv6_enable", &b) > 0 && !b)
-			sn_warn(c, key,
-				"ipv6_enable false: rocedp's flowlets cover IPv4 and IPv6");
-		bands[0] = 0;
-		json_object_object_foreach(e, f, fv)
-		{
-			(void)fv;
-			for (k = 0; known[k] && strcmp(known[k], f); k++)
-				;
-			if (known[k])
-				continue;
-			if (strstr(f, "_load_m"))
-				snprintf(bands + strlen(bands),
-					 sizeof(bands) - strlen(bands), "%s%s",
-					 bands[0] ? "," : "", f);
-			else
-				sn_warn(c, key, "%s: unknown field, ignored",
-					f);
-		}
-		if (bands[0])
-			sn_warn(c, key,
-				"%s: rocedp compares unquantised load estimates, no load bands",
-				bands);
-	}
-	sn_rows_close(&r);
-}
-
-static void convert_ars_object(struct sn_ctx *c, struct json_object *fl)
-{
-	unsigned long long idle = 256, v, idle0 = 0;
-	const char *mode, *mode0 = NULL;
-	struct sn_rows r;
-
-	for (sn_rows_open(&r, c, "ARS_OBJECT"); sn_rows_next(&r);) {
-		const char *key = r.key;
-		struct json_object *e = r.e;
-
-		mode = sn_str(c, key, e, "assign_mode");
-		if (!mode)
-			mode = "per_flowlet_quality";
-		if (strcmp(mode, "per_flowlet_quality") &&
-		    strcmp(mode, "per_packet_quality")) {
-			sn_fail(c, key,
-				"assign_mode: \"%s\" is not per_flowlet_quality or per_packet_quality",
-				mode);
-			break;
-		}
-		idle = 256;
-		if (sn_uint(c, key, e, "flowlet_idle_time", 2, 2047, &idle) < 0)
-			break;
-		sn_uint(c, key, e, "max_flows", 1, UINT32_MAX, &v);
-		if (sn_has(e, "max_flows") && !c->err &&
-		    v > ROCEDP_MAX_FLOWLETS)
-			sn_warn(c, key,
-				"max_flows %llu: rocedp's flowlet table holds %u flows",
-				v, ROCEDP_MAX_FLOWLETS);
-		if (sn_has(e, "primary_path_threshold") ||
-		    sn_has(e, "alternative_path_cost"))
-			sn_warn(c, key,
-				"primary_path_threshold/alternative_path_cost: rocedp has no primary and alternative paths");
-		if (r.i) {
-			if (strcmp(mode, mode0) || idle != idle0)
-				sn_warn(c, key,
-					"rocedp has one flowlet setting: ARS_OBJECT|%s is used",
-					r.names[0]);
-			continue;
-		}
-		mode0 = mode;
-		idle0 = idle;
-		if (!strcmp(mode, "per_packet_quality")) {
-			json_object_object_add(section(c, "hash"), "mode",
-					       json_object_new_string("spray"));
-			continue;
-		}
-		json_object_object_add(c->out, "features",
-				       json_object_new_array());
-		/* the gap is rtt_us / 2: SAI's "idle time = RTT/2" backwards */
-		json_object_object_add(fl, "rtt_us",
-				       json_object_new_int64(2 * idle));
-		json_object_object_add(fl, "gap",
-				       json_object_new_string("fixed"));
-		json_object_object_add(fl, "choice",
-				       json_object_new_string("least-loaded"));
-	}
-	sn_rows_close(&r);
-}
-
-static void convert_ars(struct sn_ctx *c)
-{
-	struct json_object *fl = json_object_new_object(), *t, *feat;
-	static const char *const feats[] = { "forward", "remark", "ecn",
-					     "flowlet" };
-	unsigned long long v;
-	char key[SN_KEY_LEN];
-	const char *s;
-	size_t i;
-
-	convert_ars_object(c, fl);
-	convert_ars_profile(c, fl);
-	if (json_object_object_get_ex(c->out, "features", &feat))
-		for (i = 0; i < 4; i++)
-			json_object_array_add(feat,
-					      json_object_new_string(feats[i]));
-	if (json_object_object_length(fl))
-		json_object_object_add(c->out, "flowlet", fl);
-	else
-		json_object_put(fl);
-	t = sn_table(c, "ARS_INTERFACE");
-	if (t) {
-		json_object_object_foreach(t, k, e)
-		{
-			snprintf(key, sizeof(key), "ARS_INTERFACE|%s", k);
-			if (sn_uint(c, key, e, "scaling_factor", 0, UINT32_MAX,
-				    &v) > 0 &&
-			    v)
-				sn_warn(c, key,
-					"scaling_factor %llu: rocedp compares byte loads without per-port scaling",
-					v);
-		}
-	}
-	t = sn_table(c, "ARS_NEXTHOP");
-	if (t) {
-		json_object_object_foreach(t, k, e)
-		{
-			snprintf(key, sizeof(key), "ARS_NEXTHOP|%s", k);
-			s = sn_str(c, key, e, "role");
-			if (s && strcmp(s, "primary_path"))
-				sn_warn(c, key,
-					"role %s: every rocedp member is a primary path",
-					s);
-		}
-	}
-}
-
 static void warn_pfc_wd(struct sn_ctx *c)
 {
 	struct json_object *t = sn_table(c, "PFC_WD");
@@ -480,7 +281,7 @@ int rd_sonic_convert(struct json_object *configdb,
 		convert_hash(&c);
 	}
 	if (!c.err)
-		convert_ars(&c);
+		sn_convert_ars(&c);
 	if (!c.err)
 		sn_convert_ecn(&c);
 	if (!c.err)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <net/if.h>
 #include "rocedp.h"
 #include "sonic_db.h"
@@ -102,6 +103,43 @@ int sn_uint(struct sn_ctx *c, const char *key, struct json_object *e,
 		return -1;
 	}
 	return 1;
+}
+
+struct json_object *sn_section(struct sn_ctx *c, const char *name)
+{
+	struct json_object *s;
+
+	if (json_object_object_get_ex(c->out, name, &s))
+		return s;
+	s = json_object_new_object();
+	json_object_object_add(c->out, name, s);
+	return s;
+}
+
+int sn_enum(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *field, const char *const *names)
+{
+	const char *s = sn_str(c, key, e, field);
+	char all[256] = "";
+	int i;
+
+	if (!s)
+		return c->err ? -1 : -2;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	for (i = 0; names[i]; i++)
+		if (!strcasecmp(s, names[i])) {
+			sn_warn(c, key,
+				"%s: %s taken as %s, the YANG's spelling",
+				field, s, names[i]);
+			return i;
+		}
+	for (i = 0; names[i]; i++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+			 i ? (names[i + 1] ? ", " : " or ") : "", names[i]);
+	sn_fail(c, key, "%s: \"%s\" is not %s", field, s, all);
+	return -1;
 }
 
 int sn_bool(struct sn_ctx *c, const char *key, struct json_object *e,

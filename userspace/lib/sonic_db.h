@@ -33,6 +33,8 @@ sn_warn(struct sn_ctx *c, const char *key, const char *fmt, ...);
 void __attribute__((format(printf, 3, 4)))
 sn_fail(struct sn_ctx *c, const char *key, const char *fmt, ...);
 
+/* Child object NAME of c->out, created on first use (sonic.c) */
+struct json_object *sn_section(struct sn_ctx *c, const char *name);
 /* TABLE, or NULL when the document has none */
 struct json_object *sn_table(struct sn_ctx *c, const char *name);
 /* Whether e has the field ("f" or "f@") */
@@ -44,6 +46,14 @@ const char *sn_str(struct sn_ctx *c, const char *key, struct json_object *e,
 int sn_uint(struct sn_ctx *c, const char *key, struct json_object *e,
 	    const char *field, unsigned long long min, unsigned long long max,
 	    unsigned long long *out);
+/*
+ * An enumeration field: the index of its value in names (NULL-ended), or
+ * -2 absent, -1 malformed (reported). The YANG's spelling is names'; any
+ * other case is accepted with a warning (sonic-swss' own tests write
+ * PER_FLOWLET_QUALITY).
+ */
+int sn_enum(struct sn_ctx *c, const char *key, struct json_object *e,
+	    const char *field, const char *const *names);
 /* "true"/"false": 1 present, 0 absent, -1 malformed */
 int sn_bool(struct sn_ctx *c, const char *key, struct json_object *e,
 	    const char *field, bool *out);
