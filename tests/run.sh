@@ -123,8 +123,8 @@ if [ "${ROCEDP_SELFTESTS:-0}" = 1 ]; then
 fi
 # the bounded fuzz runs: >= 1M frames through the programs, 100k config
 # documents through the loader, 20k operation sequences through the route
-# sync's FIB model, 30k netlink inputs through the sync daemon; 0
-# invariant failures (each prints one TAP line)
+# sync's FIB model, 30k netlink inputs through the sync daemon, 20k sent to
+# a running one; 0 invariant failures (each prints its TAP lines)
 if [ "${ROCEDP_FUZZ:-0}" = 1 ] && [ -x tests/harness/fuzz/run.sh ]; then
 	run_suite fuzz env OUT="$OUT" tests/harness/fuzz/run.sh
 	run_suite fuzz_config env OUT="$OUT" tests/harness/fuzz/run.sh -C \
@@ -133,6 +133,9 @@ if [ "${ROCEDP_FUZZ:-0}" = 1 ] && [ -x tests/harness/fuzz/run.sh ]; then
 		-n "${FUZZ_FIB_RUNS:-20000}"
 	run_suite fuzz_nl env OUT="$OUT" tests/harness/fuzz/run.sh -N \
 		-n "${FUZZ_NL_RUNS:-30000}"
+	# the same from a CAP_NET_ADMIN-only socket to a running rocedp sync
+	run_suite fuzz_nl_socket env OUT="$OUT" bash tests/harness/fuzz/nl_socket.sh \
+		-n "${FUZZ_NL_SEND_RUNS:-20000}"
 fi
 # Debian's 6.1 kernel under qemu: the module and every program on SONiC's
 # kernel; its PASS/FAIL lines become TAP lines here

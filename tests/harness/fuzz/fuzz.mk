@@ -35,6 +35,8 @@ FUZZ_FIB_RUNS ?= 20000
 FUZZ_NL_BIN := $(FUZZ_OUT)/fuzz_nl
 FUZZ_NL_SEEDS := $(FUZZ_OUT)/nl-seeds
 FUZZ_NL_RUNS ?= 30000
+# the same inputs sent to a running `rocedp sync` (nl_socket.sh)
+FUZZ_NL_SEND_RUNS ?= 20000
 FORMAT_EXTRA += tests/harness/fuzz/fuzz_dataplane.c tests/harness/fuzz/fuzz_config.c \
 	tests/harness/fuzz/fuzz_common.h \
 	tests/harness/fuzz/fuzz_fib.c tests/harness/fuzz/fuzz_nl.c
@@ -142,17 +144,18 @@ $(FUZZ_SEEDS)/.stamp: tests/harness/fuzz/seeds.py $(wildcard tests/fixtures/*.fi
 
 fuzz-seeds: $(FUZZ_SEEDS)/.stamp
 
-fuzz-short: fuzz-build
+fuzz-short: fuzz-build $(ROCEDP)
 	OUT=$(OUT) tests/harness/fuzz/run.sh -n $(FUZZ_RUNS) -s $(FUZZ_SEED)
 	OUT=$(OUT) tests/harness/fuzz/run.sh -C -n $(FUZZ_CFG_RUNS) -s $(FUZZ_SEED)
 	OUT=$(OUT) tests/harness/fuzz/run.sh -F -n $(FUZZ_FIB_RUNS) -s $(FUZZ_SEED)
 	OUT=$(OUT) tests/harness/fuzz/run.sh -N -n $(FUZZ_NL_RUNS) -s $(FUZZ_SEED)
+	OUT=$(OUT) tests/harness/fuzz/nl_socket.sh -n $(FUZZ_NL_SEND_RUNS) -s $(FUZZ_SEED)
 
 # the config fuzzer gets a fifth of the time: its space is smaller; then
 # group rewrites racing the dataplane (tests/group_race): RACE_FRAMES
 # frames, at most FUZZ_SECONDS, misforwarded per 100M (goal 0)
 RACE_FRAMES ?= 100000000
-fuzz: fuzz-build $(OUT)/tests/group_race
+fuzz: fuzz-build $(OUT)/tests/group_race $(ROCEDP)
 	OUT=$(OUT) tests/harness/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_LONG_SEED) -k
 	OUT=$(OUT) tests/harness/fuzz/run.sh -C -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
 		-s $(FUZZ_LONG_SEED) -k
@@ -160,4 +163,6 @@ fuzz: fuzz-build $(OUT)/tests/group_race
 		-s $(FUZZ_LONG_SEED) -k
 	OUT=$(OUT) tests/harness/fuzz/run.sh -N -t $$(( $(FUZZ_SECONDS) / 5 + 1 )) \
 		-s $(FUZZ_LONG_SEED) -k
+	OUT=$(OUT) tests/harness/fuzz/nl_socket.sh -t $$(( $(FUZZ_SECONDS) / 10 + 1 )) \
+		-s $(FUZZ_LONG_SEED)
 	$(OUT)/tests/group_race -q -n $(RACE_FRAMES) -s $(FUZZ_SECONDS)

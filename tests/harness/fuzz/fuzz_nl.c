@@ -19,6 +19,13 @@
  * that is not LOCAL points to a group that exists; no group is left that
  * no route uses. After a resync against the empty namespace: the maps
  * hold no route and no group.
+ *
+ * With ROCEDP_FUZZ_NL_SEND=1 (tests/harness/fuzz/nl_socket.sh) there is no
+ * daemon here: each batch goes as one datagram to the rtnetlink groups
+ * from a socket of this process, to a real `rocedp sync` running in the
+ * same namespace, as anyone with CAP_NET_ADMIN there can send. Each input
+ * also goes out once as it is, unframed, so that nlmsg_len takes any
+ * value. The script checks the daemon afterwards.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -53,6 +61,32 @@ static int fd4, fd6, fdg;
 static uint64_t n_exec, n_msgs, n_batches, n_resyncs;
 static uint8_t batch[1 << 17];
 static size_t batch_len;
+/* send mode: the socket, datagrams sent and refused by the kernel */
+static int send_fd = -1;
+static uint64_t n_sent, n_send_err;
+
+static void send_dgram(const void *buf, size_t len)
+{
+	/* the groups `rocedp sync` joins that fit nl_groups (NEXTHOP is 32) */
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = RTMGRP_LINK | RTMGRP_NEIGH | RTMGRP_IPV4_ROUTE |
+			     RTMGRP_IPV6_ROUTE,
+	};
+
+	if (sendto(send_fd, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) >=
+	    0) {
+		n_sent++;
+		return;
+	}
+	if (errno == EPERM) {
+		fprintf(stderr,
+			"%s: sending to the rtnetlink groups needs CAP_NET_ADMIN\n",
+			fz_name);
+		exit(2);
+	}
+	n_send_err++; /* ENOBUFS and the like: the next one may pass */
+}
 
 static bool used[ROCEDP_MAX_GROUPS];
 static unsigned int n_routes;
@@ -93,6 +127,12 @@ static void flush(void)
 
 	if (!batch_len)
 		return;
+	if (send_fd >= 0) {
+		send_dgram(batch, batch_len);
+		batch_len = 0;
+		n_batches++;
+		return;
+	}
 	/* a heap copy of the exact size: ASan sees any read past the end */
 	exact = malloc(batch_len);
 	if (!exact)
@@ -109,6 +149,8 @@ static void flush(void)
 static void resync(void)
 {
 	flush();
+	if (send_fd >= 0)
+		return; /* the daemon over there resyncs when it must */
 	if (rd_sync_resync(sync_))
 		fz_fail("resync of the empty namespace failed");
 	n_resyncs++;
@@ -132,6 +174,17 @@ static void unpin(void)
 
 static void at_exit(void)
 {
+	if (send_fd >= 0) {
+		fprintf(stderr,
+			"%s: %" PRIu64 " executions, %" PRIu64
+			" invariant failures\n"
+			"%s: %" PRIu64 " messages in %" PRIu64
+			" batches; %" PRIu64 " datagrams sent, %" PRIu64
+			" not taken\n",
+			fz_name, n_exec, fz_failures, fz_name, n_msgs,
+			n_batches, n_sent, n_send_err);
+		return;
+	}
 	if (sync_)
 		rd_sync_close(sync_);
 	fprintf(stderr,
@@ -152,6 +205,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	if (getenv("ROCEDP_FUZZ_NL_SEND")) {
+		fz_name = "fuzz-nl-send";
+		send_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				 NETLINK_ROUTE);
+		if (send_fd < 0) {
+			perror("netlink socket");
+			exit(2);
+		}
+		atexit(at_exit);
+		return 0;
+	}
 	fz_name = "fuzz-nl";
 	eng = fz_engine_open(&o);
 	m = rd_engine_maps(eng);
@@ -193,6 +257,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int sel;
 
 	n_exec++;
+	/* as it is: whatever its first bytes say nlmsg_len is */
+	if (send_fd >= 0 && size >= NLMSG_HDRLEN)
+		send_dgram(data, size);
 	while (off + 3 <= size) {
 		sel = data[off];
 		len = data[off + 1] | data[off + 2] << 8;
