@@ -87,6 +87,13 @@ part_names() {
 	t_check $? "names: an interface named e ESC [31m \" \\ exists"
 	X attach "$bad" --mode generic >"$T_TMP/attach.out" 2>&1
 	t_check $? "names: attach it" "$(cat -v "$T_TMP/attach.out")"
+	# a group with a member on it: stats shows members by port name
+	$PY -c 'import json, sys
+print(json.dumps({"groups": [{"id": 1, "members": [{"dev": sys.argv[1],
+    "smac": "02:00:00:00:01:01", "dmac": "02:00:00:00:02:01", "via": "10.0.1.2"}]}],
+    "routes": [{"prefix": "10.1.0.0/16", "group": 1}]}))' "$bad" >"$T_TMP/cfg.json"
+	X config load "$T_TMP/cfg.json" >"$T_TMP/cfg.out" 2>&1
+	t_check $? "names: config load: a group whose member is on it" "$(cat -v "$T_TMP/cfg.out")"
 	X ecn set "$bad" kmin 10000 kmax 20000 pmax 10 >"$T_TMP/ecn.out" 2>&1
 	t_check $? "names: ecn set on it" "$(cat -v "$T_TMP/ecn.out")"
 	# counters on it and a QP seen on it, as the dataplane writes them
@@ -145,6 +152,7 @@ sys.exit(1 if bad or (sys.argv[3] == "1" and not found) else 0)' "$T_TMP/out" "$
 	}
 	X stats --prometheus >"$T_TMP/prom" 2>&1
 	out=$(clean "$T_TMP/prom") && grep -q 'port="e\\\\x1b\[31m\\"\\\\\\\\"' "$T_TMP/prom" &&
+		grep -q '^rocedp_member_bytes_total{.*port="e\\\\x1b' "$T_TMP/prom" &&
 		promcheck "$T_TMP/prom"
 	t_check $? "names: stats --prometheus passes promtool check metrics, the name escaped ($out)" \
 		"$(grep -a 'port="e' "$T_TMP/prom" | head -n 2 | cat -v; head -n 5 "$T_TMP/promtool")"
