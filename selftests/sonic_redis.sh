@@ -108,6 +108,7 @@ HSET "PORT_QOS_MAP|Ethernet0" dscp_to_tc_map AZURE tc_to_queue_map AZURE pfc_ena
 HSET "PORT_QOS_MAP|Ethernet4" dscp_to_tc_map AZURE tc_to_queue_map AZURE pfc_enable 3,4
 HSET "ARS_PROFILE|default" algorithm ewma sampling_interval 16 past_load_weight 1 future_load_weight 0 max_flows 512
 HSET "ARS_OBJECT|ars1" assign_mode per_flowlet_quality flowlet_idle_time 256 max_flows 512
+SET CONFIG_DB_INITIALIZED 1
 EOF
 [ "$(rc -n 4 dbsize)" -ge 12 ]
 t_check $? "CONFIG_DB loaded with redis-cli HSET ($(rc -n 4 dbsize) keys)" "$(cat "$T_TMP/load.out")"
@@ -222,6 +223,9 @@ T_BG_OUT=/dev/null T_BG_ERR=$T_TMP/rsync.log t_bg RSYNC_PID \
 # rocedp forwards gateway routes (connected subnets stay the kernel's)
 ip -n "$H2" addr add 10.9.0.2/32 dev eth0
 ip -n "$SW" route add 10.9.0.0/24 via 10.2.0.2 dev s1
+# the daemon repairs any drift from CONFIG_DB within a second, and this
+# knob is one CONFIG_DB cannot express: it is paused while the knob holds
+kill -STOP "$SYNC_PID"
 X config set ecn.ports.s1.hold_queue_bytes=4194304 >"$T_TMP/hold.out" 2>&1
 t_check $? "config set ecn.ports.s1.hold_queue_bytes (above Kmax)" "$(cat "$T_TMP/hold.out")"
 m0=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
@@ -230,6 +234,7 @@ o0=$(ctr COUNTERS_PORT_NAME_MAP Ethernet4 SAI_PORT_STAT_IF_OUT_UCAST_PKTS)
 sleep 1 # sync's first dump
 send traffic3 10.9.0.2
 t_check $? "rocegen: RoCE through rocedp's own forwarding" "$(head -c 300 "$T_TMP/traffic3.send.err")"
+kill -CONT "$SYNC_PID"
 marked() {
 	local v
 	v=$(ctr COUNTERS_QUEUE_NAME_MAP Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)
@@ -264,9 +269,23 @@ for _ in $(seq 40); do [ "$(kmin)" = 655360 ] && break; sleep 0.1; done
 [ "$(kmin)" = 655360 ] && [ "$(state state)" = ok ]
 t_check $? "attached again: the waiting change applies (kmin $(kmin), state $(state state))" "$(cat "$T_TMP/attach2.out")"
 
+# --- drift: the maps changed behind CONFIG_DB's back are put back ---
+X config set ecn.ports.s0.kmin_bytes=100000 >"$T_TMP/drift.out" 2>&1
+for _ in $(seq 40); do [ "$(kmin)" = 655360 ] && break; sleep 0.1; done
+[ "$(kmin)" = 655360 ] && grep -q "running config differs" "$T_TMP/sync.log"
+t_check $? "config set kmin 100000 behind CONFIG_DB's back: repaired to 655360 (got $(kmin))" "$(cat "$T_TMP/drift.out"; tail -n3 "$T_TMP/sync.log")"
+X detach --all >/dev/null 2>&1
+X attach s0 s1 --mode generic >"$T_TMP/attach3.out" 2>&1
+for _ in $(seq 40); do [ "$(kmin)" = 655360 ] && break; sleep 0.1; done
+[ "$(kmin)" = 655360 ]
+t_check $? "detach and attach with CONFIG_DB unchanged: the new maps get CONFIG_DB (kmin $(kmin))" "$(cat "$T_TMP/attach3.out"; tail -n3 "$T_TMP/sync.log")"
+
 kill -TERM "$SYNC_PID" 2>/dev/null
 wait "$SYNC_PID"
 t_check $? "SIGTERM: the daemon exits 0" "$(tail -n2 "$T_TMP/sync.log")"
+ev=$(rc config get notify-keyspace-events | tail -n1)
+[ -z "$ev" ]
+t_check $? "notify-keyspace-events back to what the server had ('' , got '$ev')"
 redis_stop
 
 t_done

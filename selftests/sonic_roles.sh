@@ -75,6 +75,7 @@ HSET "WRED_PROFILE|AZURE_LOSSLESS" wred_green_enable true ecn ecn_all green_min_
 HSET "QUEUE|Ethernet0|3-4" wred_profile AZURE_LOSSLESS
 HSET "QUEUE|Ethernet4|3-4" wred_profile AZURE_LOSSLESS
 HSET "ARS_OBJECT|ars1" assign_mode per_flowlet_quality flowlet_idle_time 256
+SET CONFIG_DB_INITIALIZED 1
 EOF
 t_check $? "CONFIG_DB written with redis-cli HSET" "$(cat "$T_TMP/load.out")"
 

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "sonic_redis.h"
 #include "tap.h"
 
@@ -31,6 +33,9 @@ static const struct {
 	{ "[::1]", -EINVAL, NULL, 0 },
 	{ "[]:6379", -EINVAL, NULL, 0 },
 	{ "::1:6379", 0, "::1", 6379 }, /* the last ':' is the port's */
+	/* a password would show in ps and the log: --auth-file instead */
+	{ "rd:Sekr1t@127.0.0.1:6379", -EPERM, NULL, 0 },
+	{ "unix:/x@y", -EPERM, NULL, 0 },
 };
 
 static void test_urls(void)
@@ -89,9 +94,44 @@ static void test_hashes(void)
 	json_object_put(root);
 }
 
+/* the auth file: one line PASSWORD, two lines USER PASSWORD */
+static void auth_case(const char *what, const char *text, int mode, int want,
+		      const char *user, const char *pass)
+{
+	char path[] = "/tmp/sonic_auth_XXXXXX", err[300] = "";
+	struct rd_sredis_auth a;
+	int fd = mkstemp(path), r;
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    fchmod(fd, mode)) {
+		result(0, "auth file: cannot write %s", path);
+		return;
+	}
+	close(fd);
+	r = rd_sredis_auth_load(path, &a, err, sizeof(err));
+	unlink(path);
+	result(r == want &&
+		       (r ||
+			(!strcmp(a.user, user) && !strcmp(a.pass, pass))) &&
+		       !strstr(err, "Sekr1t"),
+	       "auth file %s, mode %o: %d (got %d, user '%s') %s", what, mode,
+	       want, r, r ? "" : a.user, err);
+}
+
+static void test_auth(void)
+{
+	auth_case("one line", "Sekr1t\n", 0600, 0, "", "Sekr1t");
+	auth_case("spaces, no newline", "pass with spaces", 0640, 0, "",
+		  "pass with spaces");
+	auth_case("user and password", "rd\nSekr1t\n", 0600, 0, "rd", "Sekr1t");
+	auth_case("others may read", "Sekr1t\n", 0604, -EPERM, "", "");
+	auth_case("empty", "\n", 0600, -EINVAL, "", "");
+}
+
 int main(void)
 {
 	test_urls();
+	test_auth();
 	test_hashes();
 	printf("%d passed, %d failed\n", n_test - n_fail, n_fail);
 	return n_fail ? 1 : 0;

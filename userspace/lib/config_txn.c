@@ -553,12 +553,21 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 
 int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 {
+	unsigned long writes;
+
+	return rd_config_apply_counted(m, s, &writes);
+}
+
+int rd_config_apply_counted(const struct rd_maps *m, const struct rd_staged *s,
+			    unsigned long *writes)
+{
 	struct rd_staged cur;
 	struct rd_running *x;
 	struct txn t;
 	unsigned int i;
 	int err;
 
+	*writes = 0;
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
@@ -580,6 +589,7 @@ int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 	if (!err) {
 		txn_init(&t, m, "config");
 		err = apply_writes(&t, m, s, &cur, x);
+		*writes = (unsigned long)t.writes;
 		if (err && !txn_rollback(&t))
 			rd_err("config",
 			       "nothing applied: the running config is unchanged");

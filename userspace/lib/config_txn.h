@@ -12,6 +12,10 @@
 
 /* Make the maps hold s; on failure the maps are rolled back. -errno. */
 int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s);
+/* The same, *writes the map entries it wrote (entries already right are
+ * not written: a re-apply of what runs writes none). */
+int rd_config_apply_counted(const struct rd_maps *m, const struct rd_staged *s,
+			    unsigned long *writes);
 /* Config file (JSON) -> maps; validate fully first, then apply. -errno. */
 int rd_config_apply_file(const char *path, const struct rd_maps *m);
 /* The same from JSON text in memory; name stands for it in messages. */

@@ -2,22 +2,36 @@
 /*
  * Redis for `rocedp sonic sync` (hiredis, synchronous API): two
  * connections, one for commands and one subscribed to CONFIG_DB's keyspace
- * events; CONFIG_DB read back into the shape of config_db.json.
+ * events; CONFIG_DB read back into the shape of config_db.json. Every
+ * reply goes through sonic_resp.c's bounds and its type is checked before
+ * use: the server may be faulty, hostile, or still loading.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 #include <hiredis/hiredis.h>
 
 #include "sonic_redis.h"
 
 #define RD_SREDIS_TIMEOUT_MS 2000
 #define RD_SREDIS_SCAN_COUNT "512"
+#define INIT_KEY "CONFIG_DB_INITIALIZED"
 
-static unsigned int pending; /* pipelined commands not yet answered */
+void rd_sredis_init(struct rd_sredis *r, const volatile sig_atomic_t *stop,
+		    const struct rd_sredis_auth *auth)
+{
+	memset(r, 0, sizeof(*r));
+	r->db = -1;
+	r->stop = stop;
+	r->auth = auth;
+}
 
 int rd_sredis_parse_url(const char *url, char *host, size_t hlen, int *port)
 {
@@ -25,6 +39,9 @@ int rd_sredis_parse_url(const char *url, char *host, size_t hlen, int *port)
 	char *end;
 	long p;
 
+	/* user:password@host would show in ps and the log */
+	if (strchr(url, '@'))
+		return -EPERM;
 	if (!strncmp(url, "unix:", 5)) {
 		if (!url[5] || strlen(url + 5) >= hlen)
 			return -EINVAL;
@@ -52,8 +69,72 @@ int rd_sredis_parse_url(const char *url, char *host, size_t hlen, int *port)
 	return 0;
 }
 
-static redisContext *open_one(const char *host, int port, char *err,
-			      size_t elen)
+int rd_sredis_auth_load(const char *path, struct rd_sredis_auth *a, char *err,
+			size_t elen)
+{
+	char buf[sizeof(a->user) + sizeof(a->pass) + 4], *nl, *pass = buf;
+	struct stat st;
+	ssize_t n;
+	int fd, e = 0;
+
+	memset(a, 0, sizeof(*a));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		e = -errno;
+		snprintf(err, elen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (st.st_mode & S_IROTH) {
+		snprintf(err, elen, "%s: readable by everyone: chmod o-r it",
+			 path);
+		e = -EPERM;
+		goto out;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		e = -errno;
+		snprintf(err, elen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	buf[n] = 0;
+	if ((size_t)n == sizeof(buf) - 1 || strlen(buf) != (size_t)n) {
+		snprintf(err, elen, "%s: not one or two short text lines",
+			 path);
+		e = -EINVAL;
+		goto out;
+	}
+	/* two lines: USER then PASSWORD; one: PASSWORD (spaces are its own) */
+	nl = strchr(buf, '\n');
+	if (nl && nl[1] && strcspn(nl + 1, "\n") > 0) {
+		*nl = 0;
+		if (strlen(buf) >= sizeof(a->user)) {
+			snprintf(err, elen, "%s: the user name is too long",
+				 path);
+			e = -EINVAL;
+			goto out;
+		}
+		snprintf(a->user, sizeof(a->user), "%s", buf);
+		pass = nl + 1;
+	}
+	pass[strcspn(pass, "\r\n")] = 0;
+	if (!pass[0] || strlen(pass) >= sizeof(a->pass)) {
+		snprintf(err, elen, "%s: no password, or one over %zu bytes",
+			 path, sizeof(a->pass) - 1);
+		e = -EINVAL;
+		goto out;
+	}
+	memcpy(a->pass, pass, strlen(pass) + 1);
+out:
+	explicit_bzero(buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	if (e)
+		explicit_bzero(a, sizeof(*a));
+	return e;
+}
+
+static redisContext *open_one(struct rd_sredis *r, const char *host, int port,
+			      struct rd_resp_budget *b)
 {
 	struct timeval tv = { RD_SREDIS_TIMEOUT_MS / 1000,
 			      (RD_SREDIS_TIMEOUT_MS % 1000) * 1000 };
@@ -62,11 +143,16 @@ static redisContext *open_one(const char *host, int port, char *err,
 	c = port < 0 ? redisConnectUnixWithTimeout(host, tv) :
 		       redisConnectWithTimeout(host, port, tv);
 	if (!c) {
-		snprintf(err, elen, "out of memory");
+		snprintf(r->err, sizeof(r->err), "out of memory");
 		return NULL;
 	}
 	if (c->err) {
-		snprintf(err, elen, "%s", c->errstr);
+		snprintf(r->err, sizeof(r->err), "%s", c->errstr);
+		redisFree(c);
+		return NULL;
+	}
+	if (rd_resp_bound(c, b)) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
 		redisFree(c);
 		return NULL;
 	}
@@ -75,94 +161,205 @@ static redisContext *open_one(const char *host, int port, char *err,
 	return c;
 }
 
-/* One command, its reply checked; NULL (reason in err) on any failure. */
-static redisReply *cmd(redisContext *c, char *err, size_t elen, const char *fmt,
-		       ...)
+/* The server's error reply as -errno, its text in r->err. */
+static int server_err(struct rd_sredis *r, const redisReply *rep)
 {
-	redisReply *rep;
-	va_list ap;
+	static const struct {
+		const char *pfx;
+		int e;
+	} map[] = { { "NOPERM", -EACCES },    { "NOAUTH", -EACCES },
+		    { "WRONGPASS", -EACCES }, { "LOADING", -EBUSY },
+		    { "BUSY", -EBUSY },	      { "MASTERDOWN", -EBUSY } };
+	size_t i;
 
-	va_start(ap, fmt);
-	rep = redisvCommand(c, fmt, ap);
-	va_end(ap);
-	if (!rep) {
-		snprintf(err, elen, "%s", c->err ? c->errstr : "no reply");
-		return NULL;
-	}
-	if (rep->type == REDIS_REPLY_ERROR) {
-		snprintf(err, elen, "%s", rep->str);
-		freeReplyObject(rep);
-		return NULL;
-	}
-	return rep;
+	snprintf(r->err, sizeof(r->err), "server says: %.*s",
+		 (int)(rep->len < 200 ? rep->len : 200), rep->str);
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strncmp(rep->str, map[i].pfx, strlen(map[i].pfx)))
+			return map[i].e;
+	return -EIO;
 }
 
-/* Keyspace events (K) for hash and generic commands (h, g), added to what
- * the server already has: SONiC's redis.conf sets "AKE" itself. */
-static int events_on(redisContext *c, char *err, size_t elen)
+/* The next reply on c, bounded; an error reply is -errno (text in r->err)
+ * unless keep_err. */
+static int reply(struct rd_sredis *r, redisContext *c, redisReply **out,
+		 bool keep_err)
 {
-	char want[64] = "";
-	const char *cur = "";
-	redisReply *rep, *r2;
-	bool all;
+	void *rep = NULL;
+	int e;
 
-	rep = cmd(c, err, elen, "CONFIG GET notify-keyspace-events");
-	if (!rep)
-		return -EIO;
-	if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 2 &&
-	    rep->element[1]->type == REDIS_REPLY_STRING)
-		cur = rep->element[1]->str;
-	all = strchr(cur, 'A');
-	if (strchr(cur, 'K') &&
-	    (all || (strchr(cur, 'h') && strchr(cur, 'g')))) {
-		freeReplyObject(rep);
-		return 0;
+	*out = NULL;
+	e = rd_resp_get(c, r->stop, &rep, r->err, sizeof(r->err));
+	if (e)
+		return e;
+	*out = rep;
+	if (!keep_err && (*out)->type == REDIS_REPLY_ERROR) {
+		e = server_err(r, *out);
+		freeReplyObject(*out);
+		*out = NULL;
 	}
-	snprintf(want, sizeof(want), "%s%s%s%s", cur,
-		 strchr(cur, 'K') ? "" : "K",
-		 all || strchr(cur, 'h') ? "" : "h",
-		 all || strchr(cur, 'g') ? "" : "g");
+	return e;
+}
+
+/* One command and its reply (argv form: no format surprises). */
+static int cmdv(struct rd_sredis *r, redisContext *c, redisReply **out,
+		int argc, const char **argv)
+{
+	if (redisAppendCommandArgv(c, argc, argv, NULL) != REDIS_OK) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return -ENOMEM;
+	}
+	return reply(r, c, out, false);
+}
+
+#define CMD(r, c, out, ...)                                                  \
+	cmdv(r, c, out,                                                      \
+	     sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *), \
+	     (const char *[]){ __VA_ARGS__ })
+
+static int auth(struct rd_sredis *r, redisContext *c)
+{
+	redisReply *rep;
+	char why[sizeof(r->err)];
+	int e;
+
+	if (!r->auth)
+		return 0;
+	e = r->auth->user[0] ?
+		    CMD(r, c, &rep, "AUTH", r->auth->user, r->auth->pass) :
+		    CMD(r, c, &rep, "AUTH", r->auth->pass);
+	if (e) {
+		snprintf(why, sizeof(why), "%s", r->err);
+		snprintf(r->err, sizeof(r->err), "AUTH%s%.64s refused: %.160s",
+			 r->auth->user[0] ? " as " : "", r->auth->user, why);
+		return e;
+	}
 	freeReplyObject(rep);
-	r2 = cmd(c, err, elen, "CONFIG SET notify-keyspace-events %s", want);
-	if (!r2)
-		return -EIO;
-	freeReplyObject(r2);
 	return 0;
 }
 
-int rd_sredis_connect(struct rd_sredis *r, const char *url, char *err,
-		      size_t elen)
+/* Keyspace events (K) for hash, generic and string commands (h, g, $:
+ * CONFIG_DB_INITIALIZED is a string), added to what the server already
+ * has: SONiC's redis.conf sets "AKE" itself. A server without CONFIG
+ * (renamed away, or an ACL without it) is taken to have them on, as
+ * SONiC's does; the log says so. */
+static int events_on(struct rd_sredis *r)
 {
-	char host[256];
+	char want[64], cur[64] = "";
+	redisReply *rep;
+	bool all;
+	int e;
+
+	e = CMD(r, r->cmd, &rep, "CONFIG", "GET", "notify-keyspace-events");
+	if (e == -EIO || e == -EACCES) {
+		r->no_config = true;
+		return 0;
+	}
+	if (e)
+		return e;
+	r->no_config = false;
+	if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 2 &&
+	    rep->element[1]->type == REDIS_REPLY_STRING &&
+	    rep->element[1]->len < sizeof(cur) - 4)
+		snprintf(cur, sizeof(cur), "%s", rep->element[1]->str);
+	freeReplyObject(rep);
+	all = strchr(cur, 'A');
+	if (strchr(cur, 'K') &&
+	    (all || (strchr(cur, 'h') && strchr(cur, 'g') && strchr(cur, '$'))))
+		return 0;
+	snprintf(want, sizeof(want), "%s%s%s%s%s", cur,
+		 strchr(cur, 'K') ? "" : "K",
+		 all || strchr(cur, 'h') ? "" : "h",
+		 all || strchr(cur, 'g') ? "" : "g",
+		 all || strchr(cur, '$') ? "" : "$");
+	e = CMD(r, r->cmd, &rep, "CONFIG", "SET", "notify-keyspace-events",
+		want);
+	if (e)
+		return e;
+	freeReplyObject(rep);
+	/* Redis normalises the string: keep what it now says for restore */
+	e = CMD(r, r->cmd, &rep, "CONFIG", "GET", "notify-keyspace-events");
+	if (e)
+		return e;
+	if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 2 &&
+	    rep->element[1]->type == REDIS_REPLY_STRING &&
+	    rep->element[1]->len < sizeof(want)) {
+		snprintf(r->events_old, sizeof(r->events_old), "%s", cur);
+		snprintf(r->events_set, sizeof(r->events_set), "%s",
+			 rep->element[1]->str);
+	}
+	freeReplyObject(rep);
+	return 0;
+}
+
+void rd_sredis_restore_events(struct rd_sredis *r)
+{
+	redisReply *rep;
+	bool same;
+
+	if (!r->cmd || !r->events_set[0])
+		return;
+	if (CMD(r, r->cmd, &rep, "CONFIG", "GET", "notify-keyspace-events"))
+		return;
+	same = rep->type == REDIS_REPLY_ARRAY && rep->elements == 2 &&
+	       rep->element[1]->type == REDIS_REPLY_STRING &&
+	       !strcmp(rep->element[1]->str, r->events_set);
+	freeReplyObject(rep);
+	/* someone else changed it since: theirs now, left alone */
+	if (same && !CMD(r, r->cmd, &rep, "CONFIG", "SET",
+			 "notify-keyspace-events", r->events_old))
+		freeReplyObject(rep);
+	r->events_set[0] = 0;
+}
+
+int rd_sredis_connect(struct rd_sredis *r, const char *url)
+{
+	char host[256], pat[32];
 	redisReply *rep;
 	int port, e;
 
-	memset(r, 0, sizeof(*r));
-	r->db = -1;
-	pending = 0;
-	if (rd_sredis_parse_url(url, host, sizeof(host), &port)) {
-		snprintf(err, elen, "'%s' is neither unix:PATH nor HOST:PORT",
-			 url);
-		return -EINVAL;
+	rd_sredis_close(r);
+	r->err[0] = 0;
+	e = rd_sredis_parse_url(url, host, sizeof(host), &port);
+	if (e) {
+		snprintf(r->err, sizeof(r->err),
+			 "the address is neither unix:PATH nor HOST:PORT");
+		return e;
 	}
-	r->cmd = open_one(host, port, err, elen);
+	r->cmd = open_one(r, host, port, &r->bcmd);
 	if (!r->cmd)
 		return -ECONNREFUSED;
-	r->sub = open_one(host, port, err, elen);
-	if (!r->sub)
+	r->sub = open_one(r, host, port, &r->bsub);
+	if (!r->sub) {
+		e = -ECONNREFUSED;
 		goto fail;
-	e = events_on(r->cmd, err, elen);
+	}
+	e = auth(r, r->cmd);
+	if (!e)
+		e = auth(r, r->sub);
+	if (!e)
+		e = events_on(r);
 	if (e)
 		goto fail;
-	rep = cmd(r->sub, err, elen, "PSUBSCRIBE __keyspace@%d__:*",
-		  RD_SONIC_CONFIG_DB);
-	if (!rep)
+	snprintf(pat, sizeof(pat), "__keyspace@%d__:*", RD_SONIC_CONFIG_DB);
+	e = CMD(r, r->sub, &rep, "PSUBSCRIBE", pat);
+	if (e)
 		goto fail;
+	/* ["psubscribe", pattern, count] */
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 3 ||
+	    rep->element[0]->type != REDIS_REPLY_STRING ||
+	    strcmp(rep->element[0]->str, "psubscribe")) {
+		snprintf(r->err, sizeof(r->err),
+			 "PSUBSCRIBE: not a subscription reply");
+		e = -EPROTO;
+	}
 	freeReplyObject(rep);
+	if (e)
+		goto fail;
 	return 0;
 fail:
 	rd_sredis_close(r);
-	return -EIO;
+	return e;
 }
 
 void rd_sredis_close(struct rd_sredis *r)
@@ -173,7 +370,7 @@ void rd_sredis_close(struct rd_sredis *r)
 		redisFree(r->sub);
 	r->cmd = r->sub = NULL;
 	r->db = -1;
-	pending = 0;
+	r->pending = 0;
 }
 
 int rd_sredis_sub_fd(const struct rd_sredis *r)
@@ -184,16 +381,18 @@ int rd_sredis_sub_fd(const struct rd_sredis *r)
 int rd_sredis_sub_drain(struct rd_sredis *r)
 {
 	redisReply *rep;
-	int changed = 0;
+	int changed = 0, e;
 
 	if (!r->sub)
 		return -ENOTCONN;
-	if (redisBufferRead(r->sub) != REDIS_OK)
+	if (redisBufferRead(r->sub) != REDIS_OK) {
+		snprintf(r->err, sizeof(r->err), "%s", r->sub->errstr);
 		return -ECONNRESET;
+	}
 	for (;;) {
-		rep = NULL;
-		if (redisGetReplyFromReader(r->sub, (void **)&rep) != REDIS_OK)
-			return -EPROTO;
+		e = rd_resp_next(r->sub, (void **)&rep, r->err, sizeof(r->err));
+		if (e)
+			return e;
 		if (!rep)
 			break;
 		/* ["pmessage", pattern, "__keyspace@4__:KEY", event] */
@@ -208,45 +407,99 @@ int rd_sredis_sub_drain(struct rd_sredis *r)
 
 static int select_db(struct rd_sredis *r, int db)
 {
-	char err[128];
+	char n[16];
 	redisReply *rep;
+	int e;
 
 	if (r->db == db)
 		return 0;
-	rep = cmd(r->cmd, err, sizeof(err), "SELECT %d", db);
-	if (!rep)
-		return -EIO;
+	snprintf(n, sizeof(n), "%d", db);
+	e = CMD(r, r->cmd, &rep, "SELECT", n);
+	if (e)
+		return e;
 	freeReplyObject(rep);
 	r->db = db;
 	return 0;
 }
 
+int rd_sredis_configdb_ready(struct rd_sredis *r)
+{
+	redisReply *rep;
+	int e;
+
+	if (!r->cmd)
+		return -ENOTCONN;
+	e = select_db(r, RD_SONIC_CONFIG_DB);
+	if (!e)
+		e = CMD(r, r->cmd, &rep, "GET", INIT_KEY);
+	if (e)
+		return e;
+	if (rep->type == REDIS_REPLY_STRING && !strcmp(rep->str, "1")) {
+		freeReplyObject(rep);
+		return 1;
+	}
+	if (rep->type == REDIS_REPLY_NIL)
+		snprintf(r->err, sizeof(r->err), INIT_KEY " is not set");
+	else if (rep->type == REDIS_REPLY_STRING)
+		snprintf(r->err, sizeof(r->err), INIT_KEY " is \"%.32s\"",
+			 rep->str);
+	else
+		e = -EPROTO;
+	if (e)
+		snprintf(r->err, sizeof(r->err),
+			 "GET " INIT_KEY ": not a string reply");
+	freeReplyObject(rep);
+	return e;
+}
+
+/* json-c's adds take the reference even when they fail: -ENOMEM. */
+static int add_obj(struct json_object *o, const char *k, struct json_object *v)
+{
+	if (!v)
+		return -ENOMEM;
+	if (json_object_object_add(o, k, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* ConfigDBConnector's raw -> typed: "f@" holds a comma-joined list. */
-static void add_field(struct json_object *h, const char *f, const char *v)
+static int add_field(struct json_object *h, const char *f, const char *v)
 {
 	size_t flen = strlen(f);
-	struct json_object *arr;
+	struct json_object *arr, *s;
 	char *dup, *t, *save = NULL;
+	int e = 0;
 
 	if (!strcmp(f, "NULL")) /* placeholder of an empty entry */
-		return;
-	if (flen < 2 || f[flen - 1] != '@') {
-		json_object_object_add(h, f, json_object_new_string(v));
-		return;
-	}
+		return 0;
+	if (flen < 2 || f[flen - 1] != '@')
+		return add_obj(h, f, json_object_new_string(v));
 	arr = json_object_new_array();
 	dup = strdup(v);
-	if (dup)
-		for (t = strtok_r(dup, ",", &save); t;
-		     t = strtok_r(NULL, ",", &save))
-			json_object_array_add(arr, json_object_new_string(t));
-	free(dup);
-	dup = strndup(f, flen - 1);
-	if (dup)
-		json_object_object_add(h, dup, arr);
-	else
+	if (!arr || !dup) {
 		json_object_put(arr);
+		free(dup);
+		return -ENOMEM;
+	}
+	for (t = strtok_r(dup, ",", &save); t && !e;
+	     t = strtok_r(NULL, ",", &save)) {
+		s = json_object_new_string(t);
+		if (!s || json_object_array_add(arr, s)) {
+			json_object_put(s);
+			e = -ENOMEM;
+		}
+	}
 	free(dup);
+	dup = e ? NULL : strndup(f, flen - 1);
+	if (!dup) {
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	e = add_obj(h, dup, arr);
+	free(dup);
+	return e;
 }
 
 int rd_sredis_add_hash(struct json_object *root, const char *key,
@@ -263,93 +516,219 @@ int rd_sredis_add_hash(struct json_object *root, const char *key,
 	snprintf(table, sizeof(table), "%.*s", (int)(bar - key), key);
 	if (!json_object_object_get_ex(root, table, &tbl)) {
 		tbl = json_object_new_object();
-		json_object_object_add(root, table, tbl);
+		if (add_obj(root, table, tbl))
+			return -ENOMEM;
 	}
 	h = json_object_new_object();
+	if (!h)
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		add_field(h, fv[2 * i], fv[2 * i + 1]);
-	json_object_object_add(tbl, bar + 1, h);
+		if (add_field(h, fv[2 * i], fv[2 * i + 1])) {
+			json_object_put(h);
+			return -ENOMEM;
+		}
+	return add_obj(tbl, bar + 1, h);
+}
+
+/* One key's HGETALL reply into root[TABLE][rest]: 1 added, 0 not a
+ * table entry (WRONGTYPE, no "TABLE|"), -errno. */
+static int add_key(struct rd_sredis *r, struct json_object *root,
+		   const char *key, const redisReply *rep)
+{
+	const char **fv;
+	size_t i;
+	int e;
+
+	if (rep->type == REDIS_REPLY_ERROR)
+		return 0; /* WRONGTYPE: a string such as INIT_KEY */
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements % 2) {
+		snprintf(r->err, sizeof(r->err),
+			 "HGETALL %.64s: not a field/value list", key);
+		return -EPROTO;
+	}
+	fv = calloc(rep->elements + 1, sizeof(*fv));
+	if (!fv) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < rep->elements; i++) {
+		if (rep->element[i]->type != REDIS_REPLY_STRING) {
+			free(fv);
+			snprintf(r->err, sizeof(r->err),
+				 "HGETALL %.64s: element %zu is not a string",
+				 key, i);
+			return -EPROTO;
+		}
+		fv[i] = rep->element[i]->str;
+	}
+	e = rd_sredis_add_hash(root, key, fv, rep->elements / 2);
+	free(fv);
+	if (e == -ENOMEM)
+		snprintf(r->err, sizeof(r->err), "out of memory");
+	return e == -EINVAL ? 0 : e ? e : 1;
+}
+
+static const char *type_name(int t)
+{
+	return t == REDIS_REPLY_NIL	? "a nil" :
+	       t == REDIS_REPLY_INTEGER ? "an integer" :
+	       t == REDIS_REPLY_ARRAY	? "an array" :
+	       t == REDIS_REPLY_ERROR	? "an error" :
+					  "a status";
+}
+
+/* A SCAN reply: [cursor, [key, ...]], the cursor digits, keys strings. */
+static int scan_ok(struct rd_sredis *r, const redisReply *s)
+{
+	const redisReply *c, *k;
+	size_t i;
+
+	if (s->type != REDIS_REPLY_ARRAY || s->elements != 2) {
+		snprintf(r->err, sizeof(r->err),
+			 "SCAN: not a [cursor, keys] reply");
+		return -EPROTO;
+	}
+	c = s->element[0];
+	k = s->element[1];
+	if (c->type != REDIS_REPLY_STRING || !c->len || c->len > 20 ||
+	    strspn(c->str, "0123456789") != c->len) {
+		snprintf(r->err, sizeof(r->err),
+			 "SCAN: the cursor is no number");
+		return -EPROTO;
+	}
+	if (k->type != REDIS_REPLY_ARRAY) {
+		snprintf(r->err, sizeof(r->err), "SCAN: the keys are no list");
+		return -EPROTO;
+	}
+	for (i = 0; i < k->elements; i++)
+		if (k->element[i]->type != REDIS_REPLY_STRING) {
+			snprintf(r->err, sizeof(r->err),
+				 "SCAN: key %zu is not a string but %s", i,
+				 type_name(k->element[i]->type));
+			return -EPROTO;
+		}
 	return 0;
 }
 
-/* One key's HGETALL reply into root[TABLE][rest]. */
-static void add_key(struct json_object *root, const char *key,
-		    const redisReply *rep)
+/* One SCAN page's keys, their HGETALLs pipelined, into root. */
+static int read_page(struct rd_sredis *r, struct json_object *root,
+		     const redisReply *keys, unsigned int *n_keys)
 {
-	const char **fv;
-	size_t i, n = 0;
+	const char *argv[2] = { "HGETALL" };
+	size_t i, lens[2] = { 7 };
+	redisReply *rep;
+	int e = 0, added;
 
-	if (rep->type != REDIS_REPLY_ARRAY)
-		return; /* WRONGTYPE: not a CONFIG_DB table entry */
-	fv = calloc(rep->elements + 1, sizeof(*fv));
-	if (!fv)
-		return;
-	for (i = 0; i + 1 < rep->elements; i += 2) {
-		if (rep->element[i]->type != REDIS_REPLY_STRING ||
-		    rep->element[i + 1]->type != REDIS_REPLY_STRING)
-			continue;
-		fv[2 * n] = rep->element[i]->str;
-		fv[2 * n + 1] = rep->element[i + 1]->str;
-		n++;
+	for (i = 0; i < keys->elements; i++) {
+		argv[1] = keys->element[i]->str;
+		lens[1] = keys->element[i]->len;
+		if (redisAppendCommandArgv(r->cmd, 2, argv, lens) != REDIS_OK) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			return -ENOMEM;
+		}
 	}
-	rd_sredis_add_hash(root, key, fv, n);
-	free(fv);
+	/* every reply is read, even after a bad one: the pipeline stays
+	 * in step (a lost connection ends it) */
+	for (i = 0; i < keys->elements; i++) {
+		added = reply(r, r->cmd, &rep, true);
+		if (added == -EIO || added == -EINTR || added == -EMSGSIZE ||
+		    added == -EPROTO)
+			return added;
+		added = add_key(r, root, keys->element[i]->str, rep);
+		freeReplyObject(rep);
+		if (added < 0 && !e)
+			e = added;
+		if (added > 0)
+			(*n_keys)++;
+	}
+	return e;
 }
 
 int rd_sredis_read_configdb(struct rd_sredis *r, struct json_object **out,
 			    unsigned int *n_keys)
 {
-	char cursor[32] = "0", err[128];
+	char cursor[32] = "0";
 	struct json_object *root;
-	redisReply *scan, *rep;
-	size_t i;
-	int e = 0;
+	unsigned int rounds = 0, seen = 0;
+	redisReply *scan = NULL;
+	int e;
 
 	*out = NULL;
 	*n_keys = 0;
 	if (!r->cmd)
 		return -ENOTCONN;
-	if (select_db(r, RD_SONIC_CONFIG_DB))
-		return -EIO;
+	e = select_db(r, RD_SONIC_CONFIG_DB);
+	if (e)
+		goto lost;
 	root = json_object_new_object();
-	/* SCAN, not KEYS: a big CONFIG_DB must not stall the server */
+	if (!root) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return -ENOMEM;
+	}
+	/* SCAN, not KEYS: a big CONFIG_DB must not stall the server. A
+	 * cursor that never comes back to 0 ends after a bounded number of
+	 * rounds. */
 	do {
-		scan = cmd(r->cmd, err, sizeof(err), "SCAN %s COUNT %s", cursor,
-			   RD_SREDIS_SCAN_COUNT);
-		if (!scan || scan->type != REDIS_REPLY_ARRAY ||
-		    scan->elements != 2 ||
-		    scan->element[0]->type != REDIS_REPLY_STRING ||
-		    scan->element[1]->type != REDIS_REPLY_ARRAY) {
-			e = -EIO;
+		if (++rounds > RD_SREDIS_SCAN_ROUNDS) {
+			snprintf(r->err, sizeof(r->err),
+				 "SCAN: no end after %u rounds",
+				 RD_SREDIS_SCAN_ROUNDS);
+			e = -E2BIG;
+			break;
+		}
+		e = CMD(r, r->cmd, &scan, "SCAN", cursor, "COUNT",
+			RD_SREDIS_SCAN_COUNT);
+		if (!e)
+			e = scan_ok(r, scan);
+		if (e)
+			break;
+		seen += scan->element[1]->elements;
+		if (seen > RD_SREDIS_KEYS_MAX) {
+			snprintf(r->err, sizeof(r->err),
+				 "SCAN: over %u keys in CONFIG_DB",
+				 RD_SREDIS_KEYS_MAX);
+			e = -E2BIG;
 			break;
 		}
 		snprintf(cursor, sizeof(cursor), "%s", scan->element[0]->str);
-		for (i = 0; i < scan->element[1]->elements; i++)
-			redisAppendCommand(r->cmd, "HGETALL %s",
-					   scan->element[1]->element[i]->str);
-		for (i = 0; i < scan->element[1]->elements; i++) {
-			rep = NULL;
-			if (redisGetReply(r->cmd, (void **)&rep) != REDIS_OK) {
-				e = -EIO;
-				break;
-			}
-			/* WRONGTYPE for non-hash keys: not CONFIG_DB tables */
-			add_key(root, scan->element[1]->element[i]->str, rep);
-			(*n_keys)++;
-			freeReplyObject(rep);
-		}
+		e = read_page(r, root, scan->element[1], n_keys);
 		freeReplyObject(scan);
 		scan = NULL;
 	} while (!e && strcmp(cursor, "0"));
-	if (scan)
-		freeReplyObject(scan);
-	if (e) {
-		json_object_put(root);
-		rd_sredis_close(r);
-		return e;
+	freeReplyObject(scan);
+	if (!e) {
+		*out = root;
+		return 0;
 	}
-	*out = root;
+	json_object_put(root);
+lost:
+	/* a server that sent nonsense gets a fresh connection: hiredis'
+	 * reader cannot go on after a protocol error */
+	if (e != -EACCES && e != -EBUSY && e != -ENOMEM)
+		rd_sredis_close(r);
+	return e;
+}
+
+static int count_pending(struct rd_sredis *r, int e)
+{
+	if (e != REDIS_OK) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		return -ENOMEM;
+	}
+	r->pending++;
 	return 0;
+}
+
+static int pipe_select(struct rd_sredis *r, int db)
+{
+	char n[16];
+	const char *argv[] = { "SELECT", n };
+
+	if (r->db == db)
+		return 0;
+	snprintf(n, sizeof(n), "%d", db);
+	r->db = db;
+	return count_pending(r, redisAppendCommandArgv(r->cmd, 2, argv, NULL));
 }
 
 int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
@@ -357,52 +736,61 @@ int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
 {
 	const char *argv[2 + 2 * 32];
 	unsigned int i;
+	int e;
 
 	if (!r->cmd)
 		return -ENOTCONN;
 	if (!n || n > 32)
 		return -EINVAL;
-	if (r->db != db) {
-		if (redisAppendCommand(r->cmd, "SELECT %d", db) != REDIS_OK)
-			return -EIO;
-		pending++;
-		r->db = db;
-	}
+	e = pipe_select(r, db);
+	if (e)
+		return e;
 	argv[0] = "HSET";
 	argv[1] = key;
 	for (i = 0; i < 2 * n; i++)
 		argv[2 + i] = fv[i];
-	if (redisAppendCommandArgv(r->cmd, 2 + 2 * n, argv, NULL) != REDIS_OK)
-		return -EIO;
-	pending++;
-	return 0;
+	return count_pending(r, redisAppendCommandArgv(r->cmd, 2 + 2 * n, argv,
+						       NULL));
+}
+
+int rd_sredis_hincr(struct rd_sredis *r, int db, const char *key,
+		    const char *field)
+{
+	const char *argv[] = { "HINCRBY", key, field, "1" };
+	int e;
+
+	if (!r->cmd)
+		return -ENOTCONN;
+	e = pipe_select(r, db);
+	if (e)
+		return e;
+	return count_pending(r, redisAppendCommandArgv(r->cmd, 4, argv, NULL));
 }
 
 int rd_sredis_flush(struct rd_sredis *r)
 {
 	redisReply *rep;
-	int e = 0;
+	int e = 0, e1;
 
 	if (!r->cmd)
 		return -ENOTCONN;
-	while (pending) {
-		rep = NULL;
-		if (redisGetReply(r->cmd, (void **)&rep) != REDIS_OK) {
+	while (r->pending) {
+		e1 = reply(r, r->cmd, &rep, true);
+		if (e1) {
 			rd_sredis_close(r);
 			return -EIO;
 		}
-		pending--;
-		if (rep->type == REDIS_REPLY_ERROR)
-			e = -EINVAL;
+		r->pending--;
+		if (rep->type == REDIS_REPLY_ERROR && !e)
+			e = server_err(r, rep);
 		freeReplyObject(rep);
 	}
-	return e;
+	return e ? (e == -EIO ? -EINVAL : e) : 0;
 }
 
 int rd_sredis_hgetall(struct rd_sredis *r, int db, const char *key,
 		      size_t max_fields, struct json_object **out)
 {
-	char err[128];
 	redisReply *rep;
 	size_t i;
 	int e;
@@ -411,11 +799,13 @@ int rd_sredis_hgetall(struct rd_sredis *r, int db, const char *key,
 	if (!r->cmd)
 		return -ENOTCONN;
 	e = rd_sredis_flush(r); /* no pipelined reply may come first */
-	if (e == -EIO || select_db(r, db))
+	if (e == -EIO)
 		return -EIO;
-	rep = cmd(r->cmd, err, sizeof(err), "HGETALL %s", key);
-	if (!rep)
-		return -EIO;
+	e = select_db(r, db);
+	if (!e)
+		e = CMD(r, r->cmd, &rep, "HGETALL", key);
+	if (e)
+		return e == -EACCES || e == -EBUSY ? e : -EIO;
 	if (rep->type != REDIS_REPLY_ARRAY || rep->elements % 2 ||
 	    rep->elements / 2 > max_fields) {
 		freeReplyObject(rep);
@@ -428,9 +818,11 @@ int rd_sredis_hgetall(struct rd_sredis *r, int db, const char *key,
 		}
 	*out = json_object_new_object();
 	for (i = 0; *out && i < rep->elements; i += 2)
-		json_object_object_add(
-			*out, rep->element[i]->str,
-			json_object_new_string(rep->element[i + 1]->str));
+		if (add_obj(*out, rep->element[i]->str,
+			    json_object_new_string(rep->element[i + 1]->str))) {
+			json_object_put(*out);
+			*out = NULL;
+		}
 	freeReplyObject(rep);
 	return *out ? 0 : -ENOMEM;
 }

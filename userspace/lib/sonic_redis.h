@@ -4,13 +4,19 @@
  * sonic_redis.c talks to Redis (connect, CONFIG_DB as a config_db.json
  * shaped object, keyspace notifications, hash writes); sonic_sync.c is the
  * `rocedp sonic sync` daemon on top (apply, STATE_DB, COUNTERS_DB).
+ *
+ * Nothing the server sends is trusted: every reply's type is checked, one
+ * reply may hold at most RD_RESP_REPLY_MAX bytes (sonic_resp.h), a SCAN at most
+ * RD_SREDIS_SCAN_ROUNDS rounds, and every wait ends on *stop.
  */
 #ifndef ROCEDP_SONIC_REDIS_H
 #define ROCEDP_SONIC_REDIS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+#include "sonic_resp.h"
 
 /* SONiC's database numbers (sonic-swss-common database_config.json) */
 #define RD_SONIC_APPL_DB 0
@@ -18,36 +24,74 @@
 #define RD_SONIC_CONFIG_DB 4
 #define RD_SONIC_STATE_DB 6
 
+/* SCAN rounds and keys per CONFIG_DB read. */
+#define RD_SREDIS_SCAN_ROUNDS 4096u
+#define RD_SREDIS_KEYS_MAX 500000u
+
 struct redisContext;
+
+/* AUTH [user] password, from a file (rd_sredis_auth_load), never argv. */
+struct rd_sredis_auth {
+	char user[128]; /* "" for the default user (requirepass) */
+	char pass[512];
+};
 
 struct rd_sredis {
 	struct redisContext *cmd; /* commands (SELECT per use) */
 	struct redisContext *sub; /* keyspace notifications only */
 	int db; /* database cmd has selected, -1 unknown */
+	unsigned int pending; /* pipelined commands not yet answered */
+	struct rd_resp_budget bcmd, bsub; /* one per context */
+	/* set by the caller before connecting; kept across reconnects */
+	const volatile sig_atomic_t *stop; /* every wait ends once *stop */
+	const struct rd_sredis_auth *auth; /* NULL: no AUTH */
+	/* the last failure: the server's own text when it sent one */
+	char err[256];
+	/* notify-keyspace-events as found and as this daemon set it ("" if
+	 * it set nothing), for rd_sredis_restore_events() */
+	char events_old[64], events_set[64];
+	bool no_config; /* CONFIG refused: events assumed on */
 };
 
-/* "unix:/path/sock" or "HOST:PORT" (or "[v6]:PORT"); -EINVAL if neither. */
+/* Before the first connect: *r zeroed, stop and auth kept. */
+void rd_sredis_init(struct rd_sredis *r, const volatile sig_atomic_t *stop,
+		    const struct rd_sredis_auth *auth);
+
+/* "unix:/path/sock" or "HOST:PORT" (or "[v6]:PORT"); -EINVAL if neither,
+ * -EPERM for a URL carrying a password (user:pass@...). */
 int rd_sredis_parse_url(const char *url, char *host, size_t hlen, int *port);
-/* Connect both contexts and subscribe to CONFIG_DB's keyspace events,
- * turning the events on in the server when they are off. -errno and a
- * reason in err on failure (the daemon retries). */
-int rd_sredis_connect(struct rd_sredis *r, const char *url, char *err,
-		      size_t elen);
+/* The auth file: one line PASSWORD, or two lines USER and PASSWORD. The
+ * file must not be readable by others. -errno and a reason (never the
+ * password) in err. */
+int rd_sredis_auth_load(const char *path, struct rd_sredis_auth *a, char *err,
+			size_t elen);
+/* Connect both contexts (AUTH first when set) and subscribe to CONFIG_DB's
+ * keyspace events, turning the events on in the server when they are off.
+ * -errno and the reason in r->err on failure (the daemon retries). */
+int rd_sredis_connect(struct rd_sredis *r, const char *url);
 void rd_sredis_close(struct rd_sredis *r);
+/* Put notify-keyspace-events back as it was if this daemon changed it and
+ * nobody changed it since. */
+void rd_sredis_restore_events(struct rd_sredis *r);
 /* The subscription's socket, to poll; -1 when not connected. */
 int rd_sredis_sub_fd(const struct rd_sredis *r);
 /* Read what arrived on the subscription: >0 if CONFIG_DB changed, 0 if
  * nothing did, -errno when the connection is lost. */
 int rd_sredis_sub_drain(struct rd_sredis *r);
 
+/* SONiC's "CONFIG_DB loaded" signal: 1 if CONFIG_DB_INITIALIZED is "1",
+ * 0 if not (r->err says what it holds), -errno. */
+int rd_sredis_configdb_ready(struct rd_sredis *r);
 /* CONFIG_DB as {"TABLE": {"key": {"field": "value"}}}: keys split at the
  * first '|', ConfigDBConnector's "field@" lists back to arrays, its "NULL"
- * placeholder dropped. *n_keys counts the keys read. -errno. */
+ * placeholder dropped. *n_keys counts the table entries read. -errno, the
+ * reason in r->err; the connection is closed on a protocol error. */
 int rd_sredis_read_configdb(struct rd_sredis *r, struct json_object **out,
 			    unsigned int *n_keys);
 
 /* One CONFIG_DB hash (n field/value pairs in fv) into root as
- * root[TABLE][rest]; -EINVAL (nothing added) for a key without "TABLE|". */
+ * root[TABLE][rest]; -EINVAL (nothing added) for a key without "TABLE|",
+ * -ENOMEM. */
 int rd_sredis_add_hash(struct json_object *root, const char *key,
 		       const char *const *fv, size_t n);
 
@@ -55,6 +99,9 @@ int rd_sredis_add_hash(struct json_object *root, const char *key,
  * until rd_sredis_flush(). */
 int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
 		   const char *const *fv, unsigned int n);
+/* HINCRBY key field 1 in db, pipelined like rd_sredis_hset(). */
+int rd_sredis_hincr(struct rd_sredis *r, int db, const char *key,
+		    const char *field);
 /* Wait for every pipelined reply; -errno if one failed or the link did. */
 int rd_sredis_flush(struct rd_sredis *r);
 /* HGETALL key in db as {"field": "value"} ({} when there is no key):

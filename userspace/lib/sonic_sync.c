@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `rocedp sonic sync --redis URL`: CONFIG_DB -> rocedp's maps, live.
- * Reads CONFIG_DB, converts it (sonic.c), applies it through the same
- * validated atomic path as `config load`, and again after every burst of
- * keyspace events. A refused change leaves the running config as it is and
- * says why in STATE_DB ROCEDP|status. rocedp's counters go to COUNTERS_DB
- * the way SONiC's flex counters write them. Redis going away only pauses
- * this daemon: the maps, and so forwarding, stay as they are.
+ * Reads CONFIG_DB once SONiC says it is loaded (CONFIG_DB_INITIALIZED),
+ * converts it (sonic.c), applies it through the same validated atomic path
+ * as `config load`, and again after every burst of keyspace events, when
+ * the maps drift from it (a re-attach, a `config set`) and when a port's
+ * device appears. A refused change leaves the running config as it is and
+ * says why in STATE_DB ROCEDP|status. Redis going away or misbehaving only
+ * pauses this daemon: the maps, and so forwarding, stay as they are.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,12 +20,16 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/rtnetlink.h>
 
 #include "rocedp.h"
 #include "config.h"
 #include "config_parse.h"
 #include "config_read.h"
+#include "config_render.h"
 #include "config_txn.h"
+#include "nl.h"
+#include "pindir.h"
 #include "sonic.h"
 #include "sonic_counters.h"
 #include "sonic_redis.h"
@@ -32,18 +38,32 @@
 
 #define OBJ "sonic"
 #define BURST_MAX_MS 1000 /* a steady stream of events still applies */
+#define RETRY_MS 1000 /* not attached, or CONFIG_DB not loaded: look again */
+#define DRIFT_MS 1000 /* the maps compared with what was applied */
+#define LOG_REPEAT_MS 60000 /* the same failure logged once a minute */
+#define WARM_KEY "WARM_RESTART_TABLE|rocedp"
 
 struct syncd {
-	const char *url;
+	const char *url, *auth_file;
+	struct rd_sredis_auth auth;
 	struct rd_sonic_opts opts;
 	long port_ms, queue_ms, quiet_ms;
 	bool once;
 	struct rd_sredis r;
 	struct rd_scounters ctr; /* what goes back to COUNTERS_DB, STATE_DB */
+	struct rd_nl nl; /* link events: a skipped port's device appears */
+	bool nl_open;
 	char *applied; /* the document last applied, to skip no-op events */
-	unsigned long applies, refusals, reconnects;
+	char *running; /* the maps' config read back right after applying */
+	int map_ids[RD_MAP_MAX]; /* and the maps' ids then */
+	unsigned int skipped; /* ports left out: no device yet */
+	unsigned long applies, refusals, reconnects, writes;
 	bool state_stale; /* STATE_DB to rewrite even if nothing changes */
 	bool detached; /* rocedp not attached at the last try */
+	bool waiting_init; /* CONFIG_DB_INITIALIZED was not 1 */
+	int warm; /* 0 nothing said yet, 1 restored said, 2 reconciled */
+	char lastlog[300];
+	long long lastlog_ms;
 };
 
 static volatile sig_atomic_t stop;
@@ -83,6 +103,26 @@ static void logf_(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* A failure that may repeat every retry: logged when it is new, and once
+ * a minute while it lasts (not thousands of lines a second). */
+static void log_fail(struct syncd *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void log_fail(struct syncd *d, const char *fmt, ...)
+{
+	char line[sizeof(d->lastlog)];
+	long long now = now_ms();
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (!strcmp(line, d->lastlog) && now - d->lastlog_ms < LOG_REPEAT_MS)
+		return;
+	logf_("%s", line);
+	snprintf(d->lastlog, sizeof(d->lastlog), "%s", line);
+	d->lastlog_ms = now;
 }
 
 /*
@@ -137,23 +177,80 @@ static void capture_end(struct capture *c, char *last, size_t llen)
 
 static void state_write(struct syncd *d, const char *state, const char *err)
 {
-	char ts[32], n1[24], n2[24], n3[24];
-	const char *fv[] = { "state",	   state, "updated",  ts,
-			     "applies",	   n1,	  "refusals", n2,
-			     "reconnects", n3,	  "error",    err ? err : "" };
+	char ts[32], n1[24], n2[24], n3[24], n4[24];
+	const char *fv[] = { "state",	   state,
+			     "updated",	   ts,
+			     "applies",	   n1,
+			     "refusals",   n2,
+			     "reconnects", n3,
+			     "map_writes", n4,
+			     "error",	   err ? err : "" };
 
 	stamp(ts, sizeof(ts));
 	snprintf(n1, sizeof(n1), "%lu", d->applies);
 	snprintf(n2, sizeof(n2), "%lu", d->refusals);
 	snprintf(n3, sizeof(n3), "%lu", d->reconnects);
+	snprintf(n4, sizeof(n4), "%lu", d->writes);
 	/* a refusal keeps the last error; success clears it */
 	rd_sredis_hset(&d->r, RD_SONIC_STATE_DB, "ROCEDP|status", fv,
-		       err || !strcmp(state, "ok") ? 6 : 5);
+		       err || !strcmp(state, "ok") ? 7 : 6);
 	rd_sredis_flush(&d->r);
 }
 
+/*
+ * SONiC's warm-restart record (sonic-swss-common warm_restart.cpp:
+ * STATE_DB WARM_RESTART_TABLE|<app>, `state` and `restore_count`). A
+ * restart of this daemon is warm by construction: the maps stay pinned and
+ * keep forwarding. "restored" when it finds them holding a config,
+ * "reconciled" once CONFIG_DB has been applied (writing only what differs).
+ */
+static void warm_write(struct syncd *d, int warm)
+{
+	const char *fv[] = { "state", warm == 1 ? "restored" : "reconciled" };
+
+	if (d->warm >= warm)
+		return;
+	if (warm == 1)
+		rd_sredis_hincr(&d->r, RD_SONIC_STATE_DB, WARM_KEY,
+				"restore_count");
+	rd_sredis_hset(&d->r, RD_SONIC_STATE_DB, WARM_KEY, fv, 1);
+	if (!rd_sredis_flush(&d->r)) {
+		d->warm = warm;
+		logf_("warm restart: %s", fv[1]);
+	}
+}
+
+/* The maps' ids and their config read back (static part), for drift. */
+static int snapshot(int *ids, char **running)
+{
+	struct json_object *j;
+	struct rd_staged s;
+	struct rd_maps m;
+	int i, err;
+
+	*running = NULL;
+	rd_maps_init(&m);
+	err = rd_maps_open_pinned(&m, rd_pin_dir());
+	if (err)
+		return err;
+	for (i = 0; i < RD_MAP_MAX; i++)
+		ids[i] = m.fd[i] >= 0 ? rd_map_id(m.fd[i]) : -1;
+	err = rd_config_read_running(&m, &s);
+	rd_maps_close(&m);
+	if (err)
+		return err;
+	j = rd_config_to_json(&s);
+	rd_staged_free(&s);
+	if (!j)
+		return -ENOMEM;
+	*running = strdup(
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+	return *running ? 0 : -ENOMEM;
+}
+
 /* Validated, atomic, as `rocedp config load` does it. -errno. */
-static int apply_doc(struct json_object *doc)
+static int apply_doc(struct syncd *d, struct json_object *doc)
 {
 	struct rd_staged s;
 	struct rd_maps m;
@@ -171,18 +268,68 @@ static int apply_doc(struct json_object *doc)
 	if (lock < 0) {
 		err = lock;
 	} else {
-		err = rd_config_apply(&m, &s);
+		err = rd_config_apply_counted(&m, &s, &d->writes);
 		if (!err)
 			rd_cts_names_save(m.fd[RD_MAP_CTS_RULES], &s);
 		close(lock);
 	}
 	rd_staged_free(&s);
 	rd_maps_close(&m);
+	if (!err) {
+		free(d->running);
+		snapshot(d->map_ids, &d->running);
+	}
 	return err;
 }
 
-/* CONFIG_DB -> maps. 0 applied or unchanged, -EINVAL refused, -EIO lost,
- * -EAGAIN rocedp not attached. */
+/*
+ * A port whose device does not exist (yet) is left out with a warning
+ * instead of refusing the whole config; a link event brings it back.
+ */
+static unsigned int skip_missing_ports(struct json_object *doc)
+{
+	struct json_object *ecn, *ports;
+	char gone[64][IF_NAMESIZE + 1];
+	unsigned int n = 0, i;
+
+	if (!json_object_object_get_ex(doc, "ecn", &ecn) ||
+	    !json_object_object_get_ex(ecn, "ports", &ports) ||
+	    !json_object_is_type(ports, json_type_object))
+		return 0;
+	json_object_object_foreach(ports, dev, v)
+	{
+		(void)v;
+		if (strlen(dev) < IF_NAMESIZE && if_nametoindex(dev))
+			continue;
+		if (n < 64)
+			snprintf(gone[n++], sizeof(gone[0]), "%.*s",
+				 IF_NAMESIZE, dev);
+	}
+	for (i = 0; i < n; i++) {
+		rd_err(OBJ,
+		       "warning: ecn.ports.%s: no such device: skipped until it appears",
+		       gone[i]);
+		json_object_object_del(ports, gone[i]);
+	}
+	return n;
+}
+
+/* Not yet loaded (SONiC's own signal, or nothing at all): say so, keep
+ * what runs. */
+static int wait_init(struct syncd *d, const char *why)
+{
+	if (!d->waiting_init)
+		logf_("CONFIG_DB not loaded (%s): running config kept, waiting",
+		      why);
+	d->waiting_init = true;
+	state_write(d, "waiting", why);
+	d->state_stale = true;
+	return -EAGAIN;
+}
+
+/* CONFIG_DB -> maps. 0 applied or unchanged, -EINVAL refused, -EAGAIN
+ * not now (not attached, CONFIG_DB not loaded), other -errno: Redis failed
+ * (the reason logged; reconnect after a backoff). */
 static int resync(struct syncd *d)
 {
 	struct json_object *db = NULL, *doc = NULL;
@@ -192,23 +339,41 @@ static int resync(struct syncd *d)
 	const char *text;
 	int err, warn = 0;
 
-	err = rd_sredis_read_configdb(&d->r, &db, &n_keys);
-	if (err) {
-		logf_("redis: cannot read CONFIG_DB: %s", strerror(-err));
-		return -EIO;
+	err = rd_sredis_configdb_ready(&d->r);
+	if (!err)
+		return wait_init(d, d->r.err);
+	if (err > 0)
+		err = rd_sredis_read_configdb(&d->r, &db, &n_keys);
+	/* loaded before and after the read: a `config reload` that started
+	 * meanwhile is not applied half way */
+	if (!err) {
+		err = rd_sredis_configdb_ready(&d->r);
+		if (!err) {
+			json_object_put(db);
+			return wait_init(d, d->r.err);
+		}
+		err = err > 0 ? 0 : err;
 	}
+	if (err) {
+		json_object_put(db);
+		log_fail(d, "redis: cannot read CONFIG_DB: %s", d->r.err);
+		return err == -EAGAIN ? -EIO : err;
+	}
+	if (d->waiting_init)
+		logf_("CONFIG_DB loaded (CONFIG_DB_INITIALIZED 1)");
+	d->waiting_init = false;
 	rd_scounters_learn(&d->ctr, db);
 	rd_scounters_names(&d->ctr, &d->r);
-	/* an empty CONFIG_DB is one not loaded yet (a Redis restarted
-	 * without its data): keep running what runs now */
+	/* no keys although SONiC says loaded: a Redis restarted without its
+	 * data; keep running what runs now */
 	if (!n_keys) {
-		logf_("CONFIG_DB is empty: keeping the running config");
 		json_object_put(db);
-		state_write(d, "waiting", NULL);
-		return 0;
+		return wait_init(d, "CONFIG_DB is empty");
 	}
 	capture_begin(&cap);
 	err = rd_sonic_convert(db, &d->opts, &doc, &warn);
+	if (!err)
+		d->skipped = skip_missing_ports(doc);
 	text = err ? NULL :
 		     json_object_to_json_string_ext(doc,
 						    JSON_C_TO_STRING_PLAIN);
@@ -218,12 +383,13 @@ static int resync(struct syncd *d)
 		if (d->state_stale)
 			state_write(d, "ok", NULL);
 		d->state_stale = false;
+		warm_write(d, 2);
 		json_object_put(doc);
 		json_object_put(db);
 		return 0;
 	}
 	if (!err)
-		err = apply_doc(doc);
+		err = apply_doc(d, doc);
 	capture_end(&cap, why, sizeof(why));
 	if (err == -EINTR && stop) { /* SIGTERM while waiting for the lock */
 		json_object_put(doc);
@@ -252,9 +418,11 @@ static int resync(struct syncd *d)
 		free(d->applied);
 		d->applied = strdup(text);
 		d->applies++;
-		logf_("CONFIG_DB applied (%u keys, %d warnings)", n_keys, warn);
+		logf_("CONFIG_DB applied (%u keys, %d warnings, %lu map writes)",
+		      n_keys, warn, d->writes);
 		state_write(d, "ok", NULL);
 		d->state_stale = false;
+		warm_write(d, 2);
 		rd_scounters_reopen(&d->ctr); /* a re-attach pins new maps */
 	}
 	json_object_put(doc);
@@ -262,19 +430,116 @@ static int resync(struct syncd *d)
 	return err ? -EINVAL : 0;
 }
 
+/*
+ * The maps against what was applied: new map ids (rocedp detached and
+ * attached again) or a running config that differs (`rocedp config set`
+ * behind CONFIG_DB's back) get the last applied document again, without
+ * Redis. Detached: nothing to compare until it is back.
+ */
+static void check_drift(struct syncd *d)
+{
+	int ids[RD_MAP_MAX], i;
+	const char *what = NULL;
+	struct json_object *doc;
+	char *running = NULL;
+
+	if (!d->applied || !d->running)
+		return;
+	if (snapshot(ids, &running))
+		return;
+	for (i = 0; i < RD_MAP_MAX && !what; i++)
+		if (ids[i] != d->map_ids[i])
+			what = "new maps (rocedp attached again)";
+	if (!what && strcmp(running, d->running))
+		what = "the running config differs from CONFIG_DB";
+	free(running);
+	if (!what)
+		return;
+	doc = json_tokener_parse(d->applied);
+	if (!doc)
+		return;
+	i = apply_doc(d, doc);
+	json_object_put(doc);
+	if (i) {
+		log_fail(d, "%s: re-applying CONFIG_DB failed: %s", what,
+			 strerror(-i));
+		return;
+	}
+	d->applies++;
+	logf_("%s: CONFIG_DB applied again (%lu map writes)", what, d->writes);
+	if (d->r.cmd)
+		state_write(d, "ok", NULL);
+	rd_scounters_reopen(&d->ctr);
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK)
+		*(int *)data = 1;
+	return MNL_CB_OK;
+}
+
+/* 1 if a device came or went, 0 if not. */
+static int links_changed(struct syncd *d)
+{
+	int changed = 0, n;
+
+	n = rd_nl_drain(&d->nl, link_cb, &changed, 64);
+	return n == -ENOBUFS ? 1 : changed;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rocedp sonic sync --redis unix:PATH|HOST:PORT [--ports MAP] [--strict]\n"
-		"         [--port-interval SEC] [--queue-interval SEC] [--quiet-ms MS] [--once]\n"
+		"Usage: rocedp sonic sync --redis unix:PATH|HOST:PORT [--auth-file FILE]\n"
+		"         [--ports MAP] [--strict] [--port-interval SEC] [--queue-interval SEC]\n"
+		"         [--quiet-ms MS] [--once]\n"
 		"  MAP: Ethernet0=eth1,Ethernet4=eth2 (default: SONiC's names are the devices)\n"
+		"  FILE: one line PASSWORD, or two lines USER and PASSWORD (chmod o-r)\n"
 		"  counters: per port every 1 s, per queue every 10 s by default\n");
+}
+
+/* SEC in 0.1..3600 s (below, a busy loop against the shared Redis); MS
+ * whole 1..10000. */
+static int opt_time(const char *name, const char *arg, bool ms, long *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || end == arg || v != v ||
+	    (ms ? (v < 1 || v > 10000 || v != (long)v) :
+		  (v < 0.1 || v > 3600))) {
+		rd_err(OBJ, "sync: --%s %s: want %s", name, arg,
+		       ms ? "whole milliseconds 1..10000" :
+			    "seconds 0.1..3600");
+		return 2;
+	}
+	*out = ms ? (long)v : (long)(v * 1000);
+	return 0;
+}
+
+/* --ports checked now, not at the first CONFIG_DB read: the converter's
+ * own parser on an empty CONFIG_DB. */
+static int check_ports(const struct syncd *d)
+{
+	struct json_object *empty = json_object_new_object(), *out = NULL;
+	int warn, err;
+
+	if (!empty)
+		return 1;
+	err = rd_sonic_convert(empty, &d->opts, &out, &warn);
+	json_object_put(empty);
+	json_object_put(out);
+	return err ? 2 : 0;
 }
 
 static int parse_opts(struct syncd *d, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "redis", required_argument, NULL, 'r' },
+		{ "auth-file", required_argument, NULL, 'a' },
 		{ "ports", required_argument, NULL, 'P' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "port-interval", required_argument, NULL, 'i' },
@@ -284,15 +549,17 @@ static int parse_opts(struct syncd *d, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *end, host[256];
-	double sec;
-	int c;
+	char host[256], err[300];
+	int c, e;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			d->url = optarg;
+			break;
+		case 'a':
+			d->auth_file = optarg;
 			break;
 		case 'P':
 			d->opts.ports = optarg;
@@ -301,22 +568,18 @@ static int parse_opts(struct syncd *d, int argc, char **argv)
 			d->opts.strict = 1;
 			break;
 		case 'i':
-		case 'q':
-		case 'Q':
-			sec = strtod(optarg, &end);
-			if (*end || end == optarg || !(sec > 0) || sec > 3600) {
-				rd_err(OBJ, "sync: bad value '%s' for --%s",
-				       optarg,
-				       c == 'Q' ? "quiet-ms" :
-				       c == 'i' ? "port-interval" :
-						  "queue-interval");
+			if (opt_time("port-interval", optarg, false,
+				     &d->port_ms))
 				return 2;
-			}
-			if (c == 'Q')
-				d->quiet_ms = (long)sec;
-			else
-				*(c == 'i' ? &d->port_ms : &d->queue_ms) =
-					(long)(sec * 1000);
+			break;
+		case 'q':
+			if (opt_time("queue-interval", optarg, false,
+				     &d->queue_ms))
+				return 2;
+			break;
+		case 'Q':
+			if (opt_time("quiet-ms", optarg, true, &d->quiet_ms))
+				return 2;
 			break;
 		case '1':
 			d->once = true;
@@ -333,12 +596,24 @@ static int parse_opts(struct syncd *d, int argc, char **argv)
 		rd_err(OBJ, "sync: unexpected argument '%s'", argv[optind]);
 		return 2;
 	}
-	if (!d->url || rd_sredis_parse_url(d->url, host, sizeof(host), &c)) {
+	e = d->url ? rd_sredis_parse_url(d->url, host, sizeof(host), &c) :
+		     -EINVAL;
+	if (e == -EPERM) { /* the URL itself is not repeated: it has a secret */
+		rd_err(OBJ,
+		       "sync: --redis: a password in the address is refused (it shows in ps and the log): use --auth-file");
+		return 2;
+	}
+	if (e) {
 		rd_err(OBJ, "sync: --redis %s: want unix:PATH or HOST:PORT",
 		       d->url ? d->url : "missing");
 		return 2;
 	}
-	return 0;
+	if (d->auth_file &&
+	    rd_sredis_auth_load(d->auth_file, &d->auth, err, sizeof(err))) {
+		rd_err(OBJ, "sync: --auth-file %s", err);
+		return 2;
+	}
+	return d->opts.ports ? check_ports(d) : 0;
 }
 
 static long long min_ll(long long a, long long b)
@@ -349,52 +624,74 @@ static long long min_ll(long long a, long long b)
 static void run(struct syncd *d)
 {
 	long long now, next_try = 0, next_port = 0, next_queue = 0;
-	long long dirty_at = -1, first_dirty = -1;
+	long long dirty_at = -1, first_dirty = -1, next_drift = 0;
 	unsigned int failures = 0;
-	long backoff = 0;
-	bool was_up = false;
-	char err[256];
-	struct pollfd pfd;
-	int n;
+	bool was_up = false, quiet_connect = false;
+	struct pollfd pfd[2];
+	int n, running;
 
 	while (!stop) {
 		now = now_ms();
 		if (!d->r.cmd && now >= next_try) {
-			if (!rd_sredis_connect(&d->r, d->url, err,
-					       sizeof(err))) {
+			n = rd_sredis_connect(&d->r, d->url);
+			if (!n) {
 				if (was_up)
 					d->reconnects++;
-				logf_("redis: connected to %s", d->url);
+				/* a connection that then fails its resync is
+				 * not news every second */
+				if (!quiet_connect)
+					logf_("redis: connected to %s", d->url);
+				if (d->r.no_config)
+					log_fail(
+						d,
+						"redis: CONFIG refused (%s): keyspace events taken to be on, as SONiC's redis.conf sets them",
+						d->r.err);
 				was_up = true;
 				d->state_stale = true;
-				failures = 0;
-				backoff = 0;
 				dirty_at = first_dirty = now; /* full resync */
+				running = access(rd_pin_dir(), F_OK) == 0;
+				if (running)
+					warm_write(d, 1);
 			} else {
-				/* sync's pacing: 10 ms doubling to 1 s */
-				backoff = (long)(rd_backoff_ns(++failures) /
-						 1000000);
-				/* the first failure of an outage, then each minute */
-				if (failures % 60 == 1)
-					logf_("redis: %s: %s (retrying every %ld ms at most)",
-					      d->url, err, backoff);
+				failures++;
+				log_fail(d, "redis: %s: %s", d->url, d->r.err);
 				if (d->once) {
 					d->refusals++; /* exit 1 */
 					break;
 				}
-				next_try = now + backoff;
+				/* sync's pacing: 10 ms doubling to 1 s */
+				next_try = now +
+					   (long long)(rd_backoff_ns(failures) /
+						       1000000);
 			}
 		}
 		if (d->r.cmd && dirty_at >= 0 &&
 		    (now >= dirty_at || now - first_dirty >= BURST_MAX_MS)) {
 			dirty_at = first_dirty = -1;
 			n = resync(d);
-			if (n == -EIO)
-				rd_sredis_close(&d->r);
 			if (d->once)
 				break;
-			if (n == -EAGAIN) /* attach may come: look again */
-				dirty_at = first_dirty = now + 1000;
+			if (n == 0 || n == -EINVAL || n == -EAGAIN) {
+				/* a whole read: Redis is fine again */
+				failures = 0;
+				quiet_connect = false;
+				d->lastlog[0] = 0;
+			} else {
+				/* connected but failing (NOPERM, LOADING,
+				 * nonsense): no reconnect storm */
+				rd_sredis_close(&d->r);
+				failures++;
+				quiet_connect = true;
+				next_try = now +
+					   (long long)(rd_backoff_ns(failures) /
+						       1000000);
+			}
+			if (n == -EAGAIN) /* attach or loading: look again */
+				dirty_at = first_dirty = now + RETRY_MS;
+		}
+		if (now >= next_drift) {
+			check_drift(d);
+			next_drift = now + DRIFT_MS;
 		}
 		if (d->r.cmd && now >= next_port) {
 			if (rd_scounters_ports(&d->ctr, &d->r) == -EIO)
@@ -405,60 +702,83 @@ static void run(struct syncd *d)
 			rd_scounters_queues(&d->ctr, &d->r);
 			next_queue = now + d->queue_ms;
 		}
-		if (!d->r.cmd) {
-			/* connection lost here or in a write */
-			if (!next_try || next_try < now)
-				next_try = now + backoff;
-			poll(NULL, 0,
-			     (int)(next_try - now_ms() > 0 ?
-					   next_try - now_ms() :
-					   0));
-			continue;
-		}
 		now = now_ms();
-		n = (int)(min_ll(min_ll(next_port, next_queue),
-				 dirty_at >= 0 ? dirty_at : next_port) -
-			  now);
-		pfd.fd = rd_sredis_sub_fd(&d->r);
-		pfd.events = POLLIN;
-		n = poll(&pfd, 1, n < 0 ? 0 : n);
-		if (n > 0) {
-			n = rd_sredis_sub_drain(&d->r);
-			if (n < 0) {
-				logf_("redis: connection lost; maps kept, reconnecting");
-				rd_sredis_close(&d->r);
-				next_try = now_ms();
-			} else if (n > 0) {
-				dirty_at = now_ms() + d->quiet_ms;
-				if (first_dirty < 0)
-					first_dirty = now_ms();
-			}
+		if (d->r.cmd)
+			n = (int)(min_ll(min_ll(next_port, next_queue),
+					 min_ll(dirty_at >= 0 ? dirty_at :
+								next_port,
+						next_drift)) -
+				  now);
+		else
+			n = (int)(min_ll(next_try, next_drift) - now);
+		pfd[0].fd = rd_sredis_sub_fd(&d->r);
+		pfd[0].events = POLLIN;
+		pfd[1].fd = d->nl_open ? rd_nl_fd(&d->nl) : -1;
+		pfd[1].events = POLLIN;
+		pfd[0].revents = pfd[1].revents = 0;
+		if (poll(pfd, 2, n < 0 ? 0 : n) <= 0)
+			continue;
+		if (pfd[1].revents && links_changed(d) && d->skipped &&
+		    d->r.cmd) {
+			/* a skipped port may have its device now */
+			dirty_at = now_ms() + d->quiet_ms;
+			if (first_dirty < 0)
+				first_dirty = now_ms();
+		}
+		if (!pfd[0].revents || !d->r.sub)
+			continue;
+		n = rd_sredis_sub_drain(&d->r);
+		if (n < 0) {
+			logf_("redis: connection lost (%s); maps kept, reconnecting",
+			      d->r.err);
+			rd_sredis_close(&d->r);
+			next_try = now_ms();
+		} else if (n > 0) {
+			dirty_at = now_ms() + d->quiet_ms;
+			if (first_dirty < 0)
+				first_dirty = now_ms();
 		}
 	}
 }
 
 int rd_sonic_sync_main(int argc, char **argv)
 {
+	static const unsigned int link_grp[] = { RTNLGRP_LINK };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct syncd d = { .port_ms = 1000,
 			   .queue_ms = 10000,
 			   .quiet_ms = 100 };
 	int rc = parse_opts(&d, argc, argv);
 
-	if (rc)
+	if (rc) {
+		explicit_bzero(&d.auth, sizeof(d.auth));
 		return rc < 0 ? 0 : rc;
+	}
+	/* no SA_RESTART: a blocked read returns and the loops see stop */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	rd_sredis_init(&d.r, &stop, d.auth_file ? &d.auth : NULL);
 	rd_scounters_init(&d.ctr, d.opts.ports);
-	logf_("following CONFIG_DB at %s", d.url);
+	d.nl_open = !rd_nl_open(&d.nl, link_grp, 1, 0, "sonic sync");
+	if (!d.nl_open)
+		logf_("no link events: a port whose device appears later waits for the next CONFIG_DB change");
+	logf_("following CONFIG_DB at %s%s", d.url,
+	      d.auth_file ? " (AUTH from the auth file)" : "");
 	run(&d);
+	/* the last words to Redis are waited for (2 s timeout each) */
+	d.r.stop = NULL;
 	if (d.r.cmd && !d.once)
 		state_write(&d, "stopped", NULL);
+	rd_sredis_restore_events(&d.r);
 	rd_sredis_close(&d.r);
 	rd_scounters_close(&d.ctr);
+	if (d.nl_open)
+		rd_nl_close(&d.nl);
+	explicit_bzero(&d.auth, sizeof(d.auth));
 	free(d.applied);
+	free(d.running);
 	logf_("stopped: %lu applied, %lu refused, %lu reconnects", d.applies,
 	      d.refusals, d.reconnects);
 	return d.once && (d.refusals || !d.applies) ? 1 : 0;
