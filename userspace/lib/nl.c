@@ -168,7 +168,7 @@ int rd_nl_drain(struct rd_nl *nl, mnl_cb_t cb, void *data, int max_dgrams)
 	ssize_t n;
 
 	while (count < max_dgrams) {
-		n = rd_nl_recv(rd_nl_fd(nl), nl->buf, nl->buflen, 0,
+		n = rd_nl_recv(rd_nl_fd(nl), nl->buf, nl->buflen, MSG_DONTWAIT,
 			       &nl->guard);
 		if (n == -EAGAIN || n == -EWOULDBLOCK || n == 0)
 			break;

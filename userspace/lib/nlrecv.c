@@ -11,6 +11,8 @@
 #include "nlrecv.h"
 
 #define LOG_EVERY_NS (10 * 1000000000ull)
+/* refused in a row before a MSG_DONTWAIT read gives the caller a turn */
+#define REFUSED_TURN 1024
 
 int rd_nl_check_lengths(const void *buf, size_t len)
 {
@@ -66,9 +68,13 @@ ssize_t rd_nl_recv(int fd, void *buf, size_t len, int flags,
 	struct sockaddr_nl sa;
 	struct iovec iov;
 	struct msghdr mh;
+	unsigned int skipped = 0;
 	ssize_t n;
 
-	for (;;) {
+	for (;; skipped++) {
+		/* a flood of forgeries must not keep an event loop here */
+		if ((flags & MSG_DONTWAIT) && skipped >= REFUSED_TURN)
+			return -EAGAIN;
 		memset(&sa, 0, sizeof(sa));
 		iov.iov_base = buf;
 		iov.iov_len = len;

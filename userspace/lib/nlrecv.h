@@ -29,7 +29,9 @@ struct rd_nl_guard {
  * counted in g (may be NULL), logged at most every 10 s, and skipped: the
  * next one is read. Returns its length (> 0), 0 at EOF, or -errno (-EAGAIN
  * on an empty non-blocking socket; -ENOBUFS for a kernel datagram larger
- * than buf, lost as in an overrun).
+ * than buf, lost as in an overrun). With MSG_DONTWAIT it also returns
+ * -EAGAIN after 1024 refused datagrams in a row, so that a flood of
+ * forgeries cannot hold an event loop.
  */
 ssize_t rd_nl_recv(int fd, void *buf, size_t len, int flags,
 		   struct rd_nl_guard *g);
