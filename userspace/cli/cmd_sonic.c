@@ -16,7 +16,7 @@ static int sonic_import(int argc, char **argv)
 {
 	struct rd_sonic_opts o = { 0 };
 	struct json_object *db, *out;
-	const char *file = NULL;
+	const char *file = NULL, *text;
 	int i, err, warns;
 
 	for (i = 1; i < argc; i++) {
@@ -47,10 +47,15 @@ static int sonic_import(int argc, char **argv)
 	json_object_put(db);
 	if (err)
 		return 1;
-	printf("%s\n",
-	       json_object_to_json_string_ext(
-		       out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				    JSON_C_TO_STRING_NOSLASHESCAPE));
+	text = json_object_to_json_string_ext(
+		out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			     JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text) {
+		rd_err("sonic", "import: out of memory");
+		json_object_put(out);
+		return 1;
+	}
+	printf("%s\n", text);
 	json_object_put(out);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -278,8 +278,11 @@ int rd_sonic_convert(struct json_object *configdb,
 	}
 	if (!c.err) {
 		c.out = json_object_new_object();
-		convert_hash(&c);
+		if (!c.out)
+			sn_fail(&c, "CONFIG_DB", "out of memory");
 	}
+	if (!c.err)
+		convert_hash(&c);
 	if (!c.err)
 		sn_convert_ars(&c);
 	if (!c.err)

@@ -259,13 +259,32 @@ static int bind_cmp(const void *a, const void *b)
 	return r ? r : x->queue - y->queue;
 }
 
-/* QUEUE|Ethernet0|3-4 (or Ethernet0,Ethernet4|3) -> wred_profile */
+/*
+ * Port/queue pairs the QUEUE table may expand to: every port rocedp can
+ * hold times SONiC's queue numbers, far above any switch. A key lists
+ * ports and a range, so a small file could otherwise ask for millions
+ * (a 129 KB file took 623 MB).
+ */
+#define SN_MAX_BINDS 65536
+
+static void free_binds(struct sn_bind *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free((char *)b[i].port);
+	free(b);
+}
+
+/* QUEUE|Ethernet0|3-4 (or Ethernet0,Ethernet4|3) -> wred_profile;
+ * -ENOMEM or -E2BIG (c->err set, an error line printed). */
 static int collect_binds(struct sn_ctx *c, struct sn_bind **out)
 {
 	struct json_object *t = sn_table(c, "QUEUE");
 	struct sn_bind *b = NULL, *nb;
 	char key[SN_KEY_LEN], pname[SN_NAME_LEN], *ports, *bar, *tok, *save;
 	int n = 0, cap = 0, lo, hi, q;
+	long want = 0;
 	const char *prof;
 
 	*out = NULL;
@@ -286,9 +305,19 @@ static int collect_binds(struct sn_ctx *c, struct sn_bind **out)
 			   sizeof(pname)) ||
 		    queue_range(c, key, bar + 1, &lo, &hi))
 			break;
+		for (tok = k, q = 1; tok < bar; tok++)
+			q += *tok == ',';
+		want += (long)q * (hi - lo + 1);
+		if (want > SN_MAX_BINDS) {
+			sn_fail(c, "QUEUE",
+				"over %d port/queue pairs (ports times queue ranges): refused",
+				SN_MAX_BINDS);
+			free_binds(b, n);
+			return -E2BIG;
+		}
 		ports = strndup(k, bar - k);
 		if (!ports)
-			break;
+			goto oom;
 		for (tok = strtok_r(ports, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
 			/* the key's own storage: it lives as long as the db */
@@ -300,12 +329,15 @@ static int collect_binds(struct sn_ctx *c, struct sn_bind **out)
 					nb = realloc(b, cap * sizeof(*b));
 					if (!nb) {
 						free(ports);
-						free(b);
-						return -ENOMEM;
+						goto oom;
 					}
 					b = nb;
 				}
 				b[n].port = strndup(port, strlen(tok));
+				if (!b[n].port) {
+					free(ports);
+					goto oom;
+				}
 				b[n].queue = q;
 				snprintf(b[n].prof, sizeof(b[n].prof), "%s",
 					 pname);
@@ -314,9 +346,14 @@ static int collect_binds(struct sn_ctx *c, struct sn_bind **out)
 		}
 		free(ports);
 	}
-	qsort(b, n, sizeof(*b), bind_cmp);
+	if (n)
+		qsort(b, n, sizeof(*b), bind_cmp);
 	*out = b;
 	return n;
+oom:
+	free_binds(b, n);
+	sn_fail(c, "QUEUE", "out of memory");
+	return -ENOMEM;
 }
 
 static struct sn_prof *profile(struct sn_ctx *c, struct sn_prof **cache, int *n,
@@ -334,6 +371,18 @@ static struct sn_prof *profile(struct sn_ctx *c, struct sn_prof **cache, int *n,
 	*cache = p;
 	read_profile(c, name, &p[*n]);
 	return &p[(*n)++];
+}
+
+/* obj[k] = v; -ENOMEM (nothing added) */
+static int sn_add_int(struct json_object *obj, const char *k, long long v)
+{
+	struct json_object *n = json_object_new_int64(v);
+
+	if (!n || json_object_object_add(obj, k, n)) {
+		json_object_put(n);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static void port_ecn(struct sn_ctx *c, struct json_object *ports,
@@ -386,14 +435,13 @@ static void port_ecn(struct sn_ctx *c, struct json_object *ports,
 		return;
 	}
 	pe = json_object_new_object();
-	json_object_object_add(pe, "kmin_bytes",
-			       json_object_new_int64(p->kmin));
-	json_object_object_add(pe, "kmax_bytes",
-			       json_object_new_int64(p->kmax));
-	if (p->has_pmax)
-		json_object_object_add(pe, "pmax_percent",
-				       json_object_new_int64(p->pmax));
-	json_object_object_add(ports, dev, pe);
+	if (!pe || sn_add_int(pe, "kmin_bytes", p->kmin) ||
+	    sn_add_int(pe, "kmax_bytes", p->kmax) ||
+	    (p->has_pmax && sn_add_int(pe, "pmax_percent", p->pmax)) ||
+	    json_object_object_add(ports, dev, pe)) {
+		json_object_put(pe);
+		sn_fail(c, key, "out of memory");
+	}
 }
 
 void sn_convert_ecn(struct sn_ctx *c)
@@ -403,23 +451,33 @@ void sn_convert_ecn(struct sn_ctx *c)
 	struct sn_bind *b;
 	int n, i, j, n_cache = 0;
 
+	if (!ports) {
+		sn_fail(c, "QUEUE", "out of memory");
+		return;
+	}
 	n = collect_binds(c, &b);
 	for (i = 0; i < n && !c->err; i = j) {
 		for (j = i; j < n && !strcmp(b[j].port, b[i].port); j++)
 			;
 		port_ecn(c, ports, b + i, j - i, &cache, &n_cache);
 	}
-	for (i = 0; i < n; i++)
-		free((char *)b[i].port);
-	free(b);
+	if (n > 0)
+		free_binds(b, n);
 	free(cache);
 	if (c->err || !json_object_object_length(ports)) {
 		json_object_put(ports);
 		return;
 	}
+	/* a failed add leaves the value to the caller */
 	ecn = json_object_new_object();
-	json_object_object_add(ecn, "ports", ports);
-	json_object_object_add(c->out, "ecn", ecn);
+	if (!ecn || json_object_object_add(ecn, "ports", ports)) {
+		json_object_put(ports);
+		json_object_put(ecn);
+		sn_fail(c, "QUEUE", "out of memory");
+	} else if (json_object_object_add(c->out, "ecn", ecn)) {
+		json_object_put(ecn);
+		sn_fail(c, "QUEUE", "out of memory");
+	}
 }
 
 /* ---- DSCP maps -> qos ---- */

@@ -452,7 +452,7 @@ int rd_sredis_configdb_ready(struct rd_sredis *r)
 	return e;
 }
 
-/* json-c's adds take the reference even when they fail: -ENOMEM. */
+/* o[k] = v, v dropped if the add fails (json-c leaves it to us). */
 static int add_obj(struct json_object *o, const char *k, struct json_object *v)
 {
 	if (!v)
