@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
+#include <xdp/xdp_helpers.h>
 #include "core.h"
 
 /* tc: how much of a non-linear skb to make readable for the parser */
@@ -44,6 +45,17 @@ static __always_inline __u32 rd_xdp_wire_len(struct xdp_md *ctx)
  * longer fits one page). Headers are read from the linear part only; the
  * frame's length, for IP length checks, counters and ECN, is the whole.
  */
+/*
+ * libxdp's dispatcher reads this (BTF of .xdp_run_config): rocedp runs
+ * after programs of a lower priority number (filters, at libxdp's default
+ * 50) and hands on only what it passes, so the next program sees every
+ * frame rocedp leaves to the kernel and none that it forwarded.
+ */
+struct {
+	__uint(priority, 100);
+	__uint(XDP_PASS, 1);
+} XDP_RUN_CONFIG(rocedp_xdp);
+
 SEC("xdp.frags")
 int rocedp_xdp(struct xdp_md *ctx)
 {

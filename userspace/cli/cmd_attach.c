@@ -4,10 +4,13 @@
  * attach modules, print.
  *
  * Maps are pinned in this network namespace's pin directory and reused by
- * every later load (liveload.c). XDP is attached through a pinned bpf_link
- * (attach_xdp.c), tc through clsact + cls_bpf direct-action
- * (attach_tc.c). What rocedp created is recorded per netns in /run/rocedp
- * (attach_state.c), so detach removes exactly that.
+ * every later load (liveload.c). XDP joins libxdp's dispatcher, or takes a
+ * pinned bpf_link of its own with --exclusive or where the dispatcher is
+ * unavailable (attach_xdp.c), with the port's VLAN tag stripping turned off
+ * (vlanoff.c); tc goes through clsact + cls_bpf direct-action
+ * (attach_tc.c). What rocedp created or changed is recorded per netns in
+ * /run/rocedp (attach_state.c), so detach removes and restores exactly
+ * that.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,26 +38,82 @@
 #include "pindir.h"
 #include "portl2.h"
 #include "syncowner.h"
+#include "vlanoff.h"
 #include "rocedp.skel.h"
 
 /* ---------------------------------------------------------------- hooks */
 
-static int attach_one(struct rocedp *skel, struct rd_attached *a)
+static int attach_tc(struct rocedp *skel, struct rd_attached *a)
 {
-	if (a->mode == RD_MODE_TC)
-		return rd_tc_attach(
-			bpf_program__fd(skel->progs.rocedp_tc_ingress),
-			bpf_program__fd(skel->progs.rocedp_tc_egress),
-			a->ifindex, &a->created_clsact);
-	return rd_xdp_attach(bpf_program__fd(skel->progs.rocedp_xdp),
-			     a->ifindex, a->mode == RD_MODE_NATIVE);
+	unsigned int created = 0;
+	int err;
+
+	err = rd_tc_attach(bpf_program__fd(skel->progs.rocedp_tc_ingress),
+			   bpf_program__fd(skel->progs.rocedp_tc_egress),
+			   a->ifindex, &created);
+	if (created)
+		a->flags |= RD_AF_CLSACT;
+	return err;
+}
+
+/*
+ * XDP: tag stripping off first (the first frame must show its tag), then
+ * the program; the one line on failure is printed here. Stripping that
+ * this call turned off is turned on again when the program is refused.
+ */
+static int attach_xdp(struct rd_xdp_src *src, struct rd_attached *a,
+		      bool exclusive, bool force)
+{
+	bool native = a->mode == RD_MODE_NATIVE, disp = !exclusive;
+	unsigned int vlan = 0;
+	struct rd_xdp_port seen;
+	char note[256];
+	int err;
+
+	err = rd_vlan_offload_off(a->name, a->ifindex, &vlan, note,
+				  sizeof(note));
+	if (note[0])
+		rd_err("attach", "%s", note);
+	if (err)
+		return err;
+	err = rd_xdp_attach(src, a->ifindex, native, force, &disp, &seen);
+	if (err == -EBUSY) {
+		rd_err("attach",
+		       "%s: XDP program %s is on it%s: rocedp replaces it only with --force",
+		       a->name, seen.foreign,
+		       src->no_dispatcher ?
+			       " and libxdp's dispatcher is unavailable here, so they cannot share the port" :
+		       seen.dispatcher ?
+			       " (in libxdp's dispatcher, which --exclusive does not join)" :
+			       " (not in libxdp's dispatcher, so they cannot share the port)");
+	} else if (err) {
+		rd_attach_refused(a->name, a->mode, err);
+	}
+	if (err) {
+		rd_vlan_offload_restore(a->name, a->ifindex, vlan);
+		return err;
+	}
+	a->flags &= ~(RD_AF_DISPATCHER | RD_AF_NO_DISPATCHER);
+	a->flags |= vlan | (disp ? RD_AF_DISPATCHER : 0);
+	if (!disp && !exclusive) {
+		a->flags |= RD_AF_NO_DISPATCHER;
+		rd_err("attach",
+		       "%s: libxdp's dispatcher is unavailable on this kernel: rocedp's program is attached alone (exclusive), other XDP programs cannot share this port",
+		       a->name);
+	}
+	return 0;
 }
 
 static int detach_one(const struct rd_attached *a)
 {
+	int err;
+
 	if (a->mode == RD_MODE_TC)
-		return rd_tc_detach(a->ifindex, a->created_clsact);
-	return rd_xdp_detach(a->ifindex);
+		return rd_tc_detach(a->ifindex, a->flags & RD_AF_CLSACT);
+	err = rd_xdp_detach(a->ifindex);
+	if (!err && !a->gone)
+		err = rd_vlan_offload_restore(a->name, a->ifindex, a->flags);
+	return err;
 }
 
 static bool config_exists(int fd)
@@ -99,14 +158,17 @@ int cmd_attach(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "features", required_argument, NULL, 'f' },
+		{ "exclusive", no_argument, NULL, 'x' },
+		{ "force", no_argument, NULL, 'F' },
 		{}
 	};
 	enum rd_attach_mode mode = RD_MODE_NATIVE;
 	struct rd_attach_state st;
 	struct rd_attached *a;
-	struct rocedp *skel = NULL;
+	struct rocedp *skel = NULL, *xskel = NULL;
+	struct rd_xdp_src src = { .prog_fd = -1 };
 	struct rd_maps maps;
-	bool set_features = false;
+	bool set_features = false, exclusive = false, force = false;
 	__u32 features = 0;
 	unsigned int ifindex;
 	int c, i, err, ret = 1;
@@ -131,6 +193,12 @@ int cmd_attach(int argc, char **argv)
 				return 2;
 			}
 			set_features = true;
+			break;
+		case 'x':
+			exclusive = true;
+			break;
+		case 'F':
+			force = true;
 			break;
 		default:
 			rd_err("attach",
@@ -176,6 +244,18 @@ int cmd_attach(int argc, char **argv)
 		return 1;
 	}
 	rd_maps_from_skel(&maps, skel);
+	src.prog_fd = bpf_program__fd(skel->progs.rocedp_xdp);
+	if (mode != RD_MODE_TC) {
+		/* for libxdp's dispatcher (upgrades of a port in it too) */
+		err = rd_live_open_xdp(&xskel);
+		if (err) {
+			if (err != -ESTALE)
+				rd_err("attach", "opening the XDP program: %s",
+				       strerror(-err));
+			goto out;
+		}
+		src.obj = xskel->obj;
+	}
 	if (!config_exists(maps.fd[RD_MAP_CONFIG])) {
 		err = rd_config_apply_defaults(&maps);
 		if (err) {
@@ -218,11 +298,15 @@ int cmd_attach(int argc, char **argv)
 			       strerror(-err));
 			goto out;
 		}
-		err = attach_one(skel, a);
-		if (err) {
-			rd_attach_refused(argv[i], mode, err);
-			goto out;
+		if (mode == RD_MODE_TC) {
+			err = attach_tc(skel, a);
+			if (err)
+				rd_attach_refused(argv[i], mode, err);
+		} else {
+			err = attach_xdp(&src, a, exclusive, force);
 		}
+		if (err)
+			goto out;
 		rd_egress_hint(argv[i], ifindex, mode == RD_MODE_NATIVE);
 		if (a == &new)
 			st.ifs[st.n++] = new;
@@ -236,6 +320,8 @@ int cmd_attach(int argc, char **argv)
 	ret = 0;
 out:
 	/* links and pins keep the programs alive after we exit */
+	rd_xdp_src_close(&src);
+	rocedp__destroy(xskel);
 	rocedp__destroy(skel);
 	return ret;
 }
@@ -350,6 +436,48 @@ static const char *xdp_prog_name(unsigned int ifindex, char *buf, size_t len)
 	return buf;
 }
 
+/* How an XDP port's program sits there: JSON members, or a text line. */
+static void xdp_way(const struct rd_attached *a, bool json)
+{
+	struct rd_xdp_port p = {};
+	char name[RD_ESC_IFNAME];
+	const char *vlan;
+	bool by_us, peer;
+
+	vlan = rd_vlan_offload_state(a->name, a->flags, &by_us);
+	rd_xdp_inspect(a->ifindex, &p);
+	peer = rd_vlan_peer_elsewhere(a->name, a->ifindex);
+	if (json) {
+		printf(",\"xdp\":\"%s\",\"dispatcher_unavailable\":%s,"
+		       "\"other_xdp_programs\":%u,\"vlan_offload\":\"%s\","
+		       "\"vlan_offload_by_rocedp\":%s,"
+		       "\"vlan_peer_elsewhere\":%s",
+		       a->flags & RD_AF_DISPATCHER ? "dispatcher" : "exclusive",
+		       a->flags & RD_AF_NO_DISPATCHER ? "true" : "false",
+		       p.n_foreign, vlan, by_us ? "true" : "false",
+		       peer ? "true" : "false");
+		return;
+	}
+	if (a->flags & RD_AF_DISPATCHER && p.n_foreign)
+		printf("    xdp: in libxdp's dispatcher with %u other program%s (%s)\n",
+		       p.n_foreign, p.n_foreign > 1 ? "s" : "", p.foreign);
+	else if (a->flags & RD_AF_DISPATCHER)
+		printf("    xdp: in libxdp's dispatcher, alone so far\n");
+	else if (a->flags & RD_AF_NO_DISPATCHER)
+		printf("    xdp: exclusive (own link): libxdp's dispatcher is unavailable on this kernel; other XDP programs cannot share this port\n");
+	else
+		printf("    xdp: exclusive (own link)\n");
+	if (!strcmp(vlan, "on"))
+		printf("    vlan offload: rx tag stripping ON: tagged frames reach XDP untagged (turned on after attach?): 'rocedp attach %s' turns it off\n",
+		       rd_esc_term(a->name, name, sizeof(name)));
+	else
+		printf("    vlan offload: rx tag stripping %s%s\n", vlan,
+		       by_us ? " (turned off by rocedp, restored at detach)" :
+			       "");
+	if (peer)
+		printf("    vlan offload: the veth peer is in another namespace: VLAN tags it inserts by offload reach XDP untagged; turn it off there (ethtool -K PEER txvlan off tx-vlan-stag-hw-insert off)\n");
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct rd_attach_state st;
@@ -384,13 +512,17 @@ int cmd_status(int argc, char **argv)
 		       pinned ? rd_hash_mode_name(cfg.hash_mode) : "",
 		       rd_ecn_module_loaded() ? "module" : "map");
 		for (i = 0, n = 0; i < st.n; i++)
-			if (!st.ifs[i].gone && !st.ifs[i].missing)
-				printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"}",
+			if (!st.ifs[i].gone && !st.ifs[i].missing) {
+				printf("%s{\"name\":\"%s\",\"ifindex\":%u,\"mode\":\"%s\"",
 				       n++ ? "," : "",
 				       rd_esc_json(st.ifs[i].name, name,
 						   sizeof(name)),
 				       st.ifs[i].ifindex,
 				       rd_mode_name(st.ifs[i].mode));
+				if (st.ifs[i].mode != RD_MODE_TC)
+					xdp_way(&st.ifs[i], true);
+				printf("}");
+			}
 		printf("]}\n");
 	} else {
 		printf("rocedp %s: %s %s%s\n", ROCEDP_VERSION,
@@ -420,6 +552,8 @@ int cmd_status(int argc, char **argv)
 				       "clsact ingress+egress" :
 				       xdp_prog_name(st.ifs[i].ifindex, prog,
 						     sizeof(prog)));
+			if (st.ifs[i].mode != RD_MODE_TC)
+				xdp_way(&st.ifs[i], false);
 			if (pinned && st.ifs[i].mode == RD_MODE_NATIVE)
 				rd_egress_status(&m, st.ifs[i].name,
 						 st.ifs[i].ifindex);

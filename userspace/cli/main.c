@@ -26,7 +26,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct rd_cmd cmds[] = {
 	{ "attach", cmd_attach, true,
-	  "IFACE... [--mode native|generic|tc] [--features LIST] [--egress]" },
+	  "IFACE... [--mode native|generic|tc] [--features LIST] [--egress] [--exclusive] [--force]" },
 	{ "detach", cmd_detach, true, "[IFACE...] [--all]" },
 	{ "status", cmd_status, true, "" },
 	{ "config", cmd_config, true,

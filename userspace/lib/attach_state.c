@@ -80,8 +80,9 @@ const char *rd_state_file(void)
 /* Is what the record says attached really there: our link, our filter? */
 static bool attachment_present(const struct rd_attached *a)
 {
-	return a->mode == RD_MODE_TC ? rd_tc_present(a->ifindex) :
-				       rd_xdp_present(a->ifindex);
+	return a->mode == RD_MODE_TC ?
+		       rd_tc_present(a->ifindex) :
+		       rd_xdp_present(a->ifindex, a->flags & RD_AF_DISPATCHER);
 }
 
 /*
@@ -95,7 +96,7 @@ int rd_state_read(struct rd_attach_state *st)
 {
 	char name[IF_NAMESIZE + 1], now[IF_NAMESIZE], mode[16];
 	const char *path = rd_state_file();
-	unsigned int ifindex, created;
+	unsigned int ifindex, flags;
 	bool by_inode;
 	FILE *f;
 
@@ -109,7 +110,7 @@ int rd_state_read(struct rd_attach_state *st)
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	while (st->n < RD_MAX_ATTACH && fscanf(f, "%16s %u %15s %u", name,
-					       &ifindex, mode, &created) == 4) {
+					       &ifindex, mode, &flags) == 4) {
 		struct rd_attached *a = &st->ifs[st->n];
 
 		memset(a, 0, sizeof(*a));
@@ -122,10 +123,10 @@ int rd_state_read(struct rd_attach_state *st)
 			snprintf(a->name, sizeof(a->name), "%s", now);
 		else if (errno == ENXIO || errno == ENODEV)
 			a->gone = true;
+		a->flags = flags;
 		a->missing = !a->gone && !attachment_present(a);
 		if (by_inode && (a->gone || a->missing))
 			continue;
-		a->created_clsact = created;
 		st->n++;
 	}
 	fclose(f);
@@ -151,8 +152,7 @@ int rd_state_write(const struct rd_attach_state *st)
 		return -errno;
 	for (i = 0; i < st->n; i++)
 		fprintf(f, "%s %u %s %u\n", st->ifs[i].name, st->ifs[i].ifindex,
-			rd_mode_name(st->ifs[i].mode),
-			st->ifs[i].created_clsact);
+			rd_mode_name(st->ifs[i].mode), st->ifs[i].flags);
 	if (fclose(f))
 		return -errno;
 	err = rename(tmp, rd_state_file()) ? -errno : 0;

@@ -18,11 +18,27 @@ enum rd_attach_mode {
 	RD_MODE_TC,
 };
 
+/*
+ * What an attachment changed and how it was made (the record's fourth
+ * column; older versions wrote 0 or 1 there, which is RD_AF_CLSACT).
+ */
+enum {
+	RD_AF_CLSACT = 1 << 0, /* tc: we added the clsact qdisc */
+	RD_AF_DISPATCHER = 1 << 1, /* XDP: in libxdp's dispatcher */
+	RD_AF_NO_DISPATCHER = 1
+			      << 2, /* XDP: own link, dispatcher unavailable */
+	RD_AF_VLAN_CTAG = 1 << 3, /* we turned rx-vlan-hw-parse off */
+	RD_AF_VLAN_STAG = 1 << 4, /* we turned rx-vlan-stag-hw-parse off */
+	RD_AF_PEER_CTAG = 1
+			  << 5, /* veth peer: we turned tx-vlan-hw-insert off */
+	RD_AF_PEER_STAG = 1 << 6, /* veth peer: tx-vlan-stag-hw-insert off */
+};
+
 struct rd_attached {
 	char name[IF_NAMESIZE + 1];
 	unsigned int ifindex;
 	enum rd_attach_mode mode;
-	unsigned int created_clsact; /* detach removes the qdisc too */
+	unsigned int flags; /* RD_AF_*: what detach undoes */
 	bool gone; /* the interface was deleted: only pins left to clean */
 	bool missing; /* recorded, but our link or filter is not there */
 };

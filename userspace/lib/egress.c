@@ -196,6 +196,24 @@ static int peer_of(unsigned int ifindex, struct peer *p)
 	return nl_ask(nlh, link_cb, p);
 }
 
+int rd_veth_peer(const char *name, unsigned int ifindex, int *peer_ifindex,
+		 int *nsid)
+{
+	struct peer p;
+	int err;
+
+	if (!is_veth(name))
+		return -EOPNOTSUPP;
+	err = peer_of(ifindex, &p);
+	if (err)
+		return err;
+	if (!p.ifindex)
+		return -ENOENT;
+	*peer_ifindex = p.ifindex;
+	*nsid = p.nsid;
+	return 0;
+}
+
 /* The nsid the current namespace gives the namespace of fd, or -1 */
 static int nsid_of(int fd)
 {

@@ -24,4 +24,9 @@ int rd_egress_check(const struct rd_maps *m, const char *name,
 void rd_egress_status(const struct rd_maps *m, const char *name,
 		      unsigned int ifindex);
 
+/* A veth port's peer: its ifindex and the nsid of its namespace (-1: this
+ * one). -EOPNOTSUPP for a device other than veth. */
+int rd_veth_peer(const char *name, unsigned int ifindex, int *peer_ifindex,
+		 int *nsid);
+
 #endif

@@ -177,6 +177,32 @@ int rd_live_load(struct rocedp **out, bool pin)
 }
 
 /*
+ * The XDP program alone, opened as rd_live_load would and not loaded:
+ * libxdp loads it as an extension of its dispatcher. Its maps are the pins
+ * the live load made (the devmap included), so both programs share them.
+ */
+int rd_live_open_xdp(struct rocedp **out)
+{
+	struct bpf_program *p;
+	struct rocedp *skel;
+	int err;
+
+	skel = rocedp__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->cfg_ecn_kfunc = rd_ecn_module_loaded();
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.rocedp_xdp);
+	err = set_pin_paths(skel);
+	if (err) {
+		rocedp__destroy(skel);
+		return err;
+	}
+	*out = skel;
+	return 0;
+}
+
+/*
  * Devmap entries carry no program: XDP marks ECN in the ingress program.
  * A version that marked in a devmap egress program left one in every
  * entry and pinned it; strip both on attach so an upgrade never marks a

@@ -16,6 +16,8 @@ int rd_pin_dir_prepare(void);
 bool rd_ecn_module_loaded(void);
 /* Open and load; pin: reuse (or create and pin) the maps. */
 int rd_live_load(struct rocedp **out, bool pin);
+/* Open (not load) the XDP program on the pinned maps, for libxdp. */
+int rd_live_open_xdp(struct rocedp **out);
 /* Drop devmap egress programs an older version left behind. */
 int rd_strip_devmap_progs(struct rocedp *skel);
 /* Unpin every map and program and remove the pin directories. */

@@ -181,6 +181,13 @@ const char *rd_pin_dir(void)
 	return pd.dir;
 }
 
+/* The bpffs the pin directory lives on, as this process reaches it. */
+const char *rd_bpffs_root(void)
+{
+	rd_pin_dir();
+	return pd.root;
+}
+
 int rd_bpffs_prepare(void)
 {
 	rd_pin_dir();

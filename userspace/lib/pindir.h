@@ -22,6 +22,9 @@ const char *rd_pin_dir(void);
 /* --pin-dir DIR (a global option): wins over ROCEDP_PIN_DIR */
 void rd_pin_dir_set(const char *dir);
 /* The bpffs the pin directory lives on, mounted first where that lasts. */
+/* The bpffs the pin directory is on (the host's, maybe via /proc/N/root):
+ * where libxdp keeps its dispatcher state too. */
+const char *rd_bpffs_root(void);
 int rd_bpffs_prepare(void);
 /* Create the netns parent directory (if any) and the pin directory. */
 int rd_pin_dir_make(void);
