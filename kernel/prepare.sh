@@ -20,8 +20,9 @@ top=$(dirname "$here")
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
-# Modules copied out of the image for the boot test (deps are added).
-KMOD_WANT=${KMOD_WANT:-"sch_ingress cls_bpf veth"}
+# Modules copied out of the image for the boot test (deps are added);
+# 8021q for the VLAN sub-interface check of XDP VLAN offload handling.
+KMOD_WANT=${KMOD_WANT:-"sch_ingress cls_bpf veth 8021q"}
 # ... and for the lab's Soft-RoCE guests (tools/lab/rdma.sh), in their own
 # dir: the same unpack, so the image is downloaded once for both.
 # (rxe asks the crypto API for "crc32", which nothing loads without modprobe)
@@ -72,6 +73,7 @@ fetch() { # package=version -> path of the .deb in the cache
 
 # --- the kernel image: vmlinuz, BTF, modules --------------------------------
 if [ ! -f "$kc/image.stamp" ] ||
+	[ "$(cat "$kc/kmods/want" 2>/dev/null)" != "$KMOD_WANT" ] ||
 	[ "$(cat "$kc/kmods-rdma/want" 2>/dev/null)" != "$KMOD_RDMA" ]; then
 	deb=$(fetch "linux-image-$KVER=$PKGVER")
 	tmp=$kc/image.tmp
@@ -113,6 +115,7 @@ if [ ! -f "$kc/image.stamp" ] ||
 	for m in $KMOD_RDMA; do
 		visit "$m"
 	done
+	echo "$KMOD_WANT" >"$kc/kmods/want"
 	echo "$KMOD_RDMA" >"$kc/kmods-rdma/want"
 	rm -rf "$tmp" "$deb"
 	touch "$kc/image.stamp"

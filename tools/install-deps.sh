@@ -9,7 +9,7 @@ libjson-c-dev bpftool iproute2 linux-libc-dev clang-format python3-scapy
 tshark tcpdump gnuplot-nox ethtool libclang-rt-14-dev frr
 libhiredis-dev redis-server redis-tools libncurses-dev tmux prometheus"
 kernel="qemu-system-x86 busybox-static cpio linux-headers-amd64 xz-utils
-zstd bc flex bison libelf-dev libssl-dev dwarves file"
+zstd bc flex bison libelf-dev libssl-dev dwarves file xdp-tools"
 bench="dpkg-dev debhelper"
 # make deb: debian/ (debhelper, dh_dkms), lintian for selftests/deb.sh
 deb="dpkg-dev debhelper dh-dkms lintian"

@@ -321,6 +321,119 @@ else
 	skip "rocedp-ecn-show-map: $ROCEDP not built"
 fi
 
+# --- XDP: beside an xdp-loader program, and VLAN tags ---------------------------
+# rocedp and xdp-loader's program on one port through libxdp's dispatcher,
+# in both orders: frames reach both, and either detaches alone. Then VLAN
+# 10 frames from a VLAN sub-interface (the tag inserted by offload, in
+# metadata) must not be routed by rocedp's main table.
+XL=/usr/sbin/xdp-loader
+BT=/usr/sbin/bpftool
+FOREIGN=build/xdp_foreign.bpf.o
+# veth NAME: a pair NAME0/NAME1, up (busybox ip ignores "peer name")
+veth() {
+	ip link add "${1}0" type veth peer name "${1}1" 2>/dev/null || return 1
+	if [ ! -e "/sys/class/net/${1}1" ]; then
+		ix=$(cat "/sys/class/net/${1}0/ifindex")
+		for d in /sys/class/net/*; do
+			[ "${d##*/}" != "${1}0" ] && [ "$(cat "$d/iflink")" = "$ix" ] &&
+				ip link set dev "${d##*/}" name "${1}1"
+		done
+	fi
+	ip link set "${1}0" up && ip link set "${1}1" up
+}
+mac() { cat "/sys/class/net/$1/address"; }
+# member OBJ KEY: a number in `rocedp -j stats`'s OBJ ("counters", "pass")
+member() {
+	$ROCEDP -j stats 2>/dev/null | tr -d ' \n' |
+		sed -n "s/.*\"$1\":{\([^}]*\)}.*/\1/p" | tr ',' '\n' |
+		sed -n "s/^\"$2\":\([0-9]*\)$/\1/p"
+}
+foreign_count() {
+	$BT -j map dump name xf_count 2>/dev/null | tr -d ' \n' |
+		sed -n 's/.*"value":\([0-9]*\).*/\1/p'
+}
+foreign_id() {
+	$BT -j prog show name xdp_foreign 2>/dev/null | tr -d ' \n' |
+		sed -n 's/^\[*{"id":\([0-9]*\),.*/\1/p'
+}
+# frames N DEV: N pings to 10.20.0.5 out of DEV (its ARP entry is static)
+frames() { ping -c "$1" -i 0.1 -W 1 -I "$2" 10.20.0.5 >/dev/null 2>&1; }
+# both_run NAME: 10 frames into rdx0 reach the foreign program and rocedp
+both_run() {
+	f0=$(foreign_count) r0=$(member counters rx_packets)
+	frames 10 rdx1
+	f1=$(foreign_count) r1=$(member counters rx_packets)
+	if [ $((${f1:-0} - ${f0:-0})) -ge 10 ] && [ $((${r1:-0} - ${r0:-0})) -ge 10 ]; then
+		pass "$1: xdp_foreign +$((f1 - f0)), rocedp +$((r1 - r0))"
+	else
+		fail "$1: xdp_foreign '$f0' -> '$f1', rocedp '$r0' -> '$r1' for 10 frames; $($XL status rdx0 2>&1 | grep rdx0 | tr '\n' ' ')"
+	fi
+}
+
+if [ -x $ROCEDP ] && [ -x $XL ] && [ -x $BT ] && [ -f $FOREIGN ]; then
+	check xdp-veth veth rdx
+	arp -i rdx1 -s 10.20.0.5 "$(mac rdx0)"
+
+	# foreign program first, rocedp joins its dispatcher
+	check coexist-a-foreign-load $XL load -m skb rdx0 $FOREIGN
+	check coexist-a-rocedp-attach $ROCEDP attach --mode generic rdx0
+	contains coexist-a-status-shared "in libxdp's dispatcher with 1 other program" $ROCEDP status
+	both_run coexist-a-both-run
+	check coexist-a-rocedp-detach $ROCEDP detach rdx0
+	contains coexist-a-foreign-stays "xdp_foreign" $XL status rdx0
+	f0=$(foreign_count)
+	frames 10 rdx1
+	f1=$(foreign_count)
+	[ $((${f1:-0} - ${f0:-0})) -ge 10 ] && pass "coexist-a-foreign-still-runs: +$((f1 - f0))" ||
+		fail "coexist-a-foreign-still-runs: '$f0' -> '$f1'"
+	check coexist-a-foreign-unload $XL unload rdx0 --all
+
+	# rocedp first, xdp-loader's program joins rocedp's dispatcher
+	check coexist-b-rocedp-attach $ROCEDP attach --mode generic rdx0
+	contains coexist-b-status-dispatcher "in libxdp's dispatcher, alone so far" $ROCEDP status
+	check coexist-b-foreign-load $XL load -m skb rdx0 $FOREIGN
+	contains coexist-b-status-shared "in libxdp's dispatcher with 1 other program" $ROCEDP status
+	both_run coexist-b-both-run
+	check coexist-b-foreign-unload $XL unload rdx0 -i "$(foreign_id)"
+	r0=$(member counters rx_packets)
+	frames 10 rdx1
+	r1=$(member counters rx_packets)
+	[ $((${r1:-0} - ${r0:-0})) -ge 10 ] && pass "coexist-b-rocedp-still-runs: +$((r1 - r0))" ||
+		fail "coexist-b-rocedp-still-runs: '$r0' -> '$r1'; $($XL status rdx0 2>&1 | grep rdx0 | tr '\n' ' ')"
+	contains coexist-b-status-alone "in libxdp's dispatcher, alone so far" $ROCEDP status
+	check coexist-b-rocedp-detach $ROCEDP detach rdx0
+	contains coexist-b-port-free "No XDP program loaded" $XL status rdx0
+
+	# VLAN 10 from a sub-interface of rdy1 into rdy0; a route out of rdx0
+	check vlan-veth veth rdy
+	check vlan-subif sh -c 'ip link add link rdy1 name rdy1.10 type vlan id 10 2>/dev/null ||
+		vconfig add rdy1 10'
+	ip link set rdy1.10 up
+	ip addr add 10.10.0.2/24 dev rdy1.10
+	ip addr add 10.11.0.2/24 dev rdy1
+	ip addr add 10.12.0.1/24 dev rdx0
+	arp -i rdx0 -s 10.12.0.2 02:00:00:00:12:02
+	ip route add 10.20.0.0/24 via 10.12.0.2
+	arp -i rdy1 -s 10.20.0.5 "$(mac rdy0)"
+	arp -i rdy1.10 -s 10.20.0.5 "$(mac rdy0)"
+	check vlan-attach $ROCEDP attach --mode generic rdy0 rdx0
+	check vlan-sync $ROCEDP sync --once
+	contains vlan-status-offload "rx tag stripping off (turned off by rocedp" $ROCEDP status
+	f0=$(member counters forwarded_packets) v0=$(member pass vlan)
+	frames 10 rdy1
+	f1=$(member counters forwarded_packets) v1=$(member pass vlan)
+	frames 10 rdy1.10
+	f2=$(member counters forwarded_packets) v2=$(member pass vlan)
+	[ $((f1 - f0)) = 10 ] && pass "vlan-untagged-routed: 10 frames forwarded" ||
+		fail "vlan-untagged-routed: forwarded $((f1 - f0)) of 10 (the route is not used)"
+	[ "$f2" = "$f1" ] && [ $((v2 - v1)) = 10 ] &&
+		pass "vlan-subif-not-routed: 10 VLAN 10 frames: forwarded 0, passed as vlan 10" ||
+		fail "vlan-subif-not-routed: forwarded $((f2 - f1)), passed as vlan $((v2 - v1)) of 10"
+	check vlan-detach $ROCEDP detach --all
+else
+	skip "xdp-coexist: rocedp, xdp-loader, bpftool or $FOREIGN missing"
+fi
+
 # --- unloaded: gone, probe back to "none" -------------------------------------------
 check module-sysfs-gone test ! -e $ECN
 check module-btf-gone test ! -e /sys/kernel/btf/rocedp_ecn

@@ -11,7 +11,7 @@
 # into per-check results and one summary line. Fails on any FAIL, a hang, a
 # missing DONE marker, or a pass/fail disagreement with isa-debug-exit.
 #
-# Env: OUT (build), KTEST_TIMEOUT (seconds, default 240), KTEST_KEEP=1 keeps
+# Env: OUT (build), KTEST_TIMEOUT (seconds, default 300), KTEST_KEEP=1 keeps
 # the initramfs staging dir, QEMU_EXTRA (more qemu args).
 set -euo pipefail
 
@@ -19,7 +19,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 OUT=${OUT:-build}
 cache=${KTEST_CACHE:-$OUT/kernel}
-timeout_s=${KTEST_TIMEOUT:-240}
+timeout_s=${KTEST_TIMEOUT:-300}
 t0=$(date +%s)
 
 die() { echo "test-kernel: error: $*" >&2; exit 1; }
@@ -95,6 +95,20 @@ for f in "$OUT"/*.bpf.o; do
 	[ -f "$f" ] || continue
 	mkdir -p "$stage/rocedp/build"
 	cp "$f" "$stage/rocedp/build/"
+done
+# XDP coexistence: xdp-loader, libxdp's dispatcher object (at its host
+# path, where libxdp looks for it) and bpftool to read the other program's
+# counter.
+for b in /usr/sbin/xdp-loader /usr/sbin/bpftool; do
+	[ -x "$b" ] || continue
+	mkdir -p "$stage/usr/sbin"
+	cp "$b" "$stage/usr/sbin/"
+	bins+=("$b")
+done
+for f in /usr/lib/*/bpf/xdp-dispatcher.o; do
+	[ -f "$f" ] || continue
+	mkdir -p "$stage$(dirname "$f")"
+	cp "$f" "$stage$f"
 done
 # Fixture data, if the suite reads any at run time.
 [ -d tests/fixtures ] && mkdir -p "$stage/rocedp/tests" &&
