@@ -96,6 +96,9 @@ import_case unsupported unsupported.json
 import_case ars_swss ars_swss.json
 import_case ars_iface ars_iface.json
 import_case ars_global ars_global.json
+# rocedp's own tables (ROCEDP|global, ROCEDP_QOS, ROCEDP_CTS_RULE), over
+# what SWITCH_HASH gave
+import_case rocedp_table rocedp_table.json
 
 # a malformed document: one error line, nothing on stdout, exit non-zero
 for f in "$DIR"/bad/*.json; do

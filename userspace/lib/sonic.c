@@ -15,6 +15,7 @@
 #include "sonic_db.h"
 #include "sonic_ars.h"
 #include "sonic_qos.h"
+#include "sonic_rocedp.h"
 
 /* ---- SWITCH_HASH ---- */
 
@@ -291,6 +292,8 @@ int rd_sonic_convert(struct json_object *configdb,
 		sn_convert_qos(&c);
 	if (!c.err)
 		warn_pfc_wd(&c);
+	if (!c.err) /* last: rocedp's own knobs win */
+		sn_convert_rocedp(&c);
 	free(c.pm);
 	*n_warnings = c.warnings;
 	if (!c.err && o && o->strict && c.warnings) {
