@@ -172,6 +172,13 @@ t_check $? "ACL without SCAN: alive, logs NOPERM, $((c1 - c0)) connections in 3 
 rc acl acl setuser rd +scan >/dev/null
 t_wait_for 5 sh -c "[ \"\$(redis-cli -s '$T_TMP/acl.sock' -n 6 hget 'ROCEDP|status' state)\" = ok ]"
 t_check $? "SCAN granted: the next try applies (state $(state acl state))" "$(tail -n2 "$T_TMP/acl.log")"
+# HGETALL refused on every key: a read that lost its keys is no CONFIG_DB
+rc acl acl setuser rd -hgetall >/dev/null
+rc acl -n 4 hset "PORT|Ethernet0" mtu 9100 >/dev/null
+t_wait_for 5 grep -q "NOPERM.*(HGETALL" "$T_TMP/acl.log"
+[ $? = 0 ] && [ "$(kmin)" = 1048576 ] && [ "$(seed)" = 77 ]
+t_check $? "HGETALL refused (NOPERM): nothing applied, the maps keep CONFIG_DB (kmin $(kmin), seed $(seed))" "$(tail -n2 "$T_TMP/acl.log")"
+rc acl acl setuser rd +hgetall >/dev/null
 
 # --- a port whose device appears later: skipped, then applied ---
 [ "$(state acl refusals)" = 0 ] && grep -q "ecn.ports.s2: no such device" "$T_TMP/acl.log"

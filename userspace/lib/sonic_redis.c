@@ -539,8 +539,19 @@ static int add_key(struct rd_sredis *r, struct json_object *root,
 	size_t i;
 	int e;
 
-	if (rep->type == REDIS_REPLY_ERROR)
-		return 0; /* WRONGTYPE: a string such as INIT_KEY */
+	/* WRONGTYPE: a string such as INIT_KEY, no table entry. Any other
+	 * error (NOPERM on one key) fails the read: a config missing keys
+	 * must not be applied. */
+	if (rep->type == REDIS_REPLY_ERROR &&
+	    !strncmp(rep->str, "WRONGTYPE", 9))
+		return 0;
+	if (rep->type == REDIS_REPLY_ERROR) {
+		e = server_err(r, rep);
+		snprintf(r->err + strlen(r->err),
+			 sizeof(r->err) - strlen(r->err), " (HGETALL %.48s)",
+			 key);
+		return e;
+	}
 	if (rep->type != REDIS_REPLY_ARRAY || rep->elements % 2) {
 		snprintf(r->err, sizeof(r->err),
 			 "HGETALL %.64s: not a field/value list", key);
