@@ -10,7 +10,9 @@
 #    .../rocedp-netns/<netns cookie> in another one, also from inside
 #    `ip netns exec` (whose own /sys hides the host's bpffs), where status
 #    names the namespace;
-#  * where no bpffs that outlives the command is reachable, attach exits 1.
+#  * where no bpffs is mounted, attach mounts one (mode 0700) in the mount
+#    namespace of the host (pid 1 here), and exits 1 saying why where it
+#    may not.
 # The full fabric with plain `ip netns exec` is selftests/netns_plain.sh.
 # Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
 
@@ -106,14 +108,26 @@ print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])')
 	# a "host" without bpffs: in a new pid namespace pid 1 is a shell in a
 	# mount namespace whose /sys (ip netns exec's) has none, and rocedp runs
 	# in a further private mount namespace: a bpffs mounted there would
-	# vanish with the command, so attach must fail, naming why
+	# vanish with the command, so attach mounts one in pid 1's mount
+	# namespace (mode 0700), as bpftool mounts a missing bpffs
 	ip netns exec "$NS" unshare --mount --pid --fork --mount-proc sh -c \
-		"unshare --mount env -u ROCEDP_PIN_DIR '$ROCEDP' attach lo" >"$TMP/out" 2>&1
-	rc=$?
-	if [ $rc = 1 ] && grep -q "no bpffs here outlives this command" "$TMP/out"; then
-		ok "no lasting bpffs reachable: attach exits 1 and says why"
+		"unshare --mount env -u ROCEDP_PIN_DIR '$ROCEDP' attach --mode generic lo >/dev/null 2>&1
+		stat -f -c %T /sys/fs/bpf; stat -c %a /sys/fs/bpf
+		env -u ROCEDP_PIN_DIR '$ROCEDP' detach --all" >"$TMP/out" 2>&1
+	if [ "$(head -n 2 "$TMP/out" | tr '\n' ' ')" = "bpf_fs 1700 " ]; then
+		ok "no bpffs on the host: attach mounts one there (mode 0700) from a private mount namespace"
 	else
-		nok "no lasting bpffs reachable: attach exits 1" "rc $rc: $(cat "$TMP/out")"
+		nok "no bpffs on the host: attach mounts one there" "$(cat "$TMP/out")"
+	fi
+	# and refuses, saying why, where it may not (no CAP_SYS_ADMIN to enter
+	# that mount namespace)
+	ip netns exec "$NS" unshare --mount --pid --fork --mount-proc sh -c \
+		"unshare --mount setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin env -u ROCEDP_PIN_DIR '$ROCEDP' attach --mode generic lo" >"$TMP/out" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q "mount it on the host" "$TMP/out"; then
+		ok "no bpffs on the host and no right to mount one: attach exits 1 and says why"
+	else
+		nok "no bpffs on the host and no right to mount one: attach exits 1" "rc $rc: $(cat "$TMP/out")"
 	fi
 else
 	nok "ip netns add $NS"

@@ -104,3 +104,10 @@ $(TEST_OUT)/rtt_test: tests/rtt_test.c tests/flowlet_harness.h \
 		bpf/rocedp_abi.h | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread
+
+# the pin directory checks (userspace/lib/pindir.c) on a plain tree
+FORMAT_EXTRA += tests/pindir_test.c
+test-progs: $(TEST_OUT)/pindir_test
+$(TEST_OUT)/pindir_test: tests/pindir_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
+		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)

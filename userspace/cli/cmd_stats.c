@@ -408,7 +408,8 @@ static int stats_once(const struct stats_opts *o, const struct rd_maps *m)
 	if (o->textfile) {
 		err = write_textfile(o->textfile, m, &snap, o->top_qps);
 		if (err)
-			rd_err("stats", "%s: %s", o->textfile, strerror(-err));
+			rd_err("stats", "%s: %s", o->textfile,
+			       rd_safefile_strerror(err));
 		return err;
 	}
 	if (o->prom) {

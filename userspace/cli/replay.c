@@ -251,7 +251,8 @@ int cmd_replay(int argc, char **argv)
 	if (o.out) {
 		err = rd_pcap_open_write(&pout, o.out);
 		if (err) {
-			rd_err("replay", "%s: %s", o.out, strerror(-err));
+			rd_err("replay", "%s: %s", o.out,
+			       rd_safefile_strerror(err));
 			goto out;
 		}
 	}
@@ -261,7 +262,8 @@ int cmd_replay(int argc, char **argv)
 		/* like --out: a temp file renamed over it at the end */
 		err = rd_safefile_open(&vsf, o.verdicts, 0644);
 		if (err) {
-			rd_err("replay", "%s: %s", o.verdicts, strerror(-err));
+			rd_err("replay", "%s: %s", o.verdicts,
+			       rd_safefile_strerror(err));
 			goto out;
 		}
 		vf = vsf.f;

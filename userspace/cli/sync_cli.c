@@ -106,6 +106,7 @@ int cmd_sync(int argc, char **argv)
 	};
 	struct rd_sync_opts o = { 0 };
 	const char *pid_file = NULL;
+	struct rd_safefile pf = { .dir_fd = -1 };
 	bool once = false, daemonize = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct rd_sync *s;
@@ -218,9 +219,23 @@ int cmd_sync(int argc, char **argv)
 		rd_sync_close(s);
 		return 0;
 	}
+	/* opened before --daemon returns: a pid file that cannot be written
+	 * (a FIFO with no reader, another user's) fails with exit 1 here,
+	 * never in the daemon after the caller saw 0 */
+	if (pid_file) {
+		err = rd_safefile_open(&pf, pid_file, 0644);
+		if (err) {
+			rd_err("sync", "%s: %s", pid_file,
+			       rd_safefile_strerror(err));
+			rd_sync_close(s);
+			return 1;
+		}
+	}
 	/* detach only now, so that setup errors reach the terminal */
 	if (daemonize && daemon(0, 1)) {
 		rd_err("sync", "daemon: %s", strerror(errno));
+		if (pid_file)
+			rd_safefile_abort(&pf);
 		rd_sync_close(s);
 		return 1;
 	}
@@ -229,13 +244,8 @@ int cmd_sync(int argc, char **argv)
 		rd_sync_note_owner(s);
 	if (pid_file) {
 		/* never through a name another user planted (safefile.h) */
-		struct rd_safefile pf;
-
-		err = rd_safefile_open(&pf, pid_file, 0644);
-		if (!err) {
-			fprintf(pf.f, "%d\n", getpid());
-			err = rd_safefile_commit(&pf);
-		}
+		fprintf(pf.f, "%d\n", getpid());
+		err = rd_safefile_commit(&pf);
 		if (err) {
 			rd_err("sync", "%s: %s", pid_file, strerror(-err));
 			rd_sync_close(s);

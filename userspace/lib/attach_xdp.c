@@ -162,8 +162,12 @@ static int link_attach(int prog_fd, unsigned int ifindex, bool native)
 static int link_detach(unsigned int ifindex)
 {
 	char path[256];
-	int fd, err = 0;
+	int fd, err = rd_pin_dir_check(NULL);
 
+	/* never through a directory someone else could have swapped in */
+	if (err == -EPERM)
+		return err;
+	err = 0;
 	xdp_link_path(path, sizeof(path), ifindex);
 	fd = bpf_obj_get(path);
 	if (fd < 0)

@@ -28,16 +28,9 @@ static const char *pin_path(char *buf, size_t len, const char *sub)
 /* The netns's directory on the host's bpffs (pindir.c), root-only. */
 int rd_pin_dir_prepare(void)
 {
-	char p[256];
-	int err = rd_pin_dir_make();
+	static const char *const subs[] = { "links", "progs", NULL };
 
-	if (err)
-		return err;
-	if (mkdir(pin_path(p, sizeof(p), "/links"), 0700) && errno != EEXIST)
-		return -errno;
-	if (mkdir(pin_path(p, sizeof(p), "/progs"), 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
+	return rd_pin_dir_make(subs);
 }
 
 bool rd_ecn_module_loaded(void)
@@ -258,8 +251,11 @@ int rd_pins_remove(void)
 	const char *sub[] = { "/links", "/progs", "" };
 	char path[512];
 	unsigned int i;
-	int err = 0;
+	int err = rd_pin_dir_check(NULL);
 
+	if (err == -EPERM)
+		return err; /* never unlink through someone else's directory */
+	err = 0;
 	for (i = 0; i < RD_MAP_MAX; i++) {
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 rd_map_names[i]);

@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 
 #include "mapset.h"
+#include "pindir.h"
 #include "util.h"
 
 const char *const rd_map_names[RD_MAP_MAX] = {
@@ -126,6 +127,10 @@ int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir)
 	if (!pin_dir)
 		pin_dir = ROCEDP_PIN_DIR;
 	rd_maps_init(m);
+	/* maps are opened by path: the directories on it must be root's */
+	err = rd_pin_dir_check(pin_dir);
+	if (err == -EPERM)
+		return err;
 	for (i = 0; i < RD_MAP_MAX; i++) {
 		if (snprintf(path, sizeof(path), "%s/%s", pin_dir,
 			     rd_map_names[i]) >= (int)sizeof(path)) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Files written through a fresh temporary file and rename (safefile.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,46 +32,70 @@ static void tmp_name(struct rd_safefile *s)
 	snprintf(s->tmp, sizeof(s->tmp), ".%.40s.%s", s->base, rnd);
 }
 
+/* root's, or the caller's own */
+static bool trusted_owner(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
 /*
  * May the existing target be written in place? Only character devices and
- * FIFOs (/dev/null, a pipe, a terminal), and through a symlink only when
- * the symlink is root's or ours (/dev/stdout): one planted by another user
- * is replaced, never followed.
+ * FIFOs (/dev/null, a pipe, a terminal) that are root's or ours, and
+ * through a symlink only when the symlink is root's or ours (/dev/stdout):
+ * one planted by another user is replaced, never followed. A FIFO or
+ * device of anyone else is refused (-EPERM): writing into it would block
+ * or feed whoever made it. 1: in place (*follow: through the symlink),
+ * 0: replaced, -errno: refused.
  */
-static int in_place(int dir_fd, const char *base)
+static int in_place(int dir_fd, const char *base, bool *follow)
 {
 	struct stat st;
 
+	*follow = false;
 	if (fstatat(dir_fd, base, &st, AT_SYMLINK_NOFOLLOW))
 		return errno == ENOENT ? 0 : -errno;
 	if (S_ISLNK(st.st_mode)) {
-		if (st.st_uid && st.st_uid != geteuid())
+		if (!trusted_owner(st.st_uid))
 			return 0;
 		if (fstatat(dir_fd, base, &st, 0))
 			return 0; /* dangling: replaced */
-		return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+		if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+			return S_ISDIR(st.st_mode) ? -EISDIR : 0;
+		*follow = true;
 	}
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	if (S_ISREG(st.st_mode))
 		return 0;
-	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
-		return 1;
-	return -EINVAL; /* a block device or socket is no output file */
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return -EINVAL; /* a block device or socket is no output file */
+	return trusted_owner(st.st_uid) ? 1 : -EPERM;
 }
 
-static int open_in_place(struct rd_safefile *s)
+/*
+ * Never blocks: O_NONBLOCK makes a FIFO without a reader ENXIO at once
+ * instead of waiting for one; writes block again once it is open.
+ */
+static int open_in_place(struct rd_safefile *s, bool follow)
 {
 	struct stat st;
-	int fd;
+	int fd, fl;
 
-	fd = openat(s->dir_fd, s->base, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	fd = openat(s->dir_fd, s->base,
+		    O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK |
+			    (follow ? 0 : O_NOFOLLOW));
 	if (fd < 0)
-		return -errno;
+		return errno == ELOOP ? -EAGAIN : -errno;
 	/* it may have been swapped since in_place() looked */
-	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+	    !trusted_owner(st.st_uid)) {
 		close(fd);
 		return -EAGAIN;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		close(fd);
+		return -errno;
 	}
 	return fd;
 }
@@ -80,6 +105,7 @@ int rd_safefile_open(struct rd_safefile *s, const char *path, mode_t mode)
 	const char *slash = strrchr(path, '/');
 	char dir[4096];
 	int fd = -1, err, i;
+	bool follow;
 
 	memset(s, 0, sizeof(*s));
 	s->dir_fd = -1;
@@ -102,9 +128,9 @@ int rd_safefile_open(struct rd_safefile *s, const char *path, mode_t mode)
 	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->dir_fd < 0)
 		return -errno;
-	err = in_place(s->dir_fd, s->base);
+	err = in_place(s->dir_fd, s->base, &follow);
 	if (err == 1) {
-		fd = open_in_place(s);
+		fd = open_in_place(s, follow);
 		if (fd >= 0) {
 			s->tmp[0] = 0;
 			goto fdopen;
@@ -195,4 +221,13 @@ int rd_same_file(const char *path, dev_t dev, ino_t ino)
 	if (stat(path, &st))
 		return 0;
 	return st.st_dev == dev && st.st_ino == ino;
+}
+
+const char *rd_safefile_strerror(int err)
+{
+	if (err == -ENXIO)
+		return "a FIFO with no reader (not waiting for one)";
+	if (err == -EPERM)
+		return "a FIFO or device of another user: not written";
+	return strerror(-err);
 }

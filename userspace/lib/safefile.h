@@ -6,8 +6,10 @@
  * with O_CREAT|O_EXCL|O_NOFOLLOW under a random name, is fsync'd and then
  * renamed over the target. Nothing is ever opened through a name another
  * user could have planted, a reader never sees half a file, and a failed
- * write leaves the old file as it was. A target that exists and is not a
- * regular file (/dev/null, a pipe, a terminal) is written in place.
+ * write leaves the old file as it was. A target that exists and is a
+ * character device or FIFO of root's or the caller's (/dev/null, a pipe, a
+ * terminal) is written in place, opened with O_NONBLOCK (a FIFO with no
+ * reader fails with ENXIO instead of hanging); anyone else's is refused.
  */
 #ifndef ROCEDP_SAFEFILE_H
 #define ROCEDP_SAFEFILE_H
@@ -28,6 +30,9 @@ int rd_safefile_open(struct rd_safefile *s, const char *path, mode_t mode);
 int rd_safefile_commit(struct rd_safefile *s);
 /* Drop the temporary file; the target is left as it was. */
 void rd_safefile_abort(struct rd_safefile *s);
+
+/* strerror, or for the refusals above what was refused */
+const char *rd_safefile_strerror(int err);
 
 /*
  * 1 when path names an existing file that is the same as (st_dev, st_ino)
