@@ -96,6 +96,8 @@ sec_cost() {
 	ip -n $ns link add bchold type veth peer name bchold_p
 	ip -n $ns link add bchold2 type veth peer name bchold2_p
 	ip -n $ns link add bchold3 type veth peer name bchold3_p
+	# and libxdp's dispatcher (the "dispatcher" row)
+	ip -n $ns link add bchold4 type veth peer name bchold4_p
 	for i in 0 1 2 3; do
 		ip -n $ns link add bcup$i type veth peer name bcup${i}_p
 		ip -n $ns link set bcup$i up
@@ -104,7 +106,8 @@ sec_cost() {
 	ip -n $ns link set bcin up
 	ip -n $ns link set bcin_p up
 	taskset -c "$CPU" nsenter --net=/run/netns/$ns "$RDB" cost -i bcin \
-		-p bcup0,bcup1,bcup2,bcup3 -H bchold,bchold2,bchold3 ${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
+		-p bcup0,bcup1,bcup2,bcup3 -H bchold,bchold2,bchold3 -D bchold4 \
+		${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
 		>"$B/cost.json"
 	local rc=$?
 	ip netns del $ns

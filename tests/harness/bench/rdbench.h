@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdbench's shared helpers (rdbench.c) and its commands, one file each:
- * rdbench_cost.c, rdbench_mem.c, rdbench_traffic.c (src, sink,
+ * rdbench_cost.c (with rdbench_disp.c), rdbench_mem.c, rdbench_traffic.c (src, sink,
  * sink-read), rdbench_bare.c (barefwd) and rdbench_sync.c (routewait,
  * count, ctrs, flap).
  */
@@ -24,6 +24,22 @@ int parse_mac(const char *s, __u8 mac[ETH_ALEN]);
 struct rocedp *rdbench_rocedp_open(void);
 /* Every rd_stats counter, summed over all CPUs, into c (dies on error). */
 void ctrs(int fd, __u64 *c);
+
+/*
+ * libxdp's dispatcher with one slot (rdbench_disp.c): fd, and the slot's
+ * extension link, NULL where the kernel refused it (ext_err says why; the
+ * dispatcher then calls the slot's stub). 0 or -errno from the load.
+ */
+struct bpf_object;
+struct bpf_link;
+struct rd_disp {
+	struct bpf_object *obj, *ext_obj;
+	struct bpf_link *link;
+	int fd;
+	int ext_err;
+};
+int rd_disp_load(struct rd_disp *d);
+void rd_disp_close(struct rd_disp *d);
 
 int cmd_cost(int argc, char **argv);
 int cmd_mem(int argc, char **argv);

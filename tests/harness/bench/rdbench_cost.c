@@ -344,7 +344,10 @@ int cmd_cost(int argc, char **argv)
 {
 	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
 	const char *in_if = NULL, *hold_if = NULL, *hold2_if = NULL,
-		   *hold3_if = NULL;
+		   *hold3_if = NULL, *disp_if = NULL;
+	struct rd_disp disp = { .fd = -1 };
+	double dsp[16];
+	int disp_idx = 0;
 	int hold_idx, hold2_idx, hold3_idx, bare_idx;
 	char *ports[4] = {}, *list = NULL, why[256];
 	static __u8 frames[N_FRAMES][FRAME_LEN];
@@ -363,7 +366,7 @@ int cmd_cost(int argc, char **argv)
 	bool all_ok = true;
 	__u8 in_mac[6];
 
-	while ((c = getopt(argc, argv, "i:p:b:r:n:H:")) != -1) {
+	while ((c = getopt(argc, argv, "i:p:b:r:n:H:D:")) != -1) {
 		switch (c) {
 		case 'i':
 			in_if = optarg;
@@ -376,6 +379,9 @@ int cmd_cost(int argc, char **argv)
 			break;
 		case 'p':
 			list = optarg;
+			break;
+		case 'D': /* holds libxdp's dispatcher (the dispatcher row) */
+			disp_if = optarg;
 			break;
 		case 'b':
 			batches = atoi(optarg);
@@ -394,7 +400,7 @@ int cmd_cost(int argc, char **argv)
 	    passes < 1 || passes > 16 || repeat < 1 || repeat > 250 ||
 	    batches < 1) {
 		fprintf(stderr,
-			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF,HOLD3_IF [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF,HOLD3_IF [-D HOLD4_IF] [-b batches] [-r repeat<=250] [-n passes<=16]\n");
 		return 2;
 	}
 	rounds = (uint64_t)batches * repeat;
@@ -488,6 +494,16 @@ int cmd_cost(int argc, char **argv)
 		die("holding the bare default forwarder in the dispatcher",
 		    errno);
 
+	if (disp_if) {
+		err = rd_disp_load(&disp);
+		if (err)
+			die("libxdp's dispatcher (xdp-dispatcher.o)", -err);
+		disp_idx = if_nametoindex(disp_if);
+		if (!disp_idx)
+			die(disp_if, errno);
+		if (bpf_xdp_attach(disp_idx, disp.fd, XDP_FLAGS_DRV_MODE, NULL))
+			die("holding libxdp's dispatcher", errno);
+	}
 	for (ci = 0; ci < N_COMBOS; ci++)
 		ing[ci].ok = true;
 	egr.ok = bare.ok = bflow.ok = bdef.ok = true;
@@ -504,6 +520,9 @@ int cmd_cost(int argc, char **argv)
 					      batches / 5 ?: 1, repeat, in_idx,
 					      0);
 
+		if (disp_idx)
+			dsp[p] = time_prog(disp.fd, true, frames, batches,
+					   repeat, in_idx, 0);
 		time_ref_fwd(&bare, p, fd_bare, &eo->bss->ref_fwd_redirected,
 			     frames, batches, repeat, in_idx);
 		time_ref_fwd(&bflow, p, fd_bflow,
@@ -568,6 +587,14 @@ int cmd_cost(int argc, char **argv)
 	printf(",\"tc_egress\":");
 	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,
 		  passes, et, 0);
+	if (disp_idx)
+		/* what sharing a port adds to a frame: the dispatcher's own
+		 * run and its call into the slot, net of the empty program */
+		printf(",\"dispatcher\":{\"name\":\"dispatcher\",\"ns\":%.2f,"
+		       "\"overhead_ns\":%.2f,\"slot\":\"%s\",\"freplace\":\"%s\"}",
+		       mean(dsp, passes), mean(dsp, passes) - e,
+		       disp.link ? "extension" : "stub",
+		       disp.link ? "attached" : strerror(-disp.ext_err));
 	printf(",\"tc_egress_net_ns\":%.2f,\"combos\":[",
 	       row_stats(&egr, passes, &mn, &mx) - et);
 	for (ci = 0; ci < N_COMBOS; ci++) {
@@ -583,6 +610,9 @@ int cmd_cost(int argc, char **argv)
 	bpf_xdp_detach(hold2_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(hold3_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
+	if (disp_idx)
+		bpf_xdp_detach(disp_idx, XDP_FLAGS_DRV_MODE, NULL);
+	rd_disp_close(&disp);
 	for (i = 0; i < 4; i++)
 		bpf_xdp_detach(if_nametoindex(ports[i]), XDP_FLAGS_DRV_MODE,
 			       NULL);

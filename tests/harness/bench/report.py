@@ -178,6 +178,18 @@ def main():
         for c in cost["combos"]:
             row(c, "%.2f" % c["ratio_bare"] if "ratio_bare" in c else "-")
         row(tce, "-", "*")
+        disp = cost.get("dispatcher")
+        if disp and "default" in {c["name"] for c in cost["combos"]}:
+            # sharing a port (libxdp's dispatcher) against rocedp alone
+            dflt = {c["name"]: c for c in cost["combos"]}["default"]
+            p("   dispatcher: libxdp's dispatcher adds %.1f ns per frame (its run %.1f ns"
+              " less the empty program), so default in the dispatcher ~ %.1f ns against"
+              " %.1f ns exclusive (%s)"
+              % (disp["overhead_ns"], disp["ns"], dflt["ns"] + disp["overhead_ns"],
+                 dflt["ns"],
+                 "measured with an extension in its slot" if disp["slot"] == "extension"
+                 else "slot 0 a stub: this kernel refuses the extension (%s), so "
+                 "rocedp falls back to exclusive here" % disp["freplace"]))
         p("   XDP rows: ingress program only; with ECN on, it also runs RED for the frames it"
           " redirects.")
         p("   * tc path: ratio to the empty tc program; net of it %.1f ns per frame"
