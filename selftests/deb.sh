@@ -160,13 +160,15 @@ readelf -h "$X/r/usr/lib/rocedp/rocedp.bpf.o" 2>/dev/null | grep -q "Linux BPF" 
 t_check $? "rocedp.bpf.o: a BPF object with BTF, no build path in it"
 ok=0
 for f in usr/share/man/man8/rocedp.8.gz usr/share/doc/rocedp/copyright usr/share/doc/rocedp/changelog.gz \
-	lib/systemd/system/rocedp-sync.service usr/share/bash-completion/completions/rocedp; do
+	lib/systemd/system/rocedp.service lib/systemd/system/rocedp-sync.service \
+	lib/systemd/system/rocedp-sonic-sync.service lib/systemd/system/rocedp-textfile.service \
+	lib/systemd/system/rocedp-textfile.timer usr/share/bash-completion/completions/rocedp; do
 	[ -f "$X/r/$f" ] || {
 		ok=1
 		echo "# missing /$f"
 	}
 done
-t_check $ok "rocedp: compressed man page, copyright, changelog, units, completion"
+t_check $ok "rocedp: compressed man page, copyright, changelog, the 5 units, completion"
 ok=0
 src=usr/src/rocedp-ecn-$version
 for f in $src/rocedp_ecn.c $src/Kbuild $src/rocedp_abi.h $src/btfids.c $src/dkms-build.sh \
@@ -211,7 +213,7 @@ grep -q "deb-systemd-invoke stop" "$T_TMP/ctl/prerm" &&
 t_check $ok "maintainer scripts: valid sh, no systemctl of ours, units enabled only if they were, stopped on removal; rocedp-dkms adds and removes the DKMS module"
 
 # ------------------------------------------------------------ make install
-make -C "$SRC" install DESTDIR="$T_TMP/stage" PREFIX=/opt/rd >"$T_TMP/inst.out" 2>&1
+nice make -j2 -C "$SRC" install DESTDIR="$T_TMP/stage" PREFIX=/opt/rd >"$T_TMP/inst.out" 2>&1
 rc=$?
 ok=0
 for f in opt/rd/sbin/rocedp opt/rd/lib/rocedp/rocedp.bpf.o opt/rd/share/man/man8/rocedp.8 \
@@ -270,7 +272,8 @@ ip -n "$NS" -d link show lcd1 >"$T_TMP/l1" 2>&1
 ! grep -q "prog/xdp" "$T_TMP/l0" "$T_TMP/l1" && [ ! -e "$PIN" ]
 t_check $? "after dpkg -r no XDP program on lcd0/lcd1 and no pin dir" "$(why "$T_TMP/l0" "$T_TMP/l1")"
 left=$(for f in /usr/sbin/rocedp /usr/lib/rocedp /usr/share/man/man8/rocedp.8.gz \
-	/lib/systemd/system/rocedp-sync.service /usr/share/doc/rocedp; do
+	/lib/systemd/system/rocedp.service /lib/systemd/system/rocedp-sync.service \
+	/lib/systemd/system/rocedp-textfile.timer /usr/share/doc/rocedp; do
 	[ -e "$f" ] && echo "$f"
 done)
 [ -z "$left" ] && ! dpkg -s rocedp 2>/dev/null | grep -q "^Status: install ok installed"

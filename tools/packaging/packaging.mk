@@ -20,7 +20,9 @@ install: all
 	install -m 0644 tools/completion/rocedp.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocedp
 	for u in $(UNITS); do \
-		sed 's|@SBINDIR@|$(SBINDIR)|g' $$u > $(DESTDIR)$(UNITDIR)/$${u##*/} && \
+		sed -e 's|@SBINDIR@|$(SBINDIR)|g' \
+			-e '/^@HARDENING@$$/{r tools/packaging/hardening.inc' -e 'd}' \
+			$$u > $(DESTDIR)$(UNITDIR)/$${u##*/} && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; \
 	done
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/rocedp/
@@ -36,7 +38,7 @@ deb:
 	@tools/install-deps.sh base deb
 	@mkdir -p $(DEB_DIR)
 	rm -f $(DEB_DIR)/*.deb $(DEB_DIR)/*.ddeb $(DEB_DIR)/*.buildinfo $(DEB_DIR)/*.changes
-	dpkg-buildpackage -b -us -uc -tc \
+	dpkg-buildpackage -b -us -uc -tc -Jauto \
 		--buildinfo-option=-u$(DEB_DIR) --buildinfo-file=$(DEB_DIR)/rocedp_$(DEB_ARCH).buildinfo \
 		--changes-option=-u$(DEB_DIR) --changes-file=$(DEB_DIR)/rocedp_$(DEB_ARCH).changes
 	@ls $(DEB_DIR)/*.deb

@@ -21,5 +21,7 @@ int cmd_flows(int argc, char **argv); /* cmd_flows.c */
 int cmd_qps(int argc, char **argv); /* cmd_qps.c */
 int cmd_top(int argc, char **argv); /* cmd_top.c */
 int cmd_sync(int argc, char **argv); /* sync_cli.c */
+int cmd_start(int argc, char **argv); /* cmd_start.c */
+int cmd_stop(int argc, char **argv);
 
 #endif

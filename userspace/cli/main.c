@@ -29,6 +29,8 @@ static const struct rd_cmd cmds[] = {
 	  "IFACE... [--mode native|generic|tc] [--features LIST] [--egress] [--exclusive] [--force]" },
 	{ "detach", cmd_detach, true, "[IFACE...] [--all]" },
 	{ "status", cmd_status, true, "" },
+	{ "start", cmd_start, true, "[--config FILE]" },
+	{ "stop", cmd_stop, true, "" },
 	{ "config", cmd_config, true,
 	  "show|dump|check FILE|load FILE|set K=V..." },
 	{ "qos", cmd_qos, true,

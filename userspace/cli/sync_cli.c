@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "rocedp.h"
 #include "safefile.h"
+#include "sdnotify.h"
 #include "sync.h"
 
 static double mono_ms(void)
@@ -252,6 +253,8 @@ int cmd_sync(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* Type=notify: the first full sync is in the maps */
+	rd_sd_notify("READY=1");
 	while (!sync_stop) {
 		if (sync_hup) {
 			sync_hup = 0;
@@ -272,6 +275,7 @@ int cmd_sync(int argc, char **argv)
 			break;
 		}
 	}
+	rd_sd_notify("STOPPING=1");
 	print_summary(s, mono_ms() - t0);
 	if (pid_file)
 		unlink(pid_file);

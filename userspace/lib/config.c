@@ -118,10 +118,12 @@ void rd_staged_free(struct rd_staged *s)
 	free(s->ports);
 	free(s->groups);
 	free(s->routes);
+	free(s->attach_ports);
 	s->ports = NULL;
 	s->groups = NULL;
 	s->routes = NULL;
-	s->n_ports = s->n_groups = s->n_routes = 0;
+	s->attach_ports = NULL;
+	s->n_ports = s->n_groups = s->n_routes = s->n_attach = 0;
 }
 
 int rd_cfg_route_cmp(const void *a, const void *b)

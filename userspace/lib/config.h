@@ -13,6 +13,8 @@
 #ifndef ROCEDP_CONFIG_H
 #define ROCEDP_CONFIG_H
 
+#include <net/if.h>
+
 #include "rocedp.h"
 
 #define RD_CTS_NAME_MAX 32
@@ -53,6 +55,10 @@ struct rd_staged {
 	unsigned int n_groups;
 	struct rd_cfg_route *routes; /* static routes */
 	unsigned int n_routes;
+	/* "attach": the ports `rocedp start` attaches; config load skips it */
+	char (*attach_ports)[IF_NAMESIZE];
+	unsigned int n_attach;
+	int attach_mode; /* enum rd_attach_mode */
 };
 
 /*

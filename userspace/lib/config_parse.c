@@ -23,6 +23,8 @@
 #include "portl2.h"
 
 #define QP_MAX 0xffffffu /* BTH destination QP is 24 bits */
+/* attach_state.h's RD_MAX_ATTACH: what one netns records */
+#define RD_CFG_MAX_ATTACH 256
 
 static int class_from_name(const char *s, bool settable_only)
 {
@@ -770,11 +772,79 @@ static void parse_routes(struct rd_json_ctx *c, const char *path,
 		}
 }
 
+/*
+ * "attach": {"ports": ["eth1", ...], "mode": "native"}: what `rocedp start`
+ * attaches at boot. Names are checked for form only (a port may appear
+ * later, and `config check --offline` runs where it does not exist).
+ */
+static void parse_attach(struct rd_json_ctx *c, const char *path,
+			 struct json_object *v, struct rd_staged *s)
+{
+	static const char *const keys[] = { "ports", "mode", NULL };
+	/* the order of enum rd_attach_mode */
+	static const char *const modes[] = { "native", "generic", "tc" };
+	char p[RD_JSON_PATH_LEN], pi[RD_JSON_PATH_LEN];
+	struct json_object *x, *e;
+	const char *name;
+	size_t n, k, j;
+	int m;
+
+	if (!rd_json_want_type(c, path, v, json_type_object, "an object"))
+		return;
+	rd_json_check_keys(c, path, v, keys);
+	if ((x = rd_json_child(v, "mode", path, p))) {
+		m = rd_json_get_name(c, p, x, "attach mode", modes, 3);
+		if (m >= 0)
+			s->attach_mode = m;
+	}
+	x = rd_json_child(v, "ports", path, p);
+	if (!x) {
+		rd_json_err(c, path, "missing key ports");
+		return;
+	}
+	if (!rd_json_want_type(c, p, x, json_type_array,
+			       "an array of interface names"))
+		return;
+	n = json_object_array_length(x);
+	if (!n || n > RD_CFG_MAX_ATTACH) {
+		rd_json_err(c, p, "%zu ports: give 1 to %d", n,
+			    RD_CFG_MAX_ATTACH);
+		return;
+	}
+	s->attach_ports = rd_json_calloc(c, p, n, sizeof(*s->attach_ports));
+	if (!s->attach_ports)
+		return;
+	for (k = 0; k < n; k++) {
+		e = json_object_array_get_idx(x, k);
+		rd_json_path_idx(pi, p, k);
+		if (!rd_json_want_type(c, pi, e, json_type_string,
+				       "an interface name"))
+			continue;
+		name = json_object_get_string(e);
+		/* what the kernel's dev_valid_name() accepts */
+		if (!*name || strlen(name) >= IF_NAMESIZE ||
+		    !strcmp(name, ".") || !strcmp(name, "..") ||
+		    strpbrk(name, "/: \t\n")) {
+			rd_json_err(c, pi, "\"%s\" is not an interface name",
+				    name);
+			continue;
+		}
+		for (j = 0; j < s->n_attach; j++)
+			if (!strcmp(s->attach_ports[j], name))
+				break;
+		if (j < s->n_attach) {
+			rd_json_err(c, pi, "%s is listed twice", name);
+			continue;
+		}
+		strcpy(s->attach_ports[s->n_attach++], name);
+	}
+}
+
 int rd_config_parse(struct json_object *root, struct rd_staged *s)
 {
 	static const char *const keys[] = {
-		"features", "hash",   "flowlet", "qos",	      "cts_rules",
-		"ecn",	    "groups", "routes",	 "telemetry", NULL
+		"features", "hash",   "flowlet",   "qos",    "cts_rules", "ecn",
+		"groups",   "routes", "telemetry", "attach", NULL
 	};
 	bool named[ROCEDP_MAX_GROUPS] = { false };
 	struct rd_json_ctx c = { 0 };
@@ -804,6 +874,8 @@ int rd_config_parse(struct json_object *root, struct rd_staged *s)
 		parse_groups(&c, p, x, s, named);
 	if ((x = rd_json_child(root, "routes", "", p)))
 		parse_routes(&c, p, x, s, named);
+	if ((x = rd_json_child(root, "attach", "", p)))
+		parse_attach(&c, p, x, s);
 	rd_json_more_errors("config", c.errors);
 	if (c.errors) {
 		rd_staged_free(s);

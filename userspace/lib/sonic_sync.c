@@ -34,6 +34,7 @@
 #include "sonic_counters.h"
 #include "sonic_redis.h"
 #include "sonic_sync.h"
+#include "sdnotify.h"
 #include "syncguard.h"
 
 #define OBJ "sonic"
@@ -97,8 +98,13 @@ static void logf_(const char *fmt, ...)
 	char ts[32];
 	va_list ap;
 
-	stamp(ts, sizeof(ts));
-	fprintf(stderr, "%s rocedp: sonic sync: ", ts);
+	/* under systemd the journal stamps the line: no time of our own */
+	if (rd_log_journal()) {
+		fprintf(stderr, "%srocedp: sonic sync: ", rd_log_prio(6));
+	} else {
+		stamp(ts, sizeof(ts));
+		fprintf(stderr, "%s rocedp: sonic sync: ", ts);
+	}
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -766,7 +772,10 @@ int rd_sonic_sync_main(int argc, char **argv)
 		logf_("no link events: a port whose device appears later waits for the next CONFIG_DB change");
 	logf_("following CONFIG_DB at %s%s", d.url,
 	      d.auth_file ? " (AUTH from the auth file)" : "");
+	/* Type=notify: set up and following (Redis may come later) */
+	rd_sd_notify("READY=1");
 	run(&d);
+	rd_sd_notify("STOPPING=1");
 	/* the last words to Redis are waited for (2 s timeout each) */
 	d.r.stop = NULL;
 	if (d.r.cmd && !d.once)

@@ -9,10 +9,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "util.h"
 
 bool rd_json; /* -j */
 bool rd_pretty; /* -p */
+
+/*
+ * stderr is the journal's stream when systemd says so in JOURNAL_STREAM
+ * ("DEV:INODE" of the socket it gave us, systemd.exec(5)), and the fd is
+ * still that socket (not redirected by a script in between).
+ */
+bool rd_log_journal(void)
+{
+	static int cached = -1;
+	unsigned long long dev, ino;
+	const char *e;
+	struct stat st;
+
+	if (cached >= 0)
+		return cached;
+	e = getenv("JOURNAL_STREAM");
+	cached = e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 &&
+		 !fstat(STDERR_FILENO, &st) &&
+		 (unsigned long long)st.st_dev == dev &&
+		 (unsigned long long)st.st_ino == ino;
+	return cached;
+}
+
+const char *rd_log_prio(int prio)
+{
+	static const char *const p[] = { "<0>", "<1>", "<2>", "<3>",
+					 "<4>", "<5>", "<6>", "<7>" };
+
+	return rd_log_journal() && prio >= 0 && prio <= 7 ? p[prio] : "";
+}
 
 /*
  * One error, one line: control characters from the input (a newline in a
@@ -28,7 +60,8 @@ void rd_verr(const char *prog, const char *obj, const char *fmt, va_list ap)
 	for (p = msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	fprintf(stderr, "%s: %s: %s\n", prog, obj, msg);
+	/* LOG_ERR for journald (sd-daemon(3) prefixes), nothing elsewhere */
+	fprintf(stderr, "%s%s: %s: %s\n", rd_log_prio(3), prog, obj, msg);
 }
 
 void rd_err(const char *obj, const char *fmt, ...)

@@ -31,6 +31,15 @@ int rd_grow(void **arr, size_t n, size_t *cap, size_t sz, size_t first);
  * none (gone, or another namespace's); returns buf. */
 const char *rd_ifname(unsigned int ifindex, char *buf);
 
+/*
+ * Log lines for journald: stderr is the journal (systemd's JOURNAL_STREAM),
+ * and then "<N>", the syslog priority prefix of sd-daemon(3) (3 error,
+ * 4 warning, 6 info), else "". Under systemd the journal adds the time,
+ * so a line carries none of its own.
+ */
+bool rd_log_journal(void);
+const char *rd_log_prio(int prio);
+
 extern bool rd_json; /* -j */
 extern bool rd_pretty; /* -p */
 
