@@ -167,7 +167,7 @@ c0=$(conns acl)
 sleep 3
 c1=$(conns acl)
 kill -0 "$SACL" 2>/dev/null && grep -q "NOPERM" "$T_TMP/acl.log" &&
-	[ $((c1 - c0)) -le 12 ] && [ "$(wc -l <"$T_TMP/acl.log")" -le 8 ]
+	[ $((c1 - c0)) -le 16 ] && [ "$(wc -l <"$T_TMP/acl.log")" -le 8 ]
 t_check $? "ACL without SCAN: alive, logs NOPERM, $((c1 - c0)) connections in 3 s, $(wc -l <"$T_TMP/acl.log") log lines" "$(tail -n3 "$T_TMP/acl.log")"
 rc acl acl setuser rd +scan >/dev/null
 t_wait_for 5 sh -c "[ \"\$(redis-cli -s '$T_TMP/acl.sock' -n 6 hget 'ROCEDP|status' state)\" = ok ]"
