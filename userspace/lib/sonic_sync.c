@@ -25,6 +25,7 @@
 #include "rocedp.h"
 #include "config.h"
 #include "config_parse.h"
+#include "escape.h"
 #include "config_read.h"
 #include "config_render.h"
 #include "config_txn.h"
@@ -95,7 +96,8 @@ static void stamp(char *buf, size_t len)
 static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void logf_(const char *fmt, ...)
 {
-	char ts[32];
+	/* Redis's strings in it too: escaped, so none forges a log line */
+	char ts[32], line[512], esc[RD_ESC_LEN(sizeof(line))];
 	va_list ap;
 
 	/* under systemd the journal stamps the line: no time of our own */
@@ -106,9 +108,9 @@ static void logf_(const char *fmt, ...)
 		fprintf(stderr, "%s rocedp: sonic sync: ", ts);
 	}
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", rd_esc_term(line, esc, sizeof(esc)));
 }
 
 /* A failure that may repeat every retry: logged when it is new, and once
