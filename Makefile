@@ -50,7 +50,7 @@ CLI_HDRS := $(wildcard userspace/cli/*.h)
 LIBROCEDP := $(OUT)/librocedp.a
 ROCEDP := $(OUT)/rocedp
 
-.PHONY: all deps check format test demo bench fuzz install deb clean
+.PHONY: all deps check format man test demo bench fuzz install deb clean
 # the BPF objects are installed and read by tools: keep them
 .SECONDARY: $(BPF_OBJS)
 
@@ -94,6 +94,12 @@ FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(CLI_HDRS) \
 
 format:
 	clang-format -i $(FORMAT_SRCS)
+
+# docs/rocedp.8's SYNOPSIS, OPTIONS and COMMANDS rebuilt from the command
+# table (userspace/cli/cmdtab.c); tests/cli_table.sh fails when they drift
+man: $(ROCEDP)
+	$(ROCEDP) help --man docs/rocedp.8 >$(OUT)/rocedp.8.new
+	mv $(OUT)/rocedp.8.new docs/rocedp.8
 
 # -Wall -Werror is always on; check rebuilds both sides from scratch and
 # verifies the formatting against .clang-format.

@@ -430,8 +430,9 @@ phase_detach() {
 	out=$(ls "$rec" /run/rocedp/cts-$cts_id.names 2>/dev/null)
 	[ -z "$out" ]
 	t_check $? "$mode/detach: no attachment record or rule-name file left in /run/rocedp" "left: $out"
-	rd status >"$T_TMP/status.out" 2>&1 && grep -q "not loaded" "$T_TMP/status.out"
-	t_check $? "$mode/detach: rocedp status says not loaded" "$(cat "$T_TMP/status.out")"
+	rd status >"$T_TMP/status.out" 2>&1
+	[ $? = 3 ] && grep -q "not loaded" "$T_TMP/status.out"
+	t_check $? "$mode/detach: rocedp status says not loaded, exit 3" "$(cat "$T_TMP/status.out")"
 }
 
 for mode in "${modes[@]}"; do

@@ -34,11 +34,15 @@ trap 'exit 1' INT TERM
 need_root
 need_rocedp
 
-# js DESC EXPR CMD...: CMD exits 0 and EXPR holds over its JSON output j
+# js DESC EXPR CMD...: CMD exits $JS_RC (default 0) and EXPR holds over
+# its JSON output j
 js() {
-	local desc=$1 expr=$2
+	local desc=$1 expr=$2 rc
 	shift 2
-	if "$@" >"$TMP/out" 2>"$TMP/err" && $PY -c 'import json, sys
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = "${JS_RC:-0}" ] || echo "exit $rc, want ${JS_RC:-0}" >>"$TMP/err"
+	if [ $rc = "${JS_RC:-0}" ] && $PY -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 sys.exit(0 if eval(sys.argv[2]) else 1)' "$TMP/out" "$expr" >>"$TMP/err" 2>&1; then
 		ok "$desc"
@@ -60,6 +64,8 @@ rc2() {
 	fi
 }
 
+# nothing is attached here: status says so with exit 3 (rocedp(8))
+export JS_RC=3
 js "rocedp -j status: JSON" "j['pin_dir'] == '$ROCEDP_PIN_DIR' and not j['maps_pinned']" \
 	"$ROCEDP" -j status
 js "rocedp status -j: the same, option after the object" "j['pin_dir'] == '$ROCEDP_PIN_DIR'" \

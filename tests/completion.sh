@@ -82,18 +82,27 @@ expect "interfaces with a prefix, not the one given" "cmpa0 cmpb0 cmpx2" \
 	"$ROCEDP" attach cmpx1 cmp
 expect "interfaces for detach, --pin-dir after the object" "cmpa0" \
 	"$ROCEDP" detach --pin-dir /tmp cmpa
-expect "ecn set: a port or a keyword" "cmpa0 cmpb0 cmpx1 cmpx2 lo kmin kmax pmax rate" \
+expect "ecn set: a port or 'profile'" "cmpa0 cmpb0 cmpx1 cmpx2 lo profile" \
 	"$ROCEDP" ecn set ""
+expect "ecn set profile N: the module profile's knobs" "kmin kmax pmax" \
+	"$ROCEDP" ecn set profile 1 ""
 expect "ecn set PORT k: the keywords not used yet" "kmax" "$ROCEDP" ecn set cmpa0 kmin 10 k
 expect "a keyword's value is not completed" "" "$ROCEDP" ecn set cmpa0 kmin ""
 expect "attach --mode values" "native generic tc" "$ROCEDP" attach cmpa0 --mode ""
-has "options of attach after the object" "--mode --features --egress -j --pin-dir" \
+has "options of attach after the object" "--mode --features -j --pin-dir" \
 	"$ROCEDP" attach cmpa0 -
 has "options of stats after -j" "--watch --prometheus --textfile" "$ROCEDP" stats -j --
 expect "qps --sort values" "bytes rewinds gaps stalls rtt" "$ROCEDP" qps --sort ""
 has "options of qps" "--sort --limit" "$ROCEDP" qps -
 expect "top --sort values with a prefix, -j before" "rewinds rtt" "$ROCEDP" -j top --sort r
-has "options of top" "--sort --interval --limit --once" "$ROCEDP" top -
+has "options of top" "--sort --interval --limit --once --iterations" "$ROCEDP" top -
+has "options of sync, the daemon's too" "--once --daemon --table --pid-file --verbose --latency-log --rcvbuf" \
+	"$ROCEDP" sync -
+has "options of replay" "--in --out --verdicts --config --hook --ingress-ifindex --summary" \
+	"$ROCEDP" replay -
+expect "replay --hook values" "xdp tc" "$ROCEDP" replay --hook ""
+has "options of sonic sync" "--redis --ports --strict --port-interval --queue-interval --quiet-ms --once" \
+	"$ROCEDP" sonic sync -
 keys=$("$ROCEDP" help --config-keys | sed 's/$/=/' | tr '\n' ' ')
 expect "config set: every key of help --config-keys" "$keys" "$ROCEDP" config set ""
 expect "config set keys with a prefix" "hash.mode= hash.seed= hash.symmetric=" \
@@ -105,7 +114,9 @@ expect "qos set: the classes" "ack cnp cts data ip nak roce_other" "$ROCEDP" qos
 expect "qos set CLASS: its keywords" "dscp pcp leave" "$ROCEDP" qos set cnp ""
 has "config load: files" "docs/examples" "$ROCEDP" --json config load docs/ex
 expect "--pin-dir: directories" "docs" "$ROCEDP" --pin-dir doc
-expect "nothing after help" "" "$ROCEDP" help ""
+expect "help: the objects" "$objects" "$ROCEDP" help ""
+expect "help: its options" "--config-keys --man" "$ROCEDP" help -
+expect "nothing after help OBJECT" "" "$ROCEDP" help attach ""
 
 echo "$((N - FAILED)) passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -111,7 +111,8 @@ for o in out:
 EOF_PY
 }
 
-objects=" $("$ROCEDP" help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' | tr '\n' ' ') "
+# and the test hook the kernel test documents, which help hides on purpose
+objects=" $("$ROCEDP" help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' | tr '\n' ' ') selftest-load "
 # the object of an example: the word after rocedp, past global options
 object_of() {
 	sed -E 's/^(ip netns exec [^ ]+ )?([^ ]*\/)?rocedp( +(-j|-p|--json|--pretty|--pin-dir [^ ]+))* +([a-z-]+).*/\5/' <<<"$1"

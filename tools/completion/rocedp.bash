@@ -89,6 +89,55 @@ _rocedp_placeholder()
     esac
 }
 
+# complete the k-th operand (from 1) after the command words, against one
+# form of its usage ("PORT [kmin B] [kmax B]", "profile N [kmin B]");
+# the operands start at words[first]
+_rocedp_form()
+{
+    local args=$1 k=$2 first=$3 w
+    [[ $args == *'('* ]] && return 0
+    local -a toks
+    read -r -a toks <<<"${args//[\[\]]/ }"
+    # a form that starts with a keyword ("profile N") applies only to a
+    # line that has it there; at the first place it is all it offers
+    if [[ ${args%% *} =~ ^[a-z][a-z_-]*$ ]]; then
+        if (( k == 1 )); then
+            _rocedp_add "${args%% *}"
+            return 0
+        fi
+        [[ ${words[first]} == "${args%% *}" ]] || return 0
+    fi
+    # the arguments: literal keywords (dscp, kmin, ...), each keyword's value
+    # (an upper-case word after it: nothing to offer), and placeholders
+    local lits="" ph="" last="" needed=0
+    for w in "${toks[@]}"; do
+        if [[ $w == --* ]]; then
+            last=opt
+        elif [[ $w =~ ^[a-z][a-z_-]*$ ]]; then
+            [[ $w == "$prev" ]] && [[ $last != value ]] && ph=value
+            lits+=" $w"
+            last=lit
+        elif [[ $last == lit ]]; then
+            last=value
+        elif [[ $last == opt ]]; then
+            last=optval
+        else
+            # a positional placeholder: at the first place, or repeated (...)
+            if (( k == 1 )) || [[ $w == *... ]]; then
+                [[ $ph == value ]] || _rocedp_placeholder "$w"
+                # "set CLASS dscp D": the keywords come after the class
+                (( k == 1 )) && [[ $args != *"[$w]"* ]] && needed=1
+            fi
+            last=pos
+        fi
+    done
+    if [[ $ph != value ]] && (( !needed )); then
+        for w in $lits; do
+            [[ " ${words[*]:2:cword-2} " == *" $w "* ]] || _rocedp_add "$w"
+        done
+    fi
+}
+
 _rocedp()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -134,7 +183,18 @@ _rocedp()
     while read -r w a; do
         [[ $w == "$obj" ]] && spec=$a
     done <<<"$specs"
-    [[ -z $spec || $obj == help ]] && return 0
+    [[ -z $spec ]] && return 0
+    if [[ $obj == help ]]; then
+        # rocedp help [OBJECT] and its own options
+        if [[ $cur == -* ]]; then
+            _rocedp_add "$(grep -o -- '--[a-z-]*' <<<"$spec")"
+        elif [[ $prev == --man ]]; then
+            _rocedp_files
+        elif (( cword == 2 )); then
+            _rocedp_add "$(cut -d' ' -f1 <<<"$specs")"
+        fi
+        return 0
+    fi
 
     # an option's value: "--mode native|generic|tc", "--in IN.pcap", "--watch SEC"
     read -r -a toks <<<"${spec//[\[\]]/ }"
@@ -163,50 +223,26 @@ _rocedp()
         [[ $first =~ ^[a-z][a-z-]*$ && " $verbs " != *" $first "* ]] &&
             verbs+=" $first"
     done
-    local k=$(( cword - 1 )) args=""
     if [[ -n $verbs ]]; then
         if (( cword == 2 )); then
             _rocedp_add "$verbs help"
             return 0
         fi
         verb=${words[2]}
-        k=$(( cword - 2 ))
+        # "set profile N ...": the form that starts with that keyword,
+        # not the one whose PORT it would be
+        local kw=""
         for a in "${alts[@]}"; do
-            [[ ${a%% *} == "$verb" && $a == *' '* ]] && args+=" ${a#* }"
+            a=${a#"$verb "}
+            (( cword > 3 )) && [[ ${a%% *} == "${words[3]}" ]] && kw=$a
+        done
+        for a in "${alts[@]}"; do
+            [[ ${a%% *} == "$verb" && $a == *' '* ]] || continue
+            [[ -n $kw && ${a#* } != "$kw" ]] && continue
+            _rocedp_form "${a#* }" $(( cword - 2 )) 3
         done
     else
-        args=${alts[0]}
-    fi
-    [[ $args == *'('* ]] && return 0
-    # the arguments: literal keywords (dscp, kmin, ...), each keyword's value
-    # (an upper-case word after it: nothing to offer), and placeholders
-    read -r -a toks <<<"${args//[\[\]]/ }"
-    local lits="" ph="" last="" needed=0
-    for w in "${toks[@]}"; do
-        if [[ $w == --* ]]; then
-            last=opt
-        elif [[ $w =~ ^[a-z][a-z_-]*$ ]]; then
-            [[ $w == "$prev" ]] && [[ $last != value ]] && ph=value
-            lits+=" $w"
-            last=lit
-        elif [[ $last == lit ]]; then
-            last=value
-        elif [[ $last == opt ]]; then
-            last=optval
-        else
-            # a positional placeholder: at the first place, or repeated (...)
-            if (( k == 1 )) || [[ $w == *... ]]; then
-                [[ $ph == value ]] || _rocedp_placeholder "$w"
-                # "set CLASS dscp D": the keywords come after the class
-                (( k == 1 )) && [[ $args != *"[$w]"* ]] && needed=1
-            fi
-            last=pos
-        fi
-    done
-    if [[ $ph != value ]] && (( !needed )); then
-        for w in $lits; do
-            [[ " ${words[*]:2:cword-2} " == *" $w "* ]] || _rocedp_add "$w"
-        done
+        _rocedp_form "${alts[0]}" $(( cword - 1 )) 2
     fi
     # once each (two alternatives may offer the same word)
     (( ${#COMPREPLY[@]} )) &&

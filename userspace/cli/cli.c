@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the command files share. */
-#include <getopt.h>
 #include "cli.h"
 #include "config_txn.h"
 #include "util.h"
@@ -9,12 +8,4 @@
 int cli_maps_open(struct rd_maps *m, const char *obj)
 {
 	return rd_config_open_maps(obj, m);
-}
-
-bool cli_extra_arg(const char *obj, int argc, char **argv)
-{
-	if (optind >= argc)
-		return false;
-	rd_err(obj, "unexpected argument '%s'", argv[optind]);
-	return true;
 }

@@ -12,10 +12,4 @@
  */
 int cli_maps_open(struct rd_maps *m, const char *obj);
 
-/*
- * After getopt: true after the one error line for obj if an operand is
- * left (these commands take none), false if argv is used up.
- */
-bool cli_extra_arg(const char *obj, int argc, char **argv);
-
 #endif

@@ -13,7 +13,6 @@
  * that.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <net/if.h>
 #include <stdlib.h>
@@ -153,65 +152,32 @@ static int state_read(struct rd_attach_state *st, const char *obj)
 	return err;
 }
 
-int cmd_attach(int argc, char **argv)
+int cmd_attach(const struct cli_call *c)
 {
-	static const struct option lo[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "features", required_argument, NULL, 'f' },
-		{ "exclusive", no_argument, NULL, 'x' },
-		{ "force", no_argument, NULL, 'F' },
-		{}
-	};
+	const char *mode_s = cli_val(c, "mode"),
+		   *feat_s = cli_val(c, "features");
 	enum rd_attach_mode mode = RD_MODE_NATIVE;
 	struct rd_attach_state st;
 	struct rd_attached *a;
 	struct rocedp *skel = NULL, *xskel = NULL;
 	struct rd_xdp_src src = { .prog_fd = -1 };
 	struct rd_maps maps;
-	bool set_features = false, exclusive = false, force = false;
+	bool exclusive = cli_set(c, "exclusive"), force = cli_set(c, "force");
 	__u32 features = 0;
 	unsigned int ifindex;
-	int c, i, err, ret = 1;
+	int argc = c->argc, i, err, ret = CLI_FAIL;
+	char **argv = c->argv;
 
-	optind = 1;
-	opterr = 0; /* getopt's own message would be a second error line */
-	while ((c = getopt_long(argc, argv, "m:f:", lo, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (rd_parse_mode(optarg, &mode)) {
-				rd_err("attach",
-				       "--mode: '%s' is not native, generic or tc",
-				       optarg);
-				return 2;
-			}
-			break;
-		case 'f':
-			if (rd_cfg_features_parse(optarg, &features)) {
-				rd_err("attach",
-				       "--features: '%s': expected a list of forward,remark,flowlet,ecn,telemetry",
-				       optarg);
-				return 2;
-			}
-			set_features = true;
-			break;
-		case 'x':
-			exclusive = true;
-			break;
-		case 'F':
-			force = true;
-			break;
-		default:
-			rd_err("attach",
-			       "bad arguments (see 'rocedp attach help')");
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		rd_err("attach", "no interface given");
-		return 2;
-	}
+	if (mode_s && rd_parse_mode(mode_s, &mode))
+		return cli_usage_err(
+			c, "--mode: '%s' is not native, generic or tc", mode_s);
+	if (feat_s && rd_cfg_features_parse(feat_s, &features))
+		return cli_usage_err(
+			c,
+			"--features: '%s': expected a list of forward,remark,flowlet,ecn,telemetry",
+			feat_s);
 	/* every name must resolve before anything changes */
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		if (!if_nametoindex(argv[i])) {
 			rd_err("attach", "%s: no such interface", argv[i]);
 			return 1;
@@ -219,7 +185,7 @@ int cmd_attach(int argc, char **argv)
 	}
 	if (state_read(&st, "attach"))
 		return 1;
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		a = rd_state_find(&st, if_nametoindex(argv[i]));
 		if (a && a->mode != mode) {
 			rd_err("attach",
@@ -265,7 +231,7 @@ int cmd_attach(int argc, char **argv)
 		}
 	}
 	/* through the config writer: a load or sync may run meanwhile */
-	if (set_features && rd_config_set_features(&maps, "attach", features))
+	if (feat_s && rd_config_set_features(&maps, "attach", features))
 		goto out;
 	err = rd_strip_devmap_progs(skel);
 	if (err) {
@@ -274,7 +240,7 @@ int cmd_attach(int argc, char **argv)
 		       strerror(-err));
 		goto out;
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		struct rd_attached new = {};
 
 		ifindex = if_nametoindex(argv[i]);
@@ -353,25 +319,17 @@ static int stop_sync(void)
 	return err;
 }
 
-int cmd_detach(int argc, char **argv)
+int cmd_detach(const struct cli_call *c)
 {
 	struct rd_attach_state st, keep = {};
-	bool all = argc < 2, found;
+	bool all = !c->argc || cli_set(c, "all"), found;
 	unsigned int i, ifindex;
-	int j, err, ret = 0;
+	int argc = c->argc, j, err, ret = CLI_OK;
+	char **argv = c->argv;
 
-	for (j = 1; j < argc; j++) {
-		if (!strcmp(argv[j], "--all")) {
-			all = true;
-		} else if (argv[j][0] == '-') {
-			/* not an interface name: say so, not "not attached" */
-			rd_err("detach", "unknown option '%s'", argv[j]);
-			return 2;
-		}
-	}
 	if (state_read(&st, "detach"))
 		return 1;
-	for (j = 1; j < argc && !all; j++) {
+	for (j = 0; j < argc && !all; j++) {
 		ifindex = if_nametoindex(argv[j]);
 		if (!ifindex || !rd_state_find(&st, ifindex)) {
 			rd_err("detach", "%s: not attached by rocedp", argv[j]);
@@ -381,7 +339,7 @@ int cmd_detach(int argc, char **argv)
 	for (i = 0; i < st.n; i++) {
 		/* a deleted interface's link pin goes with any detach */
 		found = all || st.ifs[i].gone;
-		for (j = 1; j < argc && !found; j++)
+		for (j = 0; j < argc && !found; j++)
 			found = if_nametoindex(argv[j]) == st.ifs[i].ifindex;
 		if (!found) {
 			keep.ifs[keep.n++] = st.ifs[i];
@@ -478,7 +436,7 @@ static void xdp_way(const struct rd_attached *a, bool json)
 		printf("    vlan offload: the veth peer is in another namespace: VLAN tags it inserts by offload reach XDP untagged; turn it off there (ethtool -K PEER txvlan off tx-vlan-stag-hw-insert off)\n");
 }
 
-int cmd_status(int argc, char **argv)
+int cmd_status(const struct cli_call *c)
 {
 	struct rd_attach_state st;
 	struct rocedp_config cfg = {};
@@ -491,10 +449,7 @@ int cmd_status(int argc, char **argv)
 	unsigned int i, n;
 	__u32 zero = 0;
 
-	if (argc > 1) {
-		rd_err("status", "unexpected argument '%s'", argv[1]);
-		return 2;
-	}
+	(void)c;
 	if (state_read(&st, "status"))
 		return 1;
 	rd_maps_init(&m);
@@ -562,20 +517,18 @@ int cmd_status(int argc, char **argv)
 			printf("  no interfaces attached\n");
 	}
 	rd_maps_close(&m);
-	return 0;
+	/* scripts and units tell "nothing attached" from a failure */
+	return n ? CLI_OK : CLI_NOT_ATTACHED;
 }
 
 /* Load every program as the live loader would, attach nothing. */
-int cmd_selftest_load(int argc, char **argv)
+int cmd_selftest_load(const struct cli_call *c)
 {
 	struct rocedp *skel;
 	struct bpf_program *p;
 	int err, n = 0;
 
-	if (argc > 1) {
-		rd_err("selftest-load", "unexpected argument '%s'", argv[1]);
-		return 2;
-	}
+	(void)c;
 	err = rd_live_load(&skel, false);
 	if (err) {
 		rd_err("selftest-load", "loading the BPF programs: %s",

@@ -183,14 +183,6 @@ static int config_change(int argc, char **argv, bool load)
 	struct rd_maps m;
 	int err, lock, i;
 
-	if (load && argc != 1) {
-		rd_err("config", "usage: rocedp config load FILE");
-		return 2;
-	}
-	if (!load && argc < 1) {
-		rd_err("config", "usage: rocedp config set KEY=VALUE...");
-		return 2;
-	}
 	/* a file is validated before anything is opened or locked */
 	if (load && rd_config_read_json(argv[0], &root))
 		return 1;
@@ -239,68 +231,45 @@ out:
 	return err ? 1 : 0;
 }
 
-static void config_usage(FILE *f)
+int cmd_config_show(const struct cli_call *c)
 {
-	fprintf(f,
-		"Usage: rocedp [-j] [-p] config show\n"
-		"       rocedp config dump             (JSON that config load accepts)\n"
-		"       rocedp config check FILE       (validate, change nothing)\n"
-		"       rocedp config load FILE        (validate all, then apply)\n"
-		"       rocedp config set KEY=VALUE... (e.g. hash.mode=qp qos.cnp.dscp=48\n"
-		"                                       features=forward,remark; KEY=null resets)\n"
-		"Schema: docs/config.md. FILE may be - for stdin.\n");
+	(void)c;
+	return config_show(false);
 }
 
-int cmd_config(int argc, char **argv)
+int cmd_config_dump(const struct cli_call *c)
 {
-	char *args[argc + 1];
-	int n = rd_take_output_opts(argc, argv, args);
+	(void)c;
+	return config_show(true);
+}
 
-	if (!n || !strcmp(args[0], "show")) {
-		if (n > 1)
-			goto extra;
-		return config_show(false);
-	}
-	if (!strcmp(args[0], "dump")) {
-		if (n > 1)
-			goto extra;
-		return config_show(true);
-	}
-	if (!strcmp(args[0], "check")) {
-		if (n != 2) {
-			rd_err("config", "usage: rocedp config check FILE");
-			return 2;
-		}
-		if (rd_config_check_file(args[1]))
-			return 1;
-		{
-			size_t l = RD_ESC_LEN(strlen(args[1]));
-			char *esc = malloc(l);
+int cmd_config_check(const struct cli_call *c)
+{
+	const char *file = c->argv[0];
 
-			if (!esc)
-				return 1;
-			if (rd_json)
-				printf("{\"file\":\"%s\",\"valid\":true}\n",
-				       rd_esc_json(args[1], esc, l));
-			else
-				printf("%s: valid\n",
-				       rd_esc_term(args[1], esc, l));
-			free(esc);
-		}
-		return 0;
-	}
-	if (!strcmp(args[0], "load"))
-		return config_change(n - 1, args + 1, true);
-	if (!strcmp(args[0], "set"))
-		return config_change(n - 1, args + 1, false);
-	if (!strcmp(args[0], "help")) {
-		config_usage(stdout);
-		return 0;
-	}
-	rd_err("config", "unknown command '%s' (show dump check load set help)",
-	       args[0]);
-	return 2;
-extra:
-	rd_err("config", "%s: unexpected argument '%s'", args[0], args[1]);
-	return 2;
+	size_t l = RD_ESC_LEN(strlen(file));
+	char *esc;
+
+	if (rd_config_check_file(file))
+		return CLI_FAIL;
+	esc = malloc(l);
+	if (!esc)
+		return CLI_FAIL;
+	if (rd_json)
+		printf("{\"file\":\"%s\",\"valid\":true}\n",
+		       rd_esc_json(file, esc, l));
+	else
+		printf("%s: valid\n", rd_esc_term(file, esc, l));
+	free(esc);
+	return CLI_OK;
+}
+
+int cmd_config_load(const struct cli_call *c)
+{
+	return config_change(c->argc, c->argv, true);
+}
+
+int cmd_config_set(const struct cli_call *c)
+{
+	return config_change(c->argc, c->argv, false);
 }

@@ -89,24 +89,20 @@ static int flows_set(const void *value, void *ctx)
 	return 0;
 }
 
-int cmd_flows(int argc, char **argv)
+int cmd_flows(const struct cli_call *c)
 {
+	const char *limit = cli_val(c, "limit");
 	struct flows_walk fw = { .limit = ~0ul };
 	struct rd_maps m;
 	struct timespec ts;
 	char *end;
 	int err;
 
-	if (argc == 3 && !strcmp(argv[1], "--limit")) {
-		fw.limit = strtoul(argv[2], &end, 10);
-		if (*end) {
-			rd_err("flows", "--limit: '%s' is not a number",
-			       argv[2]);
-			return 2;
-		}
-	} else if (argc > 1) {
-		rd_err("flows", "unexpected argument '%s'", argv[1]);
-		return 2;
+	if (limit) {
+		fw.limit = strtoul(limit, &end, 10);
+		if (*end || !*limit || *limit == '-')
+			return cli_usage_err(c, "--limit: '%s' is not a number",
+					     limit);
 	}
 	if (cli_maps_open(&m, "flows"))
 		return 1;

@@ -5,7 +5,6 @@
  * port's high-water mark: it shows no ports (docs/telemetry.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,51 +40,20 @@ bool rd_cli_parse_sort(const char *obj, const char *arg, enum rd_qp_sort *by)
 	return true;
 }
 
-int rd_cli_opt_error(const char *obj, char **argv, const char *valued)
+int cmd_qps(const struct cli_call *c)
 {
-	if (optopt && strchr(valued, optopt))
-		rd_err(obj, "%s needs a value", argv[optind - 1]);
-	else
-		rd_err(obj, "unknown option '%s' (see 'rocedp %s help')",
-		       argv[optind - 1], obj);
-	return 2;
-}
-
-int cmd_qps(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'l' },
-		{}
-	};
+	const char *sort = cli_val(c, "sort"), *lim = cli_val(c, "limit");
 	struct rd_qp_snap snap = { 0 };
 	enum rd_qp_sort by = RD_QP_SORT_BYTES;
 	unsigned long limit = ULONG_MAX;
 	struct json_object *o;
 	struct rd_maps m;
-	int c, err;
+	int err;
 
-	optind = 1;
-	opterr = 0; /* getopt's own message would be a second error line */
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (!rd_cli_parse_sort("qps", optarg, &by))
-				return 2;
-			break;
-		case 'l':
-			if (!rd_cli_parse_count(optarg, INT_MAX, &limit)) {
-				rd_err("qps", "--limit: '%s' is not a number",
-				       optarg);
-				return 2;
-			}
-			break;
-		default:
-			return rd_cli_opt_error("qps", argv, "sl");
-		}
-	}
-	if (cli_extra_arg("qps", argc, argv))
-		return 2;
+	if (sort && !rd_cli_parse_sort("qps", sort, &by))
+		return CLI_USAGE;
+	if (lim && !rd_cli_parse_count(lim, INT_MAX, &limit))
+		return cli_usage_err(c, "--limit: '%s' is not a number", lim);
 	if (cli_maps_open(&m, "qps"))
 		return 1;
 	err = rd_qps_read(&m, &snap);

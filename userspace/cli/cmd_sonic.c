@@ -1,87 +1,114 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rocedp sonic VERB ...: SONiC CONFIG_DB in (docs/sonic.md). One table row
- * per verb; `sync` (the live Redis daemon) adds its own row.
+ * rocedp sonic import|sync: SONiC CONFIG_DB in (docs/sonic.md). The
+ * options are parsed here; the converter (sonic.c) and the daemon
+ * (sonic_sync.c) get them filled in.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "rocedp.h"
 #include "config_json.h"
 #include "sonic.h"
+#include "sonic_redis.h"
 #include "sonic_sync.h"
 
-static int sonic_import(int argc, char **argv)
+int cmd_sonic_import(const struct cli_call *c)
 {
-	struct rd_sonic_opts o = { 0 };
+	struct rd_sonic_opts o = { .ports = cli_val(c, "ports"),
+				   .strict = cli_set(c, "strict") };
 	struct json_object *db, *out;
-	const char *file = NULL, *text;
-	int i, err, warns;
+	const char *text;
+	int err, warns;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--strict")) {
-			o.strict = 1;
-		} else if (!strcmp(argv[i], "--ports") && i + 1 < argc) {
-			o.ports = argv[++i];
-		} else if (!strncmp(argv[i], "--ports=", 8)) {
-			o.ports = argv[i] + 8;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			rd_err("sonic", "import: unknown option %s", argv[i]);
-			return 2;
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			rd_err("sonic", "import: one CONFIG_DB.json only");
-			return 2;
-		}
-	}
-	if (!file) {
-		rd_err("sonic",
-		       "import CONFIG_DB.json [--ports MAP] [--strict]: no file");
-		return 2;
-	}
-	if (rd_config_read_json(file, &db))
-		return 1;
+	if (rd_config_read_json(c->argv[0], &db))
+		return CLI_FAIL;
 	err = rd_sonic_convert(db, &o, &out, &warns);
 	json_object_put(db);
 	if (err)
-		return 1;
+		return CLI_FAIL;
 	text = json_object_to_json_string_ext(
 		out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			     JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text) {
 		rd_err("sonic", "import: out of memory");
 		json_object_put(out);
-		return 1;
+		return CLI_FAIL;
 	}
 	printf("%s\n", text);
 	json_object_put(out);
-	return fflush(stdout) ? 1 : 0;
+	return fflush(stdout) ? CLI_FAIL : CLI_OK;
 }
 
-static const struct {
-	const char *verb;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} sonic_cmds[] = {
-	{ "import", sonic_import,
-	  "import CONFIG_DB.json [--ports MAP] [--strict]" },
-	{ "sync", rd_sonic_sync_main,
-	  "sync --redis unix:PATH|HOST:PORT [--ports MAP] [--strict] "
-	  "[--port-interval SEC] [--queue-interval SEC]" },
-};
-
-int cmd_sonic(int argc, char **argv)
+/*
+ * --name VALUE into *out (ms): SEC in 0.1..3600 s (below, a busy loop
+ * against the shared Redis), MS whole 1..10000.
+ */
+static int period(const struct cli_call *c, const char *name, bool ms,
+		  long *out)
 {
-	size_t i;
+	const char *v = cli_val(c, name);
+	char *end;
+	double x;
 
-	for (i = 0; argc > 1 && i < sizeof(sonic_cmds) / sizeof(sonic_cmds[0]);
-	     i++)
-		if (!strcmp(argv[1], sonic_cmds[i].verb))
-			return sonic_cmds[i].fn(argc - 1, argv + 1);
-	rd_err("sonic", "%s: unknown verb; one of:", argc > 1 ? argv[1] : "");
-	for (i = 0; i < sizeof(sonic_cmds) / sizeof(sonic_cmds[0]); i++)
-		fprintf(stderr, "  rocedp sonic %s\n", sonic_cmds[i].help);
-	return 2;
+	if (!v)
+		return 0;
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || *end || end == v || x != x ||
+	    (ms ? (x < 1 || x > 10000 || x != (long)x) : (x < 0.1 || x > 3600)))
+		return cli_usage_err(c, "--%s %s: want %s", name, v,
+				     ms ? "whole milliseconds 1..10000" :
+					  "seconds 0.1..3600");
+	*out = ms ? (long)x : (long)(x * 1000);
+	return 0;
+}
+
+/* --ports checked now, not at the first CONFIG_DB read: the converter's
+ * own parser on an empty CONFIG_DB. */
+static int check_ports(const struct rd_sonic_opts *o)
+{
+	struct json_object *empty = json_object_new_object(), *out = NULL;
+	int warn, err;
+
+	if (!empty)
+		return CLI_FAIL;
+	err = rd_sonic_convert(empty, o, &out, &warn);
+	json_object_put(empty);
+	json_object_put(out);
+	return err ? CLI_USAGE : 0;
+}
+
+int cmd_sonic_sync(const struct cli_call *c)
+{
+	struct rd_sonic_sync_opts o = {
+		.url = cli_val(c, "redis"),
+		.auth_file = cli_val(c, "auth-file"),
+		.conv = { .ports = cli_val(c, "ports"),
+			  .strict = cli_set(c, "strict") },
+		.port_ms = RD_SONIC_PORT_MS,
+		.queue_ms = RD_SONIC_QUEUE_MS,
+		.quiet_ms = RD_SONIC_QUIET_MS,
+		.once = cli_set(c, "once"),
+	};
+	char host[256];
+	int port, e;
+
+	if (period(c, "port-interval", false, &o.port_ms) ||
+	    period(c, "queue-interval", false, &o.queue_ms) ||
+	    period(c, "quiet-ms", true, &o.quiet_ms))
+		return CLI_USAGE;
+	e = rd_sredis_parse_url(o.url, host, sizeof(host), &port);
+	if (e == -EPERM) /* the URL itself is not repeated: it has a secret */
+		return cli_usage_err(
+			c,
+			"--redis: a password in the address is refused (it shows in ps and the log): use --auth-file");
+	if (e)
+		return cli_usage_err(
+			c, "--redis %s: want unix:PATH or HOST:PORT", o.url);
+	if (o.conv.ports && (e = check_ports(&o.conv)))
+		return e;
+	return rd_sonic_sync_run(&o);
 }

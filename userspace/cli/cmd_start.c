@@ -9,7 +9,6 @@
  * again, so it is idempotent. stop detaches everything
  * (detach --all): no programs, pins, qdiscs or sync left.
  */
-#include <getopt.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,31 +24,24 @@
 
 static const char *const mode_names[] = { "native", "generic", "tc" };
 
-/* --config FILE (or the default); NULL after a usage error */
-static const char *config_arg(const char *obj, int argc, char **argv)
+/*
+ * Run the table's command obj [verb] on av (av[0] its last word), as if
+ * typed: parsed by the same parser, so start does what attach and config
+ * load do.
+ */
+static int run(const struct cli_call *c, const char *obj, const char *verb,
+	       int n, char **av)
 {
-	static const struct option lo[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{},
-	};
-	const char *file = RD_START_CONFIG;
-	int c;
+	const struct cli_cmd *cmd = cli_find(c->tab, obj, verb);
+	struct cli_call sub;
+	int ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:", lo, NULL)) != -1) {
-		if (c != 'c') {
-			rd_err(obj, "bad arguments (see 'rocedp %s help')",
-			       obj);
-			return NULL;
-		}
-		file = optarg;
-	}
-	if (optind < argc) {
-		rd_err(obj, "unexpected argument '%s'", argv[optind]);
-		return NULL;
-	}
-	return file;
+	if (!cmd)
+		return CLI_FAIL;
+	ret = cli_parse(c->tab, cmd, n, av, &sub);
+	if (ret)
+		return ret < 0 ? CLI_FAIL : ret;
+	return cmd->fn(&sub);
 }
 
 /*
@@ -73,17 +65,17 @@ static bool all_attached(const struct rd_staged *s)
 	return all;
 }
 
-int cmd_start(int argc, char **argv)
+int cmd_start(const struct cli_call *c)
 {
+	const char *file = cli_val(c, "config");
 	struct json_object *root;
 	struct rd_staged s;
-	const char *file = config_arg("start", argc, argv);
 	char **av = NULL;
 	unsigned int i;
 	int n = 0, ret;
 
 	if (!file)
-		return 2;
+		file = RD_START_CONFIG;
 	/* the whole file is checked before anything is attached */
 	if (rd_config_read_json(file, &root))
 		return 1;
@@ -111,12 +103,12 @@ int cmd_start(int argc, char **argv)
 		av[n++] = s.attach_ports[i];
 	av[n++] = "--mode";
 	av[n++] = (char *)mode_names[s.attach_mode];
-	ret = all_attached(&s) ? 0 : cmd_attach(n, av);
+	ret = all_attached(&s) ? 0 : run(c, "attach", NULL, n, av);
 	free(av);
 	if (!ret) {
-		char *lv[] = { "config", "load", (char *)file, NULL };
+		char *lv[] = { "load", (char *)file, NULL };
 
-		ret = cmd_config(3, lv);
+		ret = run(c, "config", "load", 2, lv);
 		if (ret)
 			rd_err("start",
 			       "%s: attached, but the config did not load: the ports run the settings they had",
@@ -130,13 +122,9 @@ int cmd_start(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-int cmd_stop(int argc, char **argv)
+int cmd_stop(const struct cli_call *c)
 {
 	char *av[] = { "detach", "--all", NULL };
 
-	if (argc > 1) {
-		rd_err("stop", "unexpected argument '%s'", argv[1]);
-		return 2;
-	}
-	return cmd_detach(2, av);
+	return run(c, "detach", NULL, 2, av);
 }

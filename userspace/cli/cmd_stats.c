@@ -6,7 +6,6 @@
  * the telemetry of the top K QPs and the ports (qps.c, porttab.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <net/if.h>
 #include <stddef.h>
@@ -342,55 +341,29 @@ struct stats_opts {
 };
 
 /* 0, or the exit code after one error line */
-static int parse_opts(int argc, char **argv, struct stats_opts *o)
+static int parse_opts(const struct cli_call *c, struct stats_opts *o)
 {
-	static const struct option lo[] = {
-		{ "watch", required_argument, NULL, 'w' },
-		{ "prometheus", no_argument, NULL, 'P' },
-		{ "textfile", required_argument, NULL, 't' },
-		{ "top-qps", required_argument, NULL, 'k' },
-		{}
-	};
+	const char *w = cli_val(c, "watch"), *k = cli_val(c, "top-qps");
 	char *end;
-	int c;
 
-	optind = 1;
-	opterr = 0; /* getopt's own message would be a second error line */
-	while ((c = getopt_long(argc, argv, "w:Pt:", lo, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			o->watch = strtoul(optarg, &end, 10);
-			if (*end || !o->watch) {
-				rd_err("stats",
-				       "--watch: '%s' is not a positive number of seconds",
-				       optarg);
-				return 2;
-			}
-			break;
-		case 'P':
-			o->prom = true;
-			break;
-		case 't':
-			o->textfile = optarg;
-			break;
-		case 'k':
-			o->top_qps = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-' ||
-			    o->top_qps > 10000) {
-				rd_err("stats",
-				       "--top-qps: '%s' is not a number from 0 to 10000",
-				       optarg);
-				return 2;
-			}
-			break;
-		default:
-			rd_err("stats",
-			       "bad arguments (see 'rocedp stats help')");
-			return 2;
-		}
+	o->prom = cli_set(c, "prometheus");
+	o->textfile = cli_val(c, "textfile");
+	if (w) {
+		o->watch = strtoul(w, &end, 10);
+		if (*end || !o->watch || *w == '-')
+			return cli_usage_err(
+				c,
+				"--watch: '%s' is not a positive number of seconds",
+				w);
 	}
-	if (cli_extra_arg("stats", argc, argv))
-		return 2;
+	if (k) {
+		o->top_qps = strtoul(k, &end, 10);
+		if (*end || !*k || *k == '-' || o->top_qps > 10000)
+			return cli_usage_err(
+				c,
+				"--top-qps: '%s' is not a number from 0 to 10000",
+				k);
+	}
 	return 0;
 }
 
@@ -425,13 +398,13 @@ static int stats_once(const struct stats_opts *o, const struct rd_maps *m)
 	return 0;
 }
 
-int cmd_stats(int argc, char **argv)
+int cmd_stats(const struct cli_call *c)
 {
 	struct stats_opts o = { .top_qps = RD_QPS_PROM_TOP_DEFAULT };
 	struct rd_maps m;
 	int ret;
 
-	ret = parse_opts(argc, argv, &o);
+	ret = parse_opts(c, &o);
 	if (ret)
 		return ret;
 	if (cli_maps_open(&m, "stats"))

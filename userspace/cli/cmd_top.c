@@ -13,7 +13,6 @@
  */
 #include <curses.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -498,68 +497,31 @@ static bool parse_interval(const char *s, double *out)
 	return *s && !*end && !errno && *out >= 0.1 && *out <= 3600;
 }
 
-int cmd_top(int argc, char **argv)
+int cmd_top(const struct cli_call *c)
 {
-	static const struct option lo[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{ "interval", required_argument, NULL, 'd' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "once", no_argument, NULL, '1' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{}
-	};
+	const char *sort = cli_val(c, "sort"), *ival = cli_val(c, "interval");
+	const char *lim = cli_val(c, "limit"), *n = cli_val(c, "iterations");
 	static struct top t;
 	unsigned long iters = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
-	bool once = false;
-	int c, ret;
+	bool once = cli_set(c, "once");
+	int ret;
 
 	memset(&t, 0, sizeof(t));
 	t.interval = 1;
 	t.limit = ULONG_MAX;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:n:", lo, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (!rd_cli_parse_sort("top", optarg, &t.by))
-				return 2;
-			break;
-		case 'd':
-			if (!parse_interval(optarg, &t.interval)) {
-				rd_err("top",
-				       "--interval: '%s' is not a number of seconds from 0.1 to 3600",
-				       optarg);
-				return 2;
-			}
-			break;
-		case 'l':
-			if (!rd_cli_parse_count(optarg, INT_MAX, &t.limit) ||
-			    !t.limit) {
-				rd_err("top",
-				       "--limit: '%s' is not a positive number",
-				       optarg);
-				return 2;
-			}
-			break;
-		case '1':
-			once = true;
-			break;
-		case 'n':
-			if (!rd_cli_parse_count(optarg, INT_MAX, &iters) ||
-			    !iters) {
-				rd_err("top",
-				       "-n: '%s' is not a positive number",
-				       optarg);
-				return 2;
-			}
-			break;
-		default:
-			return rd_cli_opt_error("top", argv, "sdln");
-		}
-	}
-	if (cli_extra_arg("top", argc, argv))
-		return 2;
+	if (sort && !rd_cli_parse_sort("top", sort, &t.by))
+		return CLI_USAGE;
+	if (ival && !parse_interval(ival, &t.interval))
+		return cli_usage_err(
+			c,
+			"--interval: '%s' is not a number of seconds from 0.1 to 3600",
+			ival);
+	if (lim && (!rd_cli_parse_count(lim, INT_MAX, &t.limit) || !t.limit))
+		return cli_usage_err(
+			c, "--limit: '%s' is not a positive number", lim);
+	if (n && (!rd_cli_parse_count(n, INT_MAX, &iters) || !iters))
+		return cli_usage_err(c, "-n: '%s' is not a positive number", n);
 	if (once)
 		iters = 1;
 	if (!once && !rd_json &&

@@ -225,8 +225,11 @@ static int profile_set(int argc, char **argv)
 	struct knobs k;
 	int err;
 
-	if (argc < 3 ||
-	    parse_u("profile", argv[2], ROCEDP_ECN_MAX_PROFILES - 1, &prof))
+	if (argc < 3) {
+		rd_err("ecn", "set profile: expected its number N");
+		return -EINVAL;
+	}
+	if (parse_u("profile", argv[2], ROCEDP_ECN_MAX_PROFILES - 1, &prof))
 		return -EINVAL;
 	/*
 	 * The module's profiles are not per namespace: from a namespace's
@@ -269,8 +272,9 @@ static int profile_set(int argc, char **argv)
  * ecn set PORT [kmin B] [kmax B] [pmax P] [rate MBPS] [profile N]
  * ecn set profile N kmin B kmax B pmax P   (module knobs)
  */
-static int ecn_set(const struct rd_maps *m, int argc, char **argv)
+static int ecn_set(int argc, char **argv)
 {
+	struct rd_maps m;
 	unsigned int ifindex;
 	struct knobs k;
 	char *end;
@@ -280,6 +284,9 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 		rd_err("ecn", "set: expected PORT or 'profile N'");
 		return -EINVAL;
 	}
+	/* the module's knobs are the host's, not the pinned maps' */
+	if (!strcmp(argv[1], "profile"))
+		return profile_set(argc, argv);
 	ifindex = if_nametoindex(argv[1]);
 	if (!ifindex) {
 		ifindex = strtoul(argv[1], &end, 10);
@@ -296,31 +303,32 @@ static int ecn_set(const struct rd_maps *m, int argc, char **argv)
 	err = parse_knobs(argc - 2, argv + 2, true, &k);
 	if (err)
 		return err;
-	/* the read, the edit and the write under the config writers' lock */
-	return rd_config_port_edit(m, "ecn", ifindex, port_edit, &k);
+	/* validated: now the maps, then the read, the edit and the write
+	 * under the config writers' lock */
+	if (cli_maps_open(&m, "ecn"))
+		return -ENOENT;
+	err = rd_config_port_edit(&m, "ecn", ifindex, port_edit, &k);
+	rd_maps_close(&m);
+	return err;
 }
 
-int cmd_ecn(int argc, char **argv)
+int cmd_ecn_show(const struct cli_call *c)
 {
 	struct rd_maps m;
 	int err;
 
-	/* the module's knobs are the host's, not the pinned maps' */
-	if (argc > 2 && !strcmp(argv[1], "set") && !strcmp(argv[2], "profile"))
-		return profile_set(argc - 1, argv + 1) ? 1 : 0;
+	(void)c;
 	if (cli_maps_open(&m, "ecn"))
-		return 1;
-	if (argc > 2 && !strcmp(argv[1], "show")) {
-		rd_err("ecn", "show: unexpected argument '%s'", argv[2]);
-		err = -EINVAL;
-	} else if (argc < 2 || !strcmp(argv[1], "show"))
-		err = ecn_show(&m);
-	else if (!strcmp(argv[1], "set"))
-		err = ecn_set(&m, argc - 1, argv + 1);
-	else {
-		rd_err("ecn", "unknown command '%s' (show, set)", argv[1]);
-		err = -EINVAL;
-	}
+		return CLI_FAIL;
+	err = ecn_show(&m);
 	rd_maps_close(&m);
-	return err ? 1 : 0;
+	return err ? CLI_FAIL : CLI_OK;
+}
+
+int cmd_ecn_set(const struct cli_call *c)
+{
+	/* ecn_set's argv[0] is the verb */
+	int err = ecn_set(c->argc + 1, c->argv - 1);
+
+	return err == -EINVAL ? CLI_USAGE : err ? CLI_FAIL : CLI_OK;
 }

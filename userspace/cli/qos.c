@@ -240,34 +240,32 @@ static int qos_rules(const struct rd_maps *m)
 	return 0;
 }
 
-int cmd_qos(int argc, char **argv)
+int cmd_qos_set(const struct cli_call *c)
 {
-	char *args[argc + 1];
-	struct rd_maps m;
-	int n = rd_take_output_opts(argc, argv, args), ret;
+	return qos_set(c->argc, c->argv);
+}
 
-	if (n && !strcmp(args[0], "set"))
-		return qos_set(n - 1, args + 1);
-	if (n && !strcmp(args[0], "help")) {
-		printf("Usage: rocedp [-j] qos show\n"
-		       "       rocedp qos set CLASS dscp D [pcp P]\n"
-		       "       rocedp qos set CLASS leave\n"
-		       "       rocedp [-j] qos rules\n"
-		       "Classes: data ack nak cnp cts roce_other ip. DSCP 0..63, PCP 0..7.\n");
-		return 0;
-	}
-	if (n && strcmp(args[0], "show") && strcmp(args[0], "rules")) {
-		rd_err("qos", "unknown command '%s' (show set rules help)",
-		       args[0]);
-		return 2;
-	}
-	if (n > 1) {
-		rd_err("qos", "%s: unexpected argument '%s'", args[0], args[1]);
-		return 2;
-	}
+/* show or rules: the maps opened for one reader */
+static int qos_read(bool rules)
+{
+	struct rd_maps m;
+	int ret;
+
 	if (rd_config_open_maps("qos", &m))
-		return 1;
-	ret = n && !strcmp(args[0], "rules") ? qos_rules(&m) : qos_show(&m);
+		return CLI_FAIL;
+	ret = rules ? qos_rules(&m) : qos_show(&m);
 	rd_maps_close(&m);
 	return ret;
+}
+
+int cmd_qos_show(const struct cli_call *c)
+{
+	(void)c;
+	return qos_read(false);
+}
+
+int cmd_qos_rules(const struct cli_call *c)
+{
+	(void)c;
+	return qos_read(true);
 }

@@ -10,11 +10,5 @@
 bool rd_cli_parse_count(const char *s, unsigned long max, unsigned long *out);
 /* --sort's word into *by; false after the one error line for obj */
 bool rd_cli_parse_sort(const char *obj, const char *arg, enum rd_qp_sort *by);
-/*
- * getopt_long returned '?' (opterr 0): the one error line for obj, naming
- * the option, and exit code 2. valued: the short codes of the options that
- * take a value.
- */
-int rd_cli_opt_error(const char *obj, char **argv, const char *valued);
 
 #endif

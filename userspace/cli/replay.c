@@ -6,7 +6,6 @@
  * egress (ECN) pipeline of their port, as they would through the devmap.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,73 +61,31 @@ static void print_verdict(FILE *f, unsigned long n, const struct rd_run *r)
 	fprintf(f, ",\"hash\":%u}\n", t->hash);
 }
 
-static int parse_args(int argc, char **argv, struct replay_opts *o)
+static int parse_args(const struct cli_call *c, struct replay_opts *o)
 {
-	static const struct option lo[] = {
-		{ "in", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "verdicts", required_argument, NULL, 'v' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "hook", required_argument, NULL, 'k' },
-		{ "ingress-ifindex", required_argument, NULL, 'x' },
-		{ "summary", no_argument, NULL, 's' },
-		{}
-	};
+	const char *hook = cli_val(c, "hook"),
+		   *ifx = cli_val(c, "ingress-ifindex");
 	char *end;
-	int c;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0; /* one error line: ours */
-	while ((c = getopt_long(argc, argv, "i:o:v:c:k:x:s", lo, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o->in = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'v':
-			o->verdicts = optarg;
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'k':
-			if (!strcmp(optarg, "xdp")) {
-				o->hook = RD_HOOK_XDP;
-			} else if (!strcmp(optarg, "tc")) {
-				o->hook = RD_HOOK_TC;
-			} else {
-				rd_err("replay",
-				       "--hook: '%s' is not xdp or tc", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'x':
-			errno = 0;
-			o->ifindex = strtoul(optarg, &end, 0);
-			if (errno || *end) {
-				rd_err("replay",
-				       "--ingress-ifindex: '%s' is not a number",
-				       optarg);
-				return -EINVAL;
-			}
-			break;
-		case 's':
-			o->summary = true;
-			break;
-		default:
-			rd_err("replay",
-			       "bad arguments (see 'rocedp replay help')");
-			return -EINVAL;
-		}
-	}
-	if (cli_extra_arg("replay", argc, argv))
-		return -EINVAL;
-	if (!o->in) {
-		rd_err("replay", "--in IN.pcap is required");
-		return -EINVAL;
+	o->in = cli_val(c, "in");
+	o->out = cli_val(c, "out");
+	o->verdicts = cli_val(c, "verdicts");
+	o->config = cli_val(c, "config");
+	o->summary = cli_set(c, "summary");
+	if (hook && !strcmp(hook, "xdp"))
+		o->hook = RD_HOOK_XDP;
+	else if (hook && !strcmp(hook, "tc"))
+		o->hook = RD_HOOK_TC;
+	else if (hook)
+		return cli_usage_err(c, "--hook: '%s' is not xdp or tc", hook);
+	if (ifx) {
+		errno = 0;
+		o->ifindex = strtoul(ifx, &end, 0);
+		if (errno || *end || !*ifx)
+			return cli_usage_err(
+				c, "--ingress-ifindex: '%s' is not a number",
+				ifx);
 	}
 	return 0;
 }
@@ -209,7 +166,7 @@ static int outputs_distinct(const struct replay_opts *o)
 	return 1;
 }
 
-int cmd_replay(int argc, char **argv)
+int cmd_replay(const struct cli_call *c)
 {
 	static struct rd_pcap_rec rec;
 	static uint8_t out[RD_PCAP_MAX_FRAME + 256];
@@ -223,7 +180,7 @@ int cmd_replay(int argc, char **argv)
 	FILE *vf = NULL;
 	int err, ret = 1;
 
-	if (parse_args(argc, argv, &o))
+	if (parse_args(c, &o))
 		return 2;
 	if (!outputs_distinct(&o))
 		return 2;

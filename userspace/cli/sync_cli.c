@@ -4,8 +4,8 @@
  * around the library in sync.c (docs/sync.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,18 +37,6 @@ static void on_signal(int sig)
 		sync_hup = 1;
 	else
 		sync_stop = 1;
-}
-
-static void sync_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: rocedp sync [--once] [--daemon] [--pin-dir DIR] [--table N]\n"
-		"                   [--latency-log] [--pid-file FILE] [--verbose]\n"
-		"                   [--rcvbuf BYTES]\n"
-		"Mirror kernel routes (IPv4, IPv6, multipath, nexthop objects),\n"
-		"neighbours and links into the pinned rocedp maps, then follow\n"
-		"changes. --once: one full sync, then exit. --daemon: detach.\n"
-		"SIGHUP forces a full resync; maps stay in place on exit.\n");
 }
 
 static void print_summary(struct rd_sync *s, double ms)
@@ -91,104 +79,44 @@ static void print_summary(struct rd_sync *s, double ms)
 	fflush(stdout);
 }
 
-int cmd_sync(int argc, char **argv)
+int cmd_sync(const struct cli_call *c)
 {
-	static const struct option lopts[] = {
-		{ "once", no_argument, NULL, 'o' },
-		{ "daemon", no_argument, NULL, 'd' },
-		{ "pin-dir", required_argument, NULL, 'P' },
-		{ "table", required_argument, NULL, 't' },
-		{ "latency-log", no_argument, NULL, 'l' },
-		{ "pid-file", required_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "rcvbuf", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
+	const char *table = cli_val(c, "table"), *rcv = cli_val(c, "rcvbuf");
+	const char *pid_file = cli_val(c, "pid-file");
 	struct rd_sync_opts o = { 0 };
-	const char *pid_file = NULL;
 	struct rd_safefile pf = { .dir_fd = -1 };
-	bool once = false, daemonize = false;
+	bool once = cli_set(c, "once"), daemonize = cli_set(c, "daemon");
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct rd_sync *s;
 	unsigned long tbl;
 	double t0;
 	char *end;
-	int c, err;
+	int err;
 
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		sync_usage(stdout);
-		return 0;
+	o.latency_log = cli_set(c, "latency-log");
+	o.verbose = cli_set(c, "verbose");
+	if (table) {
+		errno = 0;
+		tbl = strtoul(table, &end, 0);
+		if (errno || *end || !tbl || tbl > UINT32_MAX ||
+		    tbl == RT_TABLE_LOCAL || *table == '-')
+			return cli_usage_err(
+				c,
+				"--table %s: want a table id 1..%u other than 255",
+				table, UINT32_MAX);
+		o.table = tbl;
 	}
-	optind = 0; /* the dispatcher may have run getopt already */
-	opterr = 0; /* our own one-line errors */
-	while ((c = getopt_long(argc, argv, "+:", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			once = true;
-			break;
-		case 'd':
-			daemonize = true;
-			break;
-		case 'P':
-			o.pin_dir = optarg;
-			break;
-		case 't':
-			errno = 0;
-			tbl = strtoul(optarg, &end, 0);
-			if (errno || *end || !tbl || tbl > UINT32_MAX ||
-			    tbl == RT_TABLE_LOCAL) {
-				rd_err("sync",
-				       "--table %s: want a table id 1..%u other than 255",
-				       optarg, UINT32_MAX);
-				return 1;
-			}
-			o.table = tbl;
-			break;
-		case 'l':
-			o.latency_log = true;
-			break;
-		case 'f':
-			pid_file = optarg;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'r':
-			o.rcvbuf = atoi(optarg);
-			if (o.rcvbuf <= 0) {
-				rd_err("sync", "--rcvbuf %s: want a byte count",
-				       optarg);
-				return 1;
-			}
-			break;
-		case 'h':
-			sync_usage(stdout);
-			return 0;
-		case ':':
-			rd_err("sync", "%s needs a value", argv[optind - 1]);
-			return 1;
-		default:
-			rd_err("sync",
-			       "unknown option '%s' (try rocedp sync help)",
-			       argv[optind - 1]);
-			return 1;
-		}
+	if (rcv) {
+		errno = 0;
+		tbl = strtoul(rcv, &end, 0);
+		if (errno || *end || !tbl || tbl > INT_MAX || *rcv == '-')
+			return cli_usage_err(
+				c, "--rcvbuf %s: want a byte count", rcv);
+		o.rcvbuf = tbl;
 	}
-	if (optind < argc) {
-		rd_err("sync",
-		       "unexpected argument '%s' (try rocedp sync help)",
-		       argv[optind]);
-		return 1;
-	}
-	if (once && daemonize) {
-		rd_err("sync", "--once and --daemon exclude each other");
-		return 1;
-	}
-	if (geteuid() != 0) {
-		rd_err("sync", "needs root (CAP_BPF, CAP_NET_ADMIN)");
-		return 1;
-	}
+	if (once && daemonize)
+		return cli_usage_err(c,
+				     "--once and --daemon exclude each other");
 	/*
 	 * A stop request must wake a wait for the lock or a backoff (no
 	 * SA_RESTART: they see EINTR, then the flag); SIGHUP only asks for a

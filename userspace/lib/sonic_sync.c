@@ -10,7 +10,6 @@
  * pauses this daemon: the maps, and so forwarding, stay as they are.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <net/if.h>
 #include <poll.h>
 #include <signal.h>
@@ -496,134 +495,6 @@ static int links_changed(struct syncd *d)
 	return n == -ENOBUFS ? 1 : changed;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: rocedp sonic sync --redis unix:PATH|HOST:PORT [--auth-file FILE]\n"
-		"         [--ports MAP] [--strict] [--port-interval SEC] [--queue-interval SEC]\n"
-		"         [--quiet-ms MS] [--once]\n"
-		"  MAP: Ethernet0=eth1,Ethernet4=eth2 (default: SONiC's names are the devices)\n"
-		"  FILE: one line PASSWORD, or two lines USER and PASSWORD (chmod o-r)\n"
-		"  counters: per port every 1 s, per queue every 10 s by default\n");
-}
-
-/* SEC in 0.1..3600 s (below, a busy loop against the shared Redis); MS
- * whole 1..10000. */
-static int opt_time(const char *name, const char *arg, bool ms, long *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || *end || end == arg || v != v ||
-	    (ms ? (v < 1 || v > 10000 || v != (long)v) :
-		  (v < 0.1 || v > 3600))) {
-		rd_err(OBJ, "sync: --%s %s: want %s", name, arg,
-		       ms ? "whole milliseconds 1..10000" :
-			    "seconds 0.1..3600");
-		return 2;
-	}
-	*out = ms ? (long)v : (long)(v * 1000);
-	return 0;
-}
-
-/* --ports checked now, not at the first CONFIG_DB read: the converter's
- * own parser on an empty CONFIG_DB. */
-static int check_ports(const struct syncd *d)
-{
-	struct json_object *empty = json_object_new_object(), *out = NULL;
-	int warn, err;
-
-	if (!empty)
-		return 1;
-	err = rd_sonic_convert(empty, &d->opts, &out, &warn);
-	json_object_put(empty);
-	json_object_put(out);
-	return err ? 2 : 0;
-}
-
-static int parse_opts(struct syncd *d, int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "redis", required_argument, NULL, 'r' },
-		{ "auth-file", required_argument, NULL, 'a' },
-		{ "ports", required_argument, NULL, 'P' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "port-interval", required_argument, NULL, 'i' },
-		{ "queue-interval", required_argument, NULL, 'q' },
-		{ "quiet-ms", required_argument, NULL, 'Q' },
-		{ "once", no_argument, NULL, '1' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	char host[256], err[300];
-	int c, e;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			d->url = optarg;
-			break;
-		case 'a':
-			d->auth_file = optarg;
-			break;
-		case 'P':
-			d->opts.ports = optarg;
-			break;
-		case 's':
-			d->opts.strict = 1;
-			break;
-		case 'i':
-			if (opt_time("port-interval", optarg, false,
-				     &d->port_ms))
-				return 2;
-			break;
-		case 'q':
-			if (opt_time("queue-interval", optarg, false,
-				     &d->queue_ms))
-				return 2;
-			break;
-		case 'Q':
-			if (opt_time("quiet-ms", optarg, true, &d->quiet_ms))
-				return 2;
-			break;
-		case '1':
-			d->once = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		rd_err(OBJ, "sync: unexpected argument '%s'", argv[optind]);
-		return 2;
-	}
-	e = d->url ? rd_sredis_parse_url(d->url, host, sizeof(host), &c) :
-		     -EINVAL;
-	if (e == -EPERM) { /* the URL itself is not repeated: it has a secret */
-		rd_err(OBJ,
-		       "sync: --redis: a password in the address is refused (it shows in ps and the log): use --auth-file");
-		return 2;
-	}
-	if (e) {
-		rd_err(OBJ, "sync: --redis %s: want unix:PATH or HOST:PORT",
-		       d->url ? d->url : "missing");
-		return 2;
-	}
-	if (d->auth_file &&
-	    rd_sredis_auth_load(d->auth_file, &d->auth, err, sizeof(err))) {
-		rd_err(OBJ, "sync: --auth-file %s", err);
-		return 2;
-	}
-	return d->opts.ports ? check_ports(d) : 0;
-}
-
 static long long min_ll(long long a, long long b)
 {
 	return a < b ? a : b;
@@ -749,18 +620,24 @@ static void run(struct syncd *d)
 	}
 }
 
-int rd_sonic_sync_main(int argc, char **argv)
+int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o)
 {
 	static const unsigned int link_grp[] = { RTNLGRP_LINK };
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct syncd d = { .port_ms = 1000,
-			   .queue_ms = 10000,
-			   .quiet_ms = 100 };
-	int rc = parse_opts(&d, argc, argv);
+	struct syncd d = { .url = o->url,
+			   .auth_file = o->auth_file,
+			   .opts = o->conv,
+			   .port_ms = o->port_ms,
+			   .queue_ms = o->queue_ms,
+			   .quiet_ms = o->quiet_ms,
+			   .once = o->once };
+	char err[300];
 
-	if (rc) {
+	if (o->auth_file &&
+	    rd_sredis_auth_load(o->auth_file, &d.auth, err, sizeof(err))) {
 		explicit_bzero(&d.auth, sizeof(d.auth));
-		return rc < 0 ? 0 : rc;
+		rd_err(OBJ, "sync: --auth-file %s", err);
+		return 2;
 	}
 	/* no SA_RESTART: a blocked read returns and the loops see stop */
 	sigaction(SIGTERM, &sa, NULL);

@@ -7,7 +7,28 @@
 #ifndef ROCEDP_SONIC_SYNC_H
 #define ROCEDP_SONIC_SYNC_H
 
-/* `rocedp sonic sync ...`: argv[0] is "sync". Returns the exit code. */
-int rd_sonic_sync_main(int argc, char **argv);
+#include <stdbool.h>
+#include "sonic.h"
+
+/* What `rocedp sonic sync` was asked for (the CLI parses the options). */
+struct rd_sonic_sync_opts {
+	const char *url; /* unix:PATH or HOST:PORT, already checked */
+	const char *auth_file; /* AUTH [user and] password, or NULL */
+	struct rd_sonic_opts conv; /* --ports, --strict */
+	long port_ms, queue_ms, quiet_ms; /* counter periods, event quiet */
+	bool once; /* apply once and return */
+};
+
+/* the defaults of rd_sonic_sync_opts */
+#define RD_SONIC_PORT_MS 1000
+#define RD_SONIC_QUEUE_MS 10000
+#define RD_SONIC_QUIET_MS 100
+
+/*
+ * Run the daemon until SIGTERM/SIGINT (or one apply with once). Returns
+ * the exit code: 1 when once applied nothing or was refused, 2 when the
+ * auth file cannot be used, else 0.
+ */
+int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o);
 
 #endif

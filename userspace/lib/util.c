@@ -15,6 +15,7 @@
 
 bool rd_json; /* -j */
 bool rd_pretty; /* -p */
+void (*rd_err_sink)(const char *prog, const char *obj, const char *msg);
 
 /*
  * stderr is the journal's stream when systemd says so in JOURNAL_STREAM
@@ -60,8 +61,11 @@ void rd_verr(const char *prog, const char *obj, const char *fmt, va_list ap)
 	for (p = msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	/* LOG_ERR for journald (sd-daemon(3) prefixes), nothing elsewhere */
-	fprintf(stderr, "%s%s: %s: %s\n", rd_log_prio(3), prog, obj, msg);
+	if (rd_err_sink)
+		rd_err_sink(prog, obj, msg);
+	else /* LOG_ERR for journald (sd-daemon(3) prefixes), nothing else */
+		fprintf(stderr, "%s%s: %s: %s\n", rd_log_prio(3), prog, obj,
+			msg);
 }
 
 void rd_err(const char *obj, const char *fmt, ...)

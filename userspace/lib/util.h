@@ -42,5 +42,8 @@ const char *rd_log_prio(int prio);
 
 extern bool rd_json; /* -j */
 extern bool rd_pretty; /* -p */
+/* Where the error lines go when set (the CLI's, for JSON under -j): the
+ * message already sanitised; unset, to stderr. */
+extern void (*rd_err_sink)(const char *prog, const char *obj, const char *msg);
 
 #endif

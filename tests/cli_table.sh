@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The command line against its documentation (docs/cli.md, "One table"):
+#  * every option `rocedp help OBJECT [COMMAND]` lists is taken by that
+#    command's parser, and is in the man page's section for the command
+#    and in the bash completion;
+#  * no command takes an option it does not document: every option name
+#    known anywhere (any command's help, a "--x" literal in the CLI's or
+#    library's sources, a cli_val/cli_set name) and every short -x is
+#    tried on every command, and must be refused unless documented there;
+#  * no getopt loop is left in userspace/ (the table is the one parser);
+#  * test hooks (selftest-load) run but are in no help, man or completion;
+#  * docs/rocedp.8's generated sections equal what the binary makes of it
+#    (`make man` rebuilds them);
+#  * exit codes: 0 ok, 1 failure, 2 usage for every command (below).
+# Probes of the parser run as nobody with a pin directory that does not
+# exist, so an option taken by mistake cannot change anything here.
+# Output: TAP-like "ok N - ..." lines.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
+ROCEDP=$(readlink -f "$ROCEDP")
+COMP=$ROOT/tools/completion/rocedp.bash
+MAN=$ROOT/docs/rocedp.8
+TMP=$(mktemp -d /tmp/rdtab.XXXXXX)
+chmod 755 "$TMP"
+export ROCEDP_PIN_DIR=/sys/fs/bpf/rdtab-none$$
+
+cleanup() {
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+need_rocedp
+if [ "$(id -u)" = 0 ]; then
+	asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+	asnobody() { "$@"; }
+fi
+
+# ------------------------------------------------------------ the commands
+# "obj" or "obj verb", one a line, from `rocedp help` (the completion's
+# source too): objects, and the verbs of those that have some
+"$ROCEDP" help >"$TMP/help" 2>&1 || nok "rocedp help exits 0" "$(cat "$TMP/help")"
+$PY - "$TMP/help" >"$TMP/cmds" <<'EOF'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"^  ([a-z][a-z-]*) +(.*)$", line.rstrip("\n"))
+    if not m:
+        continue
+    obj, spec = m.group(1), m.group(2)
+    # split at '|' outside [ ]
+    alts, depth, cur = [], 0, ""
+    for ch in spec:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "|" and depth == 0:
+            alts.append(cur); cur = ""
+        else:
+            cur += ch
+    alts.append(cur)
+    verbs = []
+    for a in alts:
+        w = a.split(" ")[0]
+        if re.fullmatch(r"[a-z][a-z-]*", w) and w not in verbs:
+            verbs.append(w)
+    if verbs:
+        for v in verbs:
+            print(obj, v)
+    else:
+        print(obj)
+EOF
+n=$(wc -l <"$TMP/cmds")
+[ "$n" -ge 20 ] && ok "rocedp help names $n commands" || nok "rocedp help names the commands" "$(cat "$TMP/cmds")"
+
+# documented options of a command: "--name ARG" or "--name", and "-x", from
+# its own help (rocedp help OBJ [VERB]), the section of that command only
+doc_opts() { # CMD...
+	"$ROCEDP" help "$@" | $PY -c '
+import re, sys
+for line in sys.stdin:
+    m = re.match(r"^  (?:-(\w), )?\s*--([a-z][a-z0-9-]*)(?: (\S+))?", line)
+    if m:
+        print(";".join((m.group(2), m.group(3) or "", m.group(1) or "")))'
+}
+
+# ------------------------------------------------------------ no getopt left
+left=$(grep -lE "getopt(_long)?\(|struct option " "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*.c 2>/dev/null)
+[ -z "$left" ] && ok "no getopt loop in userspace/ (the table's parser is the one)" ||
+	nok "no getopt loop in userspace/" "$left"
+
+# every option name known anywhere: any command's help, "--x" literals in
+# the CLI's and the library's sources, cli_val/cli_set names, and a few
+# that never existed
+: >"$TMP/known"
+while read -r -a cmd; do
+	doc_opts "${cmd[@]}" | cut -d';' -f1 >>"$TMP/known"
+done <"$TMP/cmds"
+grep -ohE '"--[a-z][a-z0-9-]+' "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*.c |
+	sed 's/^"--//' >>"$TMP/known"
+grep -ohE 'cli_(val|set)\(c, "[a-z0-9-]+"' "$ROOT"/userspace/cli/*.c |
+	sed -E 's/.*"(.*)"/\1/' >>"$TMP/known"
+printf '%s\n' egress bogus verbose daemon all >>"$TMP/known"
+# the global options are taken everywhere (rocedp(8), OPTIONS)
+sort -u "$TMP/known" | grep -vxE "json|pretty|pin-dir|help|version" >"$TMP/known.u"
+mv "$TMP/known.u" "$TMP/known"
+ok "$(wc -l <"$TMP/known") option names to try on each command"
+
+# comp WORD...: the completion's words for the last one
+comp() {
+	bash -c '. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=(); _rocedp; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMP" "$@"
+}
+
+# the man page's commands and their options, from the roff source:
+# "obj verb: --a --b -x" lines
+$PY - "$MAN" >"$TMP/man_opts" <<'EOF'
+import re, sys
+src = open(sys.argv[1]).read()
+m = re.search(r"generated from the command table: COMMANDS\n(.*?)\.\\\" end of generated", src, re.S)
+cur, out = None, {}
+lines = m.group(1).split("\n") if m else []
+for i, l in enumerate(lines):
+    if i and lines[i - 1] == ".TP":
+        c = re.match(r"^\\fB([a-z][a-z -]*?)\\fR", l)
+        if c:
+            cur = c.group(1)
+            out[cur] = []
+            continue
+        if cur:
+            out[cur] += ["--" + o for o in re.findall(r"\\-\\-([a-z][a-z0-9\\-]*?)\\fR", l)]
+            out[cur] = [o.replace("\\-", "-") for o in out[cur]]
+            out[cur] += ["-" + s for s in re.findall(r"^\\fB\\-(\w)\\fR,", l)]
+for k, v in out.items():
+    print(k + ":", " ".join(v))
+EOF
+
+# ------------------------------------------------------------ per command
+undoc=""; refused=""; noman=""; nocomp=""; shortbad=""
+while read -r -a cmd; do
+	name="${cmd[*]}"
+	doc_opts "${cmd[@]}" >"$TMP/doc"
+	man_line=$(grep -E "^$name: " "$TMP/man_opts")
+	[ -n "$man_line" ] || noman="$noman [$name: no section]"
+	compw=" $(comp "$ROCEDP" "${cmd[@]}" - | tr '\n' ' ') "
+	while IFS=';' read -r o arg sh; do
+		[ -n "$o" ] || continue
+		# documented: taken (then help, exit 0)
+		if [ -n "$arg" ]; then
+			asnobody "$ROCEDP" "${cmd[@]}" "--$o" x help >"$TMP/o" 2>&1
+		else
+			asnobody "$ROCEDP" "${cmd[@]}" "--$o" help >"$TMP/o" 2>&1
+		fi
+		rc=$?
+		{ [ $rc = 0 ] && grep -q "^Usage: rocedp" "$TMP/o"; } ||
+			refused="$refused [$name --$o: rc $rc $(head -1 "$TMP/o")]"
+		[[ " $man_line " == *" --$o "* ]] || noman="$noman [$name --$o]"
+		[ -n "$sh" ] && { [[ " $man_line " == *" -$sh "* ]] || noman="$noman [$name -$sh]"; }
+		[[ $compw == *" --$o "* ]] || nocomp="$nocomp [$name --$o]"
+	done <"$TMP/doc"
+	# undocumented: refused, whatever the name
+	while read -r o; do
+		grep -q "^$o;" "$TMP/doc" && continue
+		asnobody "$ROCEDP" "${cmd[@]}" "--$o=x" >"$TMP/o" 2>&1
+		grep -qF "unknown option '--$o=x'" "$TMP/o" ||
+			undoc="$undoc [$name --$o: $(head -1 "$TMP/o")]"
+	done <"$TMP/known"
+	for s in {a..z} {A..Z}; do
+		case $s in h | j | p | V) continue ;; esac # global options
+		grep -q ";$s\$" "$TMP/doc" && continue
+		asnobody timeout 10 "$ROCEDP" "${cmd[@]}" "-$s" --help >"$TMP/o" 2>&1
+		grep -qF "unknown option '-$s'" "$TMP/o" ||
+			shortbad="$shortbad [$name -$s: $(head -1 "$TMP/o")]"
+	done
+	# the man page documents no option the help does not
+	for o in ${man_line#*:}; do
+		case $o in
+		--*) grep -q "^${o#--};" "$TMP/doc" || undoc="$undoc [$name $o in the man page only]" ;;
+		esac
+	done
+done <"$TMP/cmds"
+[ -z "$refused" ] && ok "every documented option is taken by its command" ||
+	nok "every documented option is taken" "$refused"
+[ -z "$undoc" ] && ok "no command takes a long option it does not document" ||
+	nok "no command takes an undocumented long option" "$undoc"
+[ -z "$shortbad" ] && ok "no command takes a short option it does not document" ||
+	nok "no command takes an undocumented short option" "$shortbad"
+[ -z "$noman" ] && ok "every command and option is in rocedp(8)'s COMMANDS" ||
+	nok "every command and option is in rocedp(8)" "$noman"
+[ -z "$nocomp" ] && ok "every option is offered by the bash completion" ||
+	nok "every option is offered by the completion" "$nocomp"
+
+# the global options: in OPTIONS, taken before and after the object
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$MAN" | sed 's/\\-/-/g; s/\\f[BIR]//g' >"$TMP/gopts"
+miss=""
+for g in -j --json -p --pretty --pin-dir -V --version -h --help; do
+	grep -qE "(^|, )$g( |,|\$)" "$TMP/gopts" || miss="$miss $g"
+	a=$g
+	[ "$g" = --pin-dir ] && a="--pin-dir /tmp"
+	# shellcheck disable=SC2086
+	"$ROCEDP" $a status --help >/dev/null 2>&1 || miss="$miss $g(before)"
+done
+[ -z "$miss" ] && ok "the global options are in rocedp(8) OPTIONS" || nok "global options in rocedp(8)" "$miss"
+
+# ------------------------------------------------------------ hidden hooks
+"$ROCEDP" selftest-load help >"$TMP/o" 2>&1 && grep -q "^Usage: rocedp selftest-load" "$TMP/o"
+[ $? = 0 ] && ok "selftest-load (a test hook) exists and answers help" || nok "selftest-load answers help" "$(cat "$TMP/o")"
+! grep -q selftest-load "$TMP/help" "$MAN" && ! comp "$ROCEDP" "" | grep -q selftest-load
+[ $? = 0 ] && ok "selftest-load is in no help, man page or completion" ||
+	nok "selftest-load is hidden" "$(grep -n selftest-load "$TMP/help" "$MAN")"
+
+# ------------------------------------------------------------ man drift
+if "$ROCEDP" help --man "$MAN" >"$TMP/man.new" 2>"$TMP/man.err" && cmp -s "$TMP/man.new" "$MAN"; then
+	ok "docs/rocedp.8's SYNOPSIS, OPTIONS and COMMANDS match the table"
+else
+	nok "docs/rocedp.8 matches the table (run make man)" "$(diff "$MAN" "$TMP/man.new" | head -20; cat "$TMP/man.err")"
+fi
+for s in SYNOPSIS OPTIONS COMMANDS "EXIT STATUS" ENVIRONMENT EXAMPLES FILES "SEE ALSO"; do
+	grep -q "^\.SH $s\$" "$MAN" || nok "rocedp(8) has a $s section"
+done
+ok "rocedp(8) has SYNOPSIS, OPTIONS, COMMANDS, EXIT STATUS, ENVIRONMENT, EXAMPLES, FILES, SEE ALSO"
+man -l "$MAN" >/dev/null 2>"$TMP/man.err" && [ ! -s "$TMP/man.err" ]
+[ $? = 0 ] && ok "man -l docs/rocedp.8 renders without a warning" || nok "man renders rocedp.8" "$(head -5 "$TMP/man.err")"
+
+echo "$((N - FAILED)) passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
