@@ -18,7 +18,9 @@
 #  3. tagged in the frame (AF_PACKET): passed as "vlan" too;
 #  4. attach turned off vs0's rx-vlan-hw-parse and rx-vlan-stag-hw-parse
 #     and its veth peer's tx-vlan-hw-insert and tx-vlan-stag-hw-insert
-#     (status says so, text and -j), and detach turns them on again.
+#     (status says so, text and -j), and detach turns them on again;
+#  5. a veth whose peer is in another netns: attach leaves the peer alone
+#     and status names it (text, and vlan_peer_elsewhere under -j).
 # The 6.1 guest (tests/kernel) repeats 2 with a real VLAN sub-interface.
 #
 # Usage: selftests/xdp_vlan.sh [generic|native ...]  (root; default both)
@@ -38,6 +40,7 @@ X() { in_ns "$ROCEDP" "$@"; }
 cleanup() {
 	[ -e "/run/netns/$NS" ] && X detach --all >/dev/null 2>&1
 	ip netns del "$NS" 2>/dev/null
+	ip netns del "${NS}p" 2>/dev/null
 }
 t_cleanup cleanup
 
@@ -127,4 +130,20 @@ for mode in "${modes[@]}"; do
 	t_check $? "$mode: detach turned the offloads on again" \
 		"$(in_ns ethtool -k vs0 | grep vlan; in_ns ethtool -k vs1 | grep vlan)"
 done
+
+ip netns add "${NS}p" && ip -n "$NS" link add ve0 type veth peer name ve1 netns "${NS}p" &&
+	ip -n "$NS" link set ve0 up && ip -n "${NS}p" link set ve1 up
+t_check $? "veth ve0 with its peer in netns ${NS}p"
+X attach --mode generic ve0 2>"$T_TMP/attach.err"
+t_check $? "attach ve0 (peer elsewhere)" "$(cat "$T_TMP/attach.err")"
+X status >"$T_TMP/status.txt" 2>&1
+grep -q "veth peer is in another namespace" "$T_TMP/status.txt"
+t_check $? "status names the peer in another namespace" "$(cat "$T_TMP/status.txt")"
+X -j status >"$T_TMP/status.json" 2>&1
+t_pyj "$T_TMP/status.json" '[i["vlan_peer_elsewhere"] for i in j["interfaces"]] == [True]' >/dev/null
+t_check $? "status -j: vlan_peer_elsewhere" "$(cat "$T_TMP/status.json")"
+[ "$(ip netns exec "${NS}p" ethtool -k ve1 | sed -n 's/^tx-vlan-offload: \([a-z]*\).*/\1/p')" = on ]
+t_check $? "the peer's tx-vlan-offload left as it was"
+X detach --all >/dev/null 2>&1
+ip netns del "${NS}p"
 t_done
