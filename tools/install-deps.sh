@@ -10,7 +10,8 @@ tshark tcpdump gnuplot-nox ethtool libclang-rt-14-dev frr
 libhiredis-dev redis-server redis-tools libncurses-dev tmux prometheus
 libyang2-tools"
 kernel="qemu-system-x86 busybox-static cpio linux-headers-amd64 xz-utils
-zstd bc flex bison libelf-dev libssl-dev dwarves file xdp-tools"
+zstd bc flex bison libelf-dev libssl-dev dwarves file xdp-tools mmdebstrap
+qemu-utils dpkg-dev e2fsprogs"
 bench="dpkg-dev debhelper"
 # make deb: debian/ (debhelper, dh_dkms), lintian for selftests/deb.sh
 deb="dpkg-dev debhelper dh-dkms lintian"
