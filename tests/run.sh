@@ -11,7 +11,9 @@
 # agreement test, every other program built into $OUT/tests, the ICRC
 # test (with $OUT/librd_icrc.so) and the other tests/*.sh. With ROCEDP_SELFTESTS=1 (set by `make test`)
 # and root: selftests/*.sh. With ROCEDP_KERNEL_TESTS=1: tests/kernel/run.sh
-# (boots a 6.1 kernel under qemu; slow).
+# (boots a 6.1 kernel under qemu; slow). With ROCEDP_INSTALL_TESTS=1:
+# tests/install/run.sh (installs the packages on a Debian 12 guest and
+# reboots it; slower).
 #
 # Env: OUT (build dir, default build), SUITES (space-separated names to run
 # only those), TEST_TIMEOUT (seconds per suite, default 900).
@@ -144,6 +146,16 @@ if [ "${ROCEDP_KERNEL_TESTS:-0}" = 1 ] && [ -x tests/kernel/run.sh ]; then
 		sed -E "s/^test-kernel: PASS (.*)/ok - \1/;
 			s/^test-kernel: FAIL (.*)/not ok - \1/";
 		exit ${PIPESTATUS[0]}'
+fi
+
+# the packages from `make deb` installed with apt on a Debian 12 guest,
+# rebooted, checked and purged (docs/install-test.md; slow). Not yet set
+# by `make test`: docs/install-test.md, Status.
+if [ "${ROCEDP_INSTALL_TESTS:-0}" = 1 ] && [ -x tests/install/run.sh ]; then
+	# its own watchdog (ITEST_TIMEOUT) ends the guest first; this one
+	# covers a first run that also builds the image and the packages
+	TEST_TIMEOUT=${ITEST_SUITE_TIMEOUT:-3000} \
+		run_suite install make --no-print-directory test-install
 fi
 
 echo "== results (logs in $LOGS)"
