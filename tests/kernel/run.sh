@@ -11,7 +11,8 @@
 # into per-check results and one summary line. Fails on any FAIL, a hang, a
 # missing DONE marker, or a pass/fail disagreement with isa-debug-exit.
 #
-# Env: OUT (build), KTEST_TIMEOUT (seconds, default 300), KTEST_KEEP=1 keeps
+# Env: OUT (build), KTEST_TIMEOUT (seconds, default 840: below
+# tests/run.sh's 900 s per suite), KTEST_KEEP=1 keeps
 # the initramfs staging dir, QEMU_EXTRA (more qemu args).
 set -euo pipefail
 
@@ -19,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 OUT=${OUT:-build}
 cache=${KTEST_CACHE:-$OUT/kernel}
-timeout_s=${KTEST_TIMEOUT:-300}
+timeout_s=${KTEST_TIMEOUT:-840}
 t0=$(date +%s)
 
 die() { echo "test-kernel: error: $*" >&2; exit 1; }
