@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 
 #include "nlrecv.h"
+#include "util.h"
 
 #define LOG_EVERY_NS (10 * 1000000000ull)
 /* refused in a row before a MSG_DONTWAIT read gives the caller a turn */
@@ -53,11 +54,12 @@ static void refuse(struct rd_nl_guard *g, uint32_t pid, const char *why)
 	/* the first at once, then one line per 10 s at most */
 	if (g->logged && t - g->log_ns < LOG_EVERY_NS)
 		return;
+	/* a warning in the journal (<4>), plain on a terminal */
 	fprintf(stderr,
-		"%s: refused %" PRIu64 " netlink datagram(s) (%" PRIu64
+		"%s%s: refused %" PRIu64 " netlink datagram(s) (%" PRIu64
 		" in all): %s (sender port %u); only the kernel is believed\n",
-		g->who ? g->who : "netlink", g->refused - g->logged, g->refused,
-		why, pid);
+		rd_log_prio(4), g->who ? g->who : "netlink",
+		g->refused - g->logged, g->refused, why, pid);
 	g->logged = g->refused;
 	g->log_ns = t;
 }
