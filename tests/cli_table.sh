@@ -223,5 +223,121 @@ ok "rocedp(8) has SYNOPSIS, OPTIONS, COMMANDS, EXIT STATUS, ENVIRONMENT, EXAMPLE
 man -l "$MAN" >/dev/null 2>"$TMP/man.err" && [ ! -s "$TMP/man.err" ]
 [ $? = 0 ] && ok "man -l docs/rocedp.8 renders without a warning" || nok "man renders rocedp.8" "$(head -5 "$TMP/man.err")"
 
+# ------------------------------------------------------------ config check --offline
+printf '{"ecn": {"ports": {"eth77": {"kmin_bytes": 1000, "kmax_bytes": 2000}}}}\n' >"$TMP/off.json"
+printf '{"ecn": {"ports": {"a/b": {}}}}\n' >"$TMP/badname.json"
+printf '{"ecn": \n' >"$TMP/syntax.json"
+chmod 644 "$TMP"/*.json
+# rcis DESC WANT_RC CMD...: CMD exits WANT_RC
+rcis() {
+	local desc=$1 want=$2 rc
+	shift 2
+	"$@" >"$TMP/rc.out" 2>&1
+	rc=$?
+	[ "$rc" = "$want" ] && ok "$desc (exit $rc)" || nok "$desc" "exit $rc, want $want: $(head -3 "$TMP/rc.out")"
+}
+rcis "config check --offline as nobody: a port this host lacks is fine" 0 \
+	asnobody "$ROCEDP" config check --offline "$TMP/off.json"
+rcis "config check --offline as nobody: stdin" 0 \
+	asnobody sh -c "'$ROCEDP' config check --offline - <'$TMP/off.json'"
+rcis "config check --offline: a name no device can have is refused" 1 \
+	asnobody "$ROCEDP" config check --offline "$TMP/badname.json"
+rcis "config check --offline: a syntax error is refused" 1 \
+	asnobody "$ROCEDP" config check --offline "$TMP/syntax.json"
+rcis "config check --offline: the shipped example leaf.json" 0 \
+	asnobody "$ROCEDP" config check --offline "$ROOT/docs/examples/leaf.json"
+if [ "$(id -u)" = 0 ]; then
+	rcis "config check without --offline as nobody: needs root" 1 \
+		asnobody "$ROCEDP" config check "$TMP/off.json"
+	rcis "config check online: eth77 is not a device here" 1 \
+		"$ROCEDP" config check "$TMP/off.json"
+fi
+
+# ------------------------------------------------------------ exit codes
+# usage (2): an unknown option, for every command; under -j as JSON
+bad=""
+while read -r -a cmd; do
+	asnobody "$ROCEDP" "${cmd[@]}" --no-such-option >"$TMP/o" 2>&1
+	rc=$?
+	[ $rc = 2 ] || bad="$bad [${cmd[*]}: $rc]"
+	asnobody "$ROCEDP" -j "${cmd[@]}" --no-such-option >"$TMP/o" 2>"$TMP/e"
+	{ [ ! -s "$TMP/e" ] && $PY -c 'import json,sys; j=json.load(open(sys.argv[1])); assert "unknown option" in j["error"]' "$TMP/o" 2>/dev/null; } ||
+		bad="$bad [-j ${cmd[*]}: $(head -c 80 "$TMP/o" "$TMP/e")]"
+done <"$TMP/cmds"
+[ -z "$bad" ] && ok "usage errors exit 2 for all $(wc -l <"$TMP/cmds") commands, JSON on stdout under -j" ||
+	nok "usage errors exit 2" "$bad"
+rcis "usage: a missing operand" 2 "$ROCEDP" attach
+rcis "usage: an extra operand" 2 "$ROCEDP" stats extra
+rcis "usage: a bad option value" 2 "$ROCEDP" top --interval 0
+rcis "usage: an unknown object" 2 "$ROCEDP" bogus
+rcis "usage: an unknown command" 2 "$ROCEDP" config bogus
+
+if [ "$(id -u)" != 0 ]; then
+	echo "$((N - FAILED)) passed, $FAILED failed (root needed for the rest)"
+	[ "$FAILED" -eq 0 ]
+	exit
+fi
+# failure (1): every root command run as nobody
+bad=""
+while read -r -a cmd; do
+	asnobody "$ROCEDP" "${cmd[@]}" >"$TMP/o" 2>&1 </dev/null
+	rc=$?
+	{ [ $rc = 1 ] && grep -q "needs root" "$TMP/o"; } || bad="$bad [${cmd[*]}: $rc $(head -1 "$TMP/o")]"
+done < <(grep -vxE "help|attach|replay|qos set|ecn set|config (check|load|set)|sonic (import|sync)" "$TMP/cmds")
+[ -z "$bad" ] && ok "failure: every root command as nobody exits 1, 'needs root'" || nok "needs root: exit 1" "$bad"
+rcis "failure: sonic import of a missing file" 1 "$ROCEDP" sonic import "$TMP/none.json"
+rcis "failure: sonic sync --once with no Redis there" 1 timeout 20 "$ROCEDP" sonic sync --once --redis unix:"$TMP/none.sock"
+rcis "failure: help --man of a missing template" 1 "$ROCEDP" help --man "$TMP/none.8"
+rcis "failure: attach of a missing interface" 1 "$ROCEDP" attach rdtab-none0
+rcis "failure: stats with no maps pinned" 1 "$ROCEDP" stats
+rcis "status with nothing attached: 3" 3 "$ROCEDP" status
+
+# success (0): every command on a veth of a namespace of our own
+NS=T_tab$$
+PIN=/sys/fs/bpf/rdtab$$
+cleanup() {
+	nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" detach --all >/dev/null 2>&1
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$TMP" "$PIN"
+}
+printf '{"attach": {"ports": ["tb0"], "mode": "generic"}}\n' >"$TMP/start.json"
+rcis "success: sonic import of tests/sonic/default.json" 0 "$ROCEDP" sonic import "$ROOT/tests/sonic/default.json"
+if ip netns add "$NS" && ip -n "$NS" link add tb0 type veth peer name tb1 &&
+	ip -n "$NS" link set tb0 up && ip -n "$NS" link set tb1 up; then
+	# nsenter, not ip netns exec: its own /sys has no bpffs
+	X() { nsenter --net="/run/netns/$NS" env ROCEDP_PIN_DIR="$PIN" "$ROCEDP" "$@"; }
+	bad=""
+	while read -r line; do
+		# shellcheck disable=SC2086
+		X $line >"$TMP/o" 2>&1 </dev/null || bad="$bad [$line: $? $(head -1 "$TMP/o")]"
+	done <<LINES
+attach tb0 --mode generic
+status
+config show
+config dump
+config check $TMP/off.json --offline
+config load $TMP/start.json
+config set hash.seed=5
+qos show
+qos set cnp dscp 48
+qos rules
+ecn show
+ecn set tb0 kmin 1000 kmax 2000
+stats
+flows
+qps
+top --once
+sync --once
+help
+start --config $TMP/start.json
+stop
+attach tb1 --mode tc
+detach tb1
+LINES
+	[ -z "$bad" ] && ok "success: every command exits 0 on an attached namespace" || nok "success: exit 0" "$bad"
+else
+	nok "namespace $NS with a veth pair"
+fi
+
 echo "$((N - FAILED)) passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -245,12 +245,21 @@ int cmd_config_dump(const struct cli_call *c)
 
 int cmd_config_check(const struct cli_call *c)
 {
+	static struct rd_host_offline off; /* 16 KB of names */
+	bool offline = cli_set(c, "offline");
 	const char *file = c->argv[0];
-
 	size_t l = RD_ESC_LEN(strlen(file));
 	char *esc;
 
-	if (rd_config_check_file(file))
+	/* the table lets it run without root: only --offline may */
+	if (!offline && geteuid() != 0) {
+		rd_err("config", "needs root (CAP_BPF and CAP_NET_ADMIN); "
+				 "check --offline needs none");
+		return CLI_FAIL;
+	}
+	if (offline)
+		rd_host_offline_init(&off);
+	if (rd_config_check_file_host(file, offline ? &off.h : NULL))
 		return CLI_FAIL;
 	esc = malloc(l);
 	if (!esc)

@@ -43,6 +43,13 @@ static const struct cli_opt detach_opts[] = {
 
 static const struct cli_opt none[] = { { NULL } };
 
+static const struct cli_opt config_check_opts[] = {
+	{ "offline", 0, NULL, 0,
+	  "without root, pins or this host's interfaces: port names are "
+	  "checked for form only (1..15 bytes, no '/', ':' or blank)" },
+	{ NULL },
+};
+
 static const struct cli_opt start_opts[] = {
 	{ "config", 'c', "FILE", 0,
 	  "the config file (default /etc/rocedp/rocedp.json)" },
@@ -206,11 +213,13 @@ static const struct cli_cmd cmds[] = {
 	{ "config", "dump", "", 0, 0, CLI_ROOT, cmd_config_dump,
 	  "the running configuration as JSON that config load accepts", NULL,
 	  none },
-	{ "config", "check", "FILE", 1, 1, CLI_ROOT, cmd_config_check,
+	{ "config", "check", "FILE", 1, 1, 0, cmd_config_check,
 	  "validate FILE (- for stdin), change nothing",
-	  "Port names are resolved in this network namespace. Schema: "
+	  "Port names are resolved in this network namespace, which needs "
+	  "root; with --offline, no root, pins or interfaces are needed, so "
+	  "a config can be checked in CI or on a laptop. Schema: "
 	  "/usr/share/doc/rocedp/config.md.",
-	  none },
+	  config_check_opts },
 	{ "config", "load", "FILE", 1, 1, CLI_ROOT, cmd_config_load,
 	  "validate FILE (- for stdin), then apply it atomically",
 	  "A refused file changes nothing.", none },

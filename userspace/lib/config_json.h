@@ -16,8 +16,12 @@
 #define RD_JSON_PATH_LEN 256
 
 /* The errors found in one document so far. */
+struct rd_host;
+
 struct rd_json_ctx {
 	int errors;
+	/* how port names resolve (config_parse.h); NULL: this netns */
+	const struct rd_host *host;
 };
 
 /* One error line "rocedp: config: PATH: ..."; use rd_json_err. */

@@ -392,25 +392,75 @@ static void parse_cts_rules(struct rd_json_ctx *c, const char *path,
 	s->cfg.n_cts_rules = n;
 }
 
+/* ------------------------------------------------------------ host facts */
+
+/* the kernel's dev_valid_name() */
+static bool name_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= IF_NAMESIZE || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (; *name; name++)
+		if (*name == '/' || *name == ':' || *name == ' ' ||
+		    (*name >= '\t' && *name <= '\r'))
+			return false;
+	return true;
+}
+
+static unsigned int offline_ifindex(void *ctx, const char *name)
+{
+	struct rd_host_offline *o = ctx;
+	unsigned int i;
+
+	if (!name_valid(name))
+		return 0;
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->names[i], name))
+			return i + 1;
+	if (o->n == RD_HOST_OFFLINE_PORTS)
+		return 0;
+	snprintf(o->names[o->n], sizeof(o->names[0]), "%s", name);
+	return ++o->n;
+}
+
+static bool offline_has(void *ctx, unsigned int ifindex)
+{
+	(void)ctx;
+	return ifindex;
+}
+
+void rd_host_offline_init(struct rd_host_offline *o)
+{
+	o->n = 0;
+	o->h.ifindex = offline_ifindex;
+	o->h.has_ifindex = offline_has;
+	o->h.ctx = o;
+}
+
 /* "eth0", or "7" for an ifindex; 0 and an error when there is no such dev */
 static __u32 dev_index(struct rd_json_ctx *c, const char *path,
 		       const char *name)
 {
+	const struct rd_host *h = c->host;
 	char buf[IF_NAMESIZE];
 	unsigned long long idx;
 	__u32 i;
 
 	if (rd_parse_uint_str(name, UINT32_MAX, &idx) && idx) {
 		/* offline (replay, tests): ports are modelled, not real */
-		if (!rd_config_offline && !if_indextoname(idx, buf)) {
+		if (h ? !h->has_ifindex(h->ctx, idx) :
+			(!rd_config_offline && !if_indextoname(idx, buf))) {
 			rd_json_err(c, path, "no device with ifindex %llu",
 				    idx);
 			return 0;
 		}
 		return idx;
 	}
-	i = if_nametoindex(name);
-	if (!i)
+	i = h ? h->ifindex(h->ctx, name) : if_nametoindex(name);
+	if (!i && h)
+		rd_json_err(c, path, "\"%s\" cannot be a device name", name);
+	else if (!i)
 		rd_json_err(c, path, "no such device \"%s\"", name);
 	return i;
 }
@@ -840,14 +890,15 @@ static void parse_attach(struct rd_json_ctx *c, const char *path,
 	}
 }
 
-int rd_config_parse(struct json_object *root, struct rd_staged *s)
+int rd_config_parse_host(struct json_object *root, const struct rd_host *h,
+			 struct rd_staged *s)
 {
 	static const char *const keys[] = {
 		"features", "hash",   "flowlet",   "qos",    "cts_rules", "ecn",
 		"groups",   "routes", "telemetry", "attach", NULL
 	};
 	bool named[ROCEDP_MAX_GROUPS] = { false };
-	struct rd_json_ctx c = { 0 };
+	struct rd_json_ctx c = { .host = h };
 	struct json_object *x;
 	char p[RD_JSON_PATH_LEN];
 
@@ -884,7 +935,17 @@ int rd_config_parse(struct json_object *root, struct rd_staged *s)
 	return 0;
 }
 
+int rd_config_parse(struct json_object *root, struct rd_staged *s)
+{
+	return rd_config_parse_host(root, NULL, s);
+}
+
 int rd_config_check_file(const char *path)
+{
+	return rd_config_check_file_host(path, NULL);
+}
+
+int rd_config_check_file_host(const char *path, const struct rd_host *h)
 {
 	struct json_object *root;
 	struct rd_staged s;
@@ -893,7 +954,7 @@ int rd_config_check_file(const char *path)
 	err = rd_config_read_json(path, &root);
 	if (err)
 		return err;
-	err = rd_config_parse(root, &s);
+	err = rd_config_parse_host(root, h, &s);
 	json_object_put(root);
 	rd_staged_free(&s);
 	return err;
