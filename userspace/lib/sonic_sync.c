@@ -41,6 +41,7 @@
 #define BURST_MAX_MS 1000 /* a steady stream of events still applies */
 #define RETRY_MS 1000 /* not attached, or CONFIG_DB not loaded: look again */
 #define DRIFT_MS 1000 /* the maps compared with what was applied */
+#define NOCONFIG_POLL_MS 10000 /* CONFIG refused: CONFIG_DB re-read anyway */
 #define LOG_REPEAT_MS 60000 /* the same failure logged once a minute */
 #define WARM_KEY "WARM_RESTART_TABLE|rocedp"
 
@@ -503,7 +504,8 @@ static long long min_ll(long long a, long long b)
 static void run(struct syncd *d)
 {
 	long long now, next_try = 0, next_port = 0, next_queue = 0;
-	long long dirty_at = -1, first_dirty = -1, next_drift = 0;
+	long long dirty_at = -1, first_dirty = -1, next_drift = 0,
+		  next_poll = 0;
 	unsigned int failures = 0;
 	bool was_up = false, quiet_connect = false;
 	struct pollfd pfd[2];
@@ -523,7 +525,7 @@ static void run(struct syncd *d)
 				if (d->r.no_config)
 					log_fail(
 						d,
-						"redis: CONFIG refused (%s): keyspace events taken to be on, as SONiC's redis.conf sets them",
+						"redis: CONFIG refused (%s): keyspace events taken to be on, as SONiC's redis.conf sets them; CONFIG_DB is read every 10 s too, in case they are not",
 						d->r.err);
 				was_up = true;
 				d->state_stale = true;
@@ -571,6 +573,14 @@ static void run(struct syncd *d)
 		if (now >= next_drift) {
 			check_drift(d);
 			next_drift = now + DRIFT_MS;
+		}
+		/* CONFIG refused: the events may be off, and nothing would say
+		 * so; a re-read equal to what runs writes nothing */
+		if (d->r.cmd && d->r.no_config && dirty_at < 0 &&
+		    now >= next_poll) {
+			if (next_poll)
+				dirty_at = first_dirty = now;
+			next_poll = now + NOCONFIG_POLL_MS;
 		}
 		if (d->r.cmd && now >= next_port) {
 			if (rd_scounters_ports(&d->ctr, &d->r) == -EIO)
