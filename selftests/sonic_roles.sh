@@ -221,8 +221,10 @@ udp "$H1" 239.1.2.3 10 0.01
 sleep 0.5
 PS
 u1=$(col rx_uca) m1=$(col rx_mca) b1=$(col rx_bca)
-[ "$u1" = "$u0" ] && [ $((m1 - m0)) -ge 10 ] && [ $((b1 - b0)) -ge 10 ]
-t_check $? "10 broadcast + 10 multicast frames: IN_UCAST $u0 -> $u1 (unchanged), MULTICAST $m0 -> $m1, BROADCAST $b0 -> $b1"
+# a stray unicast frame of h1's own (an ARP or ND reachability probe) may
+# land in the window; the 20 group-addressed frames must not
+[ $((u1 - u0)) -le 2 ] && [ $((m1 - m0)) -ge 10 ] && [ $((b1 - b0)) -ge 10 ]
+t_check $? "10 broadcast + 10 multicast frames: IN_UCAST $u0 -> $u1 (not +20), MULTICAST $m0 -> $m1, BROADCAST $b0 -> $b1"
 
 # unicast forwarded by rocedp itself (a gateway route from `rocedp sync`;
 # connected subnets stay the kernel's), then the columns against rocedp

@@ -96,6 +96,53 @@ t_check $? "ROCEDP_QOS|cnp dscp 40 reaches the maps (qos.cnp.dscp $(dump 'j["qos
 kill -TERM "$SYNC_PID" 2>/dev/null
 wait "$SYNC_PID"
 t_check $? "SIGTERM: the daemon exits 0"
+
+# --- database numbers from database_config.json (no --redis: its socket),
+# and a multi-ASIC namespace from database_global.json beside it ---
+mkdir -p "$T_TMP/sonic-db/asic0"
+dbconf() { # FILE APPL COUNTERS CONFIG STATE
+	cat >"$1" <<EOF
+{"INSTANCES": {"redis": {"hostname": "127.0.0.1", "port": 6379, "unix_socket_path": "$SOCK"}},
+ "DATABASES": {"APPL_DB": {"id": $2, "separator": ":", "instance": "redis"},
+  "COUNTERS_DB": {"id": $3, "separator": ":", "instance": "redis"},
+  "CONFIG_DB": {"id": $4, "separator": "|", "instance": "redis"},
+  "STATE_DB": {"id": $5, "separator": "|", "instance": "redis"}},
+ "VERSION": "1.0"}
+EOF
+}
+dbconf "$T_TMP/sonic-db/database_config.json" 0 12 14 13
+dbconf "$T_TMP/sonic-db/asic0/database_config.json" 0 9 10 11
+printf '%s\n' '{"INCLUDES": [{"include": "database_config.json"},' \
+	'{"namespace": "asic0", "include": "asic0/database_config.json"}], "VERSION": "1.0"}' \
+	>"$T_TMP/sonic-db/database_global.json"
+# DB CONFIG STATE COUNTERS RTT [--namespace NS]: CONFIG_DB in CONFIG, the
+# daemon started with the file, STATE_DB and COUNTERS_DB where it says
+db_run() {
+	local cfg=$1 st=$2 ctr=$3 want=$4
+	shift 4
+	printf '%s\n' 'HSET "PORT|Ethernet0" speed 100000' \
+		"HSET \"ROCEDP|global\" flowlet_rtt_us $want" 'SET CONFIG_DB_INITIALIZED 1' |
+		rc -n "$cfg" >/dev/null
+	T_BG_OUT=$T_TMP/sync3.out T_BG_ERR=$T_TMP/sync3.log t_bg SYNC_PID \
+		ip netns exec "$SW" "$ROCEDP" sonic sync --ports Ethernet0=s0 \
+		--db-config "$T_TMP/sonic-db/database_config.json" "$@"
+	t_wait_for 5 sh -c "[ \"\$(redis-cli -s '$SOCK' -n $st hget 'ROCEDP|status' state)\" = ok ]" &&
+		[ "$(rtt)" = "$want" ] &&
+		t_wait_for 3 sh -c "[ -n \"\$(redis-cli -s '$SOCK' -n $ctr hget 'COUNTERS_ROCEDP:Ethernet0' rx_pkts)\" ]"
+	local r=$?
+	kill -TERM "$SYNC_PID" 2>/dev/null
+	wait "$SYNC_PID"
+	return $r
+}
+db_run 14 13 12 70
+t_check $? "--db-config, no --redis: CONFIG_DB 14 applied (rtt $(rtt)), ROCEDP|status in 13, COUNTERS_ROCEDP in 12" "$(tail -n4 "$T_TMP/sync3.log")"
+grep -q "databases: CONFIG_DB 14, COUNTERS_DB 12, STATE_DB 13" "$T_TMP/sync3.log"
+t_check $? "the log names the databases in use" "$(head -n3 "$T_TMP/sync3.log")"
+db_run 10 11 9 90 --namespace asic0
+t_check $? "--namespace asic0: its database_config.json (CONFIG_DB 10, STATE_DB 11, COUNTERS_DB 9), rtt $(rtt)" "$(tail -n4 "$T_TMP/sync3.log")"
+X sonic sync --db-config "$T_TMP/sonic-db/database_config.json" --namespace asic7 >/dev/null 2>"$T_TMP/ns.err"
+[ $? = 2 ] && grep -q 'no namespace "asic7"' "$T_TMP/ns.err"
+t_check $? "an unknown namespace: exit 2, named ($(cat "$T_TMP/ns.err"))"
 rc shutdown nosave >/dev/null 2>&1
 wait "$REDIS_PID" 2>/dev/null
 t_done

@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 #include "rocedp.h"
 #include "config_json.h"
 #include "sonic.h"
 #include "sonic_redis.h"
+#include "sonic_dbconf.h"
 #include "sonic_sync.h"
 
 int cmd_sonic_import(const struct cli_call *c)
@@ -93,9 +95,31 @@ int cmd_sonic_sync(const struct cli_call *c)
 		.quiet_ms = RD_SONIC_QUIET_MS,
 		.once = cli_set(c, "once"),
 	};
-	char host[256];
+	char host[256], err[600], url[128];
 	int port, e;
 
+	/* the database numbers: --db-config, else SONiC's own file when
+	 * there is one, else 0/2/4/6; its socket is the default --redis */
+	rd_sdb_ids_default(&o.ids);
+	o.db_config = cli_val(c, "db-config");
+	o.ns = cli_val(c, "namespace");
+	if (!o.db_config && !access(RD_SDB_CONFIG_FILE, R_OK))
+		o.db_config = RD_SDB_CONFIG_FILE;
+	if (!o.db_config && o.ns)
+		return cli_usage_err(c,
+				     "--namespace %s: no %s and no --db-config",
+				     o.ns, RD_SDB_CONFIG_FILE);
+	if (o.db_config &&
+	    rd_sdb_ids_load(&o.ids, o.db_config, o.ns, err, sizeof(err)))
+		return cli_usage_err(c, "--db-config %s", err);
+	if (!o.url && o.ids.sock[0]) {
+		snprintf(url, sizeof(url), "unix:%s", o.ids.sock);
+		o.url = url;
+	}
+	if (!o.url)
+		return cli_usage_err(
+			c,
+			"--redis missing (and no database_config.json names a socket)");
 	if (period(c, "port-interval", false, &o.port_ms) ||
 	    period(c, "queue-interval", false, &o.queue_ms) ||
 	    period(c, "quiet-ms", true, &o.quiet_ms))

@@ -118,8 +118,16 @@ static const struct cli_opt sonic_import_opts[] = {
 };
 
 static const struct cli_opt sonic_sync_opts[] = {
-	{ "redis", 0, "URL", CLI_REQUIRED,
-	  "the Redis server: unix:PATH or HOST:PORT (no password in it)" },
+	{ "redis", 0, "URL", 0,
+	  "the Redis server: unix:PATH or HOST:PORT (no password in it; "
+	  "default: CONFIG_DB's socket in database_config.json)" },
+	{ "db-config", 0, "FILE", 0,
+	  "SONiC's database_config.json: the database numbers (default "
+	  "/var/run/redis/sonic-db/database_config.json when it exists, "
+	  "else 4, 2, 6, 0)" },
+	{ "namespace", 0, "NS", 0,
+	  "a multi-ASIC namespace: its database_config.json, as "
+	  "database_global.json beside FILE names it" },
 	{ "auth-file", 0, "FILE", 0,
 	  "Redis AUTH from FILE: one line PASSWORD, or two lines USER and "
 	  "PASSWORD (not readable by others)" },
@@ -301,7 +309,8 @@ static const struct cli_cmd cmds[] = {
 	  sonic_import_opts },
 	{ "sonic", "sync", "", 0, 0, 0, cmd_sonic_sync,
 	  "follow SONiC's CONFIG_DB live, write COUNTERS_DB",
-	  "Reads CONFIG_DB (database 4) once SONiC says it is loaded "
+	  "Reads CONFIG_DB (database 4, or as database_config.json says) "
+	  "once SONiC says it is loaded "
 	  "(CONFIG_DB_INITIALIZED), converts it as sonic import does and "
 	  "applies it as config load does; then again after every burst of "
 	  "keyspace events, when the maps drift from it (a re-attach, a "

@@ -199,7 +199,7 @@ bool rd_scounters_detect(struct rd_scounters *c, struct rd_sredis *r)
 	enum rd_srole was = c->role, role = RD_SROLE_DATAPLANE;
 	struct json_object *map = NULL;
 
-	if (rd_sredis_hgetall(r, RD_SONIC_COUNTERS_DB, "COUNTERS_PORT_NAME_MAP",
+	if (rd_sredis_hgetall(r, RD_SDB_COUNTERS(r), "COUNTERS_PORT_NAME_MAP",
 			      4096, &map))
 		return false;
 	json_object_object_foreach(map, name, val)
@@ -233,25 +233,24 @@ static void names_dataplane(struct rd_scounters *c, struct rd_sredis *r)
 		if (!p->ifindex)
 			continue;
 		oid(po, sizeof(po), OID_PORT | p->ifindex);
-		hset1(r, RD_SONIC_COUNTERS_DB, "COUNTERS_PORT_NAME_MAP",
-		      p->name, po);
+		hset1(r, RD_SDB_COUNTERS(r), "COUNTERS_PORT_NAME_MAP", p->name,
+		      po);
 		for (q = 0; q < N_QUEUES; q++) {
 			snprintf(key, sizeof(key), "%s:%u", p->name, q);
 			snprintf(idx, sizeof(idx), "%u", q);
 			oid(o, sizeof(o), queue_oid(p->ifindex, q));
-			hset1(r, RD_SONIC_COUNTERS_DB,
-			      "COUNTERS_QUEUE_NAME_MAP", key, o);
-			hset1(r, RD_SONIC_COUNTERS_DB,
-			      "COUNTERS_QUEUE_PORT_MAP", o, po);
-			hset1(r, RD_SONIC_COUNTERS_DB,
-			      "COUNTERS_QUEUE_INDEX_MAP", o, idx);
-			hset1(r, RD_SONIC_COUNTERS_DB,
-			      "COUNTERS_QUEUE_TYPE_MAP", o,
-			      "SAI_QUEUE_TYPE_UNICAST");
+			hset1(r, RD_SDB_COUNTERS(r), "COUNTERS_QUEUE_NAME_MAP",
+			      key, o);
+			hset1(r, RD_SDB_COUNTERS(r), "COUNTERS_QUEUE_PORT_MAP",
+			      o, po);
+			hset1(r, RD_SDB_COUNTERS(r), "COUNTERS_QUEUE_INDEX_MAP",
+			      o, idx);
+			hset1(r, RD_SDB_COUNTERS(r), "COUNTERS_QUEUE_TYPE_MAP",
+			      o, "SAI_QUEUE_TYPE_UNICAST");
 		}
 	}
 	oid(o, sizeof(o), OID_NHG | 1);
-	hset1(r, RD_SONIC_COUNTERS_DB, "COUNTERS_ARS_NAME_MAP", c->ars_name, o);
+	hset1(r, RD_SDB_COUNTERS(r), "COUNTERS_ARS_NAME_MAP", c->ars_name, o);
 }
 
 void rd_scounters_names(struct rd_scounters *c, struct rd_sredis *r)
@@ -264,15 +263,15 @@ void rd_scounters_names(struct rd_scounters *c, struct rd_sredis *r)
 			      "LAG_HASH_ALGORITHM_CAPABLE", "false" };
 
 	rd_scounters_detect(c, r);
-	hset1(r, RD_SONIC_STATE_DB, "ROCEDP|status", "role",
+	hset1(r, RD_SDB_STATE(r), "ROCEDP|status", "role",
 	      rd_srole_name(c->role));
 	/* rocedp's own, in every role */
-	rd_sredis_hset(r, RD_SONIC_STATE_DB, "ROCEDP_CAPABILITY|switch", cap,
+	rd_sredis_hset(r, RD_SDB_STATE(r), "ROCEDP_CAPABILITY|switch", cap,
 		       ARRAY_LEN(cap) / 2);
 	if (c->role == RD_SROLE_DATAPLANE) {
 		names_dataplane(c, r);
 		/* orchagent's beside syncd; the switch's own is rocedp here */
-		rd_sredis_hset(r, RD_SONIC_STATE_DB, "SWITCH_CAPABILITY|switch",
+		rd_sredis_hset(r, RD_SDB_STATE(r), "SWITCH_CAPABILITY|switch",
 			       cap, ARRAY_LEN(cap) / 2);
 	}
 	rd_sredis_flush(r);
@@ -374,7 +373,7 @@ static void port_own(struct rd_sredis *r, const struct rd_sport *p,
 	u64s(v[7], ps->ecn_marked_bytes);
 	u64s(v[8], ps->ecn_would_mark);
 	snprintf(key, sizeof(key), "COUNTERS_ROCEDP:%s", p->name);
-	rd_sredis_hset(r, RD_SONIC_COUNTERS_DB, key, fv, ARRAY_LEN(fv) / 2);
+	rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, fv, ARRAY_LEN(fv) / 2);
 }
 
 static void rate(char *buf, unsigned long long now, unsigned long long was,
@@ -453,14 +452,14 @@ static void port_sai(struct rd_sredis *r, struct rd_sport *p,
 	u64s(v[10], k.tx_errs);
 	u64s(v[11], k.tx_drop);
 	ctr_key(key, sizeof(key), "COUNTERS", OID_PORT | p->ifindex);
-	rd_sredis_hset(r, RD_SONIC_COUNTERS_DB, key, fv, n);
+	rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, fv, n);
 	if (p->prev_ms && ms > p->prev_ms) {
 		rate(rt[0], cur[1], p->prev[1], ms - p->prev_ms);
 		rate(rt[1], cur[0], p->prev[0], ms - p->prev_ms);
 		rate(rt[2], cur[3], p->prev[3], ms - p->prev_ms);
 		rate(rt[3], cur[2], p->prev[2], ms - p->prev_ms);
 		ctr_key(key, sizeof(key), "RATES", OID_PORT | p->ifindex);
-		rd_sredis_hset(r, RD_SONIC_COUNTERS_DB, key, rv, 4);
+		rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, rv, 4);
 	}
 	p->prev_ms = ms;
 	memcpy(p->prev, cur, sizeof(cur));
@@ -506,10 +505,10 @@ int rd_scounters_ports(struct rd_scounters *c, struct rd_sredis *r)
 		u64s(v[1], ctr[ROCEDP_CTR_FLOWLET_MEMBER_GONE]);
 		snprintf(key, sizeof(key), "COUNTERS_ROCEDP_ARS:%s",
 			 c->ars_name);
-		rd_sredis_hset(r, RD_SONIC_COUNTERS_DB, key, av, 3);
+		rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, av, 3);
 		if (c->role == RD_SROLE_DATAPLANE) {
 			ctr_key(key, sizeof(key), "COUNTERS", OID_NHG | 1);
-			rd_sredis_hset(r, RD_SONIC_COUNTERS_DB, key, av, 3);
+			rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, av, 3);
 		}
 	}
 	return rd_sredis_flush(r) == -EIO ? -EIO : 0;
@@ -565,7 +564,7 @@ static void queues_sai(struct rd_sredis *r, const struct rd_sport *p,
 		u64s(v[2], roce ? ps->ecn_marked : 0);
 		u64s(v[3], roce ? ps->ecn_marked_bytes : 0);
 		ctr_key(key, sizeof(key), "COUNTERS", queue_oid(p->ifindex, q));
-		rd_sredis_hset(r, RD_SONIC_COUNTERS_DB, key, fv,
+		rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, fv,
 			       ARRAY_LEN(fv) / 2);
 	}
 }
@@ -578,7 +577,7 @@ void rd_scounters_queues(struct rd_scounters *c, struct rd_sredis *r)
 
 	/* syncd may start after rocedp: look again at this pace */
 	if (rd_scounters_detect(c, r)) {
-		hset1(r, RD_SONIC_STATE_DB, "ROCEDP|status", "role",
+		hset1(r, RD_SDB_STATE(r), "ROCEDP|status", "role",
 		      rd_srole_name(c->role));
 		if (was == RD_SROLE_UNKNOWN && c->role == RD_SROLE_DATAPLANE)
 			rd_scounters_names(c, r);

@@ -341,7 +341,7 @@ int rd_sredis_connect(struct rd_sredis *r, const char *url)
 		e = events_on(r);
 	if (e)
 		goto fail;
-	snprintf(pat, sizeof(pat), "__keyspace@%d__:*", RD_SONIC_CONFIG_DB);
+	snprintf(pat, sizeof(pat), "__keyspace@%d__:*", RD_SDB_CONFIG(r));
 	e = CMD(r, r->sub, &rep, "PSUBSCRIBE", pat);
 	if (e)
 		goto fail;
@@ -429,7 +429,7 @@ int rd_sredis_configdb_ready(struct rd_sredis *r)
 
 	if (!r->cmd)
 		return -ENOTCONN;
-	e = select_db(r, RD_SONIC_CONFIG_DB);
+	e = select_db(r, RD_SDB_CONFIG(r));
 	if (!e)
 		e = CMD(r, r->cmd, &rep, "GET", INIT_KEY);
 	if (e)
@@ -668,7 +668,7 @@ int rd_sredis_read_configdb(struct rd_sredis *r, struct json_object **out,
 	*n_keys = 0;
 	if (!r->cmd)
 		return -ENOTCONN;
-	e = select_db(r, RD_SONIC_CONFIG_DB);
+	e = select_db(r, RD_SDB_CONFIG(r));
 	if (e)
 		goto lost;
 	root = json_object_new_object();

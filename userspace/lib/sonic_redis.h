@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+
+#include "sonic_dbconf.h"
 #include "sonic_resp.h"
 
 /* SONiC's database numbers (sonic-swss-common database_config.json) */
@@ -23,6 +25,11 @@
 #define RD_SONIC_COUNTERS_DB 2
 #define RD_SONIC_CONFIG_DB 4
 #define RD_SONIC_STATE_DB 6
+/* The number in use on r: database_config.json's, else the above */
+#define RD_SDB_COUNTERS(r) \
+	((r)->ids ? (r)->ids->counters : RD_SONIC_COUNTERS_DB)
+#define RD_SDB_CONFIG(r) ((r)->ids ? (r)->ids->config : RD_SONIC_CONFIG_DB)
+#define RD_SDB_STATE(r) ((r)->ids ? (r)->ids->state : RD_SONIC_STATE_DB)
 
 /* SCAN rounds and keys per CONFIG_DB read. */
 #define RD_SREDIS_SCAN_ROUNDS 4096u
@@ -45,6 +52,7 @@ struct rd_sredis {
 	/* set by the caller before connecting; kept across reconnects */
 	const volatile sig_atomic_t *stop; /* every wait ends once *stop */
 	const struct rd_sredis_auth *auth; /* NULL: no AUTH */
+	const struct rd_sdb_ids *ids; /* database_config.json; NULL: 0/2/4/6 */
 	/* the last failure: the server's own text when it sent one */
 	char err[256];
 	/* notify-keyspace-events as found and as this daemon set it ("" if

@@ -47,6 +47,7 @@
 
 struct syncd {
 	const char *url, *auth_file;
+	struct rd_sdb_ids ids;
 	struct rd_sredis_auth auth;
 	struct rd_sonic_opts opts;
 	long port_ms, queue_ms, quiet_ms;
@@ -200,7 +201,7 @@ static void state_write(struct syncd *d, const char *state, const char *err)
 	snprintf(n3, sizeof(n3), "%lu", d->reconnects);
 	snprintf(n4, sizeof(n4), "%lu", d->writes);
 	/* a refusal keeps the last error; success clears it */
-	rd_sredis_hset(&d->r, RD_SONIC_STATE_DB, "ROCEDP|status", fv,
+	rd_sredis_hset(&d->r, RD_SDB_STATE(&d->r), "ROCEDP|status", fv,
 		       err || !strcmp(state, "ok") ? 7 : 6);
 	rd_sredis_flush(&d->r);
 }
@@ -219,9 +220,9 @@ static void warm_write(struct syncd *d, int warm)
 	if (d->warm >= warm)
 		return;
 	if (warm == 1)
-		rd_sredis_hincr(&d->r, RD_SONIC_STATE_DB, WARM_KEY,
+		rd_sredis_hincr(&d->r, RD_SDB_STATE(&d->r), WARM_KEY,
 				"restore_count");
-	rd_sredis_hset(&d->r, RD_SONIC_STATE_DB, WARM_KEY, fv, 1);
+	rd_sredis_hset(&d->r, RD_SDB_STATE(&d->r), WARM_KEY, fv, 1);
 	if (!rd_sredis_flush(&d->r)) {
 		d->warm = warm;
 		logf_("warm restart: %s", fv[1]);
@@ -655,12 +656,18 @@ int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	rd_sredis_init(&d.r, &stop, d.auth_file ? &d.auth : NULL);
+	d.ids = o->ids;
+	d.r.ids = &d.ids;
 	rd_scounters_init(&d.ctr, d.opts.ports);
 	d.nl_open = !rd_nl_open(&d.nl, link_grp, 1, 0, "sonic sync");
 	if (!d.nl_open)
 		logf_("no link events: a port whose device appears later waits for the next CONFIG_DB change");
 	logf_("following CONFIG_DB at %s%s", d.url,
 	      d.auth_file ? " (AUTH from the auth file)" : "");
+	logf_("databases: CONFIG_DB %d, COUNTERS_DB %d, STATE_DB %d (%s%s%s)",
+	      d.ids.config, d.ids.counters, d.ids.state,
+	      o->db_config ? o->db_config : "SONiC's defaults",
+	      o->ns ? ", namespace " : "", o->ns ? o->ns : "");
 	/* Type=notify: set up and following (Redis may come later) */
 	rd_sd_notify("READY=1");
 	run(&d);

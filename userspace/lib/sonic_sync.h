@@ -8,6 +8,8 @@
 #define ROCEDP_SONIC_SYNC_H
 
 #include <stdbool.h>
+
+#include "sonic_dbconf.h"
 #include "sonic.h"
 
 /* What `rocedp sonic sync` was asked for (the CLI parses the options). */
@@ -17,6 +19,8 @@ struct rd_sonic_sync_opts {
 	struct rd_sonic_opts conv; /* --ports, --strict */
 	long port_ms, queue_ms, quiet_ms; /* counter periods, event quiet */
 	bool once; /* apply once and return */
+	struct rd_sdb_ids ids; /* database numbers (rd_sdb_ids_default) */
+	const char *db_config, *ns; /* where ids came from, for the log */
 };
 
 /* the defaults of rd_sonic_sync_opts */
