@@ -220,8 +220,35 @@ for s in SYNOPSIS OPTIONS COMMANDS "EXIT STATUS" ENVIRONMENT EXAMPLES FILES "SEE
 	grep -q "^\.SH $s\$" "$MAN" || nok "rocedp(8) has a $s section"
 done
 ok "rocedp(8) has SYNOPSIS, OPTIONS, COMMANDS, EXIT STATUS, ENVIRONMENT, EXAMPLES, FILES, SEE ALSO"
-man -l "$MAN" >/dev/null 2>"$TMP/man.err" && [ ! -s "$TMP/man.err" ]
+MANWIDTH=80 man --warnings -l "$MAN" >/dev/null 2>"$TMP/man.err" && [ ! -s "$TMP/man.err" ]
 [ $? = 0 ] && ok "man -l docs/rocedp.8 renders without a warning" || nok "man renders rocedp.8" "$(head -5 "$TMP/man.err")"
+
+# ------------------------------------------------------------ the tools
+LAB=$ROOT/tools/lab/rocedp-lab
+for a in help --help -h; do
+	asnobody "$LAB" $a >"$TMP/lab.out" 2>"$TMP/lab.err"
+	rc=$?
+	{ [ $rc = 0 ] && [ ! -s "$TMP/lab.err" ] && grep -q "^rocedp-lab up" "$TMP/lab.out"; } &&
+		ok "rocedp-lab $a: usage on stdout, exit 0, no root needed" ||
+		nok "rocedp-lab $a: usage on stdout, exit 0" "rc $rc: $(head -2 "$TMP/lab.err")"
+done
+"$LAB" >"$TMP/lab.out" 2>"$TMP/lab.err"
+rc=$?
+{ [ $rc = 2 ] && [ ! -s "$TMP/lab.out" ] && [ -s "$TMP/lab.err" ]; } &&
+	ok "rocedp-lab with no command: usage on stderr, exit 2" || nok "rocedp-lab with no command: exit 2" "rc $rc"
+for m in rocegen rocedp-lab; do
+	MANWIDTH=80 man --warnings -l "$ROOT/docs/$m.8" >"$TMP/m.out" 2>"$TMP/m.err" && [ ! -s "$TMP/m.err" ] &&
+		grep -q "^SYNOPSIS" "$TMP/m.out"
+	[ $? = 0 ] && ok "docs/$m.8 renders without a warning" || nok "docs/$m.8 renders" "$(head -3 "$TMP/m.err")"
+done
+# every option the lab's and rocegen's usage name is in their man page
+for pair in "rocedp-lab:$LAB help" "rocegen:$(dirname "$ROCEDP")/rocegen --help"; do
+	m=${pair%%:*}
+	${pair#*:} 2>/dev/null | grep -oE -- "--[a-z][a-z0-9-]*" | sort -u >"$TMP/opts"
+	miss=$(while read -r o; do sed 's/\\-/-/g' "$ROOT/docs/$m.8" | grep -q -- "$o" || echo "$o"; done <"$TMP/opts")
+	[ -s "$TMP/opts" ] && [ -z "$miss" ] && ok "$m(8) names every option of $m's usage ($(wc -l <"$TMP/opts"))" ||
+		nok "$m(8) names every option of its usage" "missing: $miss"
+done
 
 # ------------------------------------------------------------ config check --offline
 printf '{"ecn": {"ports": {"eth77": {"kmin_bytes": 1000, "kmax_bytes": 2000}}}}\n' >"$TMP/off.json"

@@ -16,7 +16,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 $(ROCEDP) $(DESTDIR)$(SBINDIR)/rocedp
 	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/rocedp/
-	install -m 0644 docs/rocedp.8 $(DESTDIR)$(PREFIX)/share/man/man8/rocedp.8
+	install -m 0644 docs/rocedp.8 docs/rocegen.8 docs/rocedp-lab.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0644 tools/completion/rocedp.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocedp
 	for u in $(UNITS); do \
