@@ -9,14 +9,14 @@ DEB_DIR := build/deb
 DEB_ARCH = $(VERSION)_$(shell dpkg --print-architecture)
 .PHONY: install deb
 
-install: all
+install: all $(OUT)/rocedp.8
 	install -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PREFIX)/lib/rocedp \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(PREFIX)/share/doc/rocedp/examples $(MODSRC) \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 $(ROCEDP) $(DESTDIR)$(SBINDIR)/rocedp
 	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/rocedp/
-	install -m 0644 docs/rocedp.8 docs/rocegen.8 docs/rocedp-lab.8 \
+	install -m 0644 $(OUT)/rocedp.8 docs/rocegen.8 docs/rocedp-lab.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0644 tools/completion/rocedp.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocedp
