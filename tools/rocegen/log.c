@@ -10,6 +10,7 @@
 #include "util.h"
 
 volatile int rg_stop;
+volatile int rg_finish;
 
 void rg_err(const char *what, const char *fmt, ...)
 {

@@ -11,5 +11,7 @@ void rg_err(const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Set on SIGINT/SIGTERM: loops finish their report and return. */
 extern volatile int rg_stop;
+/* SIGUSR1: send posts no new message and ends when the ones begun are done */
+extern volatile int rg_finish;
 
 #endif

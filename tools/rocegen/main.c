@@ -25,7 +25,10 @@
 
 static void rg_on_signal(int sig)
 {
-	rg_stop = 1;
+	if (sig == SIGUSR1)
+		rg_finish = 1;
+	else
+		rg_stop = 1;
 }
 
 /* The host list of run: names, network namespaces, addresses. */
@@ -569,6 +572,7 @@ int main(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		rg_usage(stderr);

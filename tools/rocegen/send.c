@@ -130,6 +130,35 @@ static void rg_sqp_progress(struct rg_sender *s, struct rg_sqp *q,
 	}
 }
 
+/* rg_finish: cut every QP's message count to the messages already begun
+ * (the furthest QP's), so that a run stopped from outside still ends with
+ * every frame acknowledged and both ends' counts comparable. */
+static void rg_finish_now(struct rg_sender *s, uint64_t now)
+{
+	uint64_t end = 0;
+	int i;
+
+	for (i = 0; i < s->nqp; i++)
+		if (s->qp[i].max_sent > end)
+			end = s->qp[i].max_sent;
+	end = (end + s->ppm - 1) / s->ppm * s->ppm;
+	if (end < s->ppm)
+		end = s->ppm;
+	if (end >= s->npkts)
+		return;
+	s->npkts = end;
+	for (i = 0; i < s->nqp; i++) {
+		struct rg_sqp *q = &s->qp[i];
+
+		if (q->nxt > end)
+			q->nxt = end;
+		if (q->una >= end && q->state == RG_QP_RUN) {
+			q->state = RG_QP_DONE;
+			q->done_ns = now;
+		}
+	}
+}
+
 static void rg_dcqcn_cut(struct rg_sender *s, struct rg_sqp *q, uint64_t now)
 {
 	double g = s->o->dcqcn_g, floor = fmax(s->line / 1000, 1e6);
@@ -567,6 +596,7 @@ int rg_send_run(const struct rg_send_opts *o, FILE *out,
 	uint8_t smac[6], dmac[6];
 	int i, d, err, mtu, sink;
 	uint64_t t0, now, deadline;
+	bool finished = false;
 
 	memset(t, 0, sizeof(*t));
 	mtu = o->mtu ? o->mtu : rg_if_mtu(o->ifindex);
@@ -661,6 +691,10 @@ int rg_send_run(const struct rg_send_opts *o, FILE *out,
 	for (now = t0; !rg_stop && now < deadline; now = rg_now_ns()) {
 		int running = 0, n;
 
+		if (rg_finish && !finished) {
+			rg_finish_now(&s, now);
+			finished = true;
+		}
 		rg_rx(&s, now);
 		rg_timers(&s, now);
 		for (i = 0; i < s.nqp; i++)
