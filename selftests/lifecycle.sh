@@ -49,7 +49,9 @@ SYNC_PID=$T_TMP/sync.pid
 # runs until send_finish (SIGUSR1: rocegen completes the messages it began
 # and stops), so it outlasts a kill + restart or two upgrades however long
 # a program load takes on a busy machine. MINMSG: the fewest messages a run
-# must complete (about 1 s of traffic at RATE)
+# must complete (about 1 s of traffic at RATE). A QP gives up only after
+# 30 retransmit timeouts in a row: with the CPU hogged, 7 (3.5 s without
+# progress) failed QPs whose frames all arrived
 RATE=60
 MINMSG=100
 
@@ -174,7 +176,7 @@ send_bg() { # NAME
 	T_BG_OUT=$T_TMP/$1.send T_BG_ERR=$T_TMP/$1.send.err \
 		t_bg sender ip netns exec "$NS_S" "$ROCEGEN" send --dev s0 \
 		--src 10.71.8.2 --dst 10.71.9.2 --qps 4 --msg 64K --count 1000000 \
-		--rate $RATE --rto 500000 --timeout 600 -j
+		--rate $RATE --rto 500000 --retries 30 --timeout 600 -j
 }
 # send_finish: end the measurement window; the sender completes the
 # messages it began, then exits; its exit code in $rc
