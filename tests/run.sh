@@ -149,8 +149,8 @@ if [ "${ROCEDP_KERNEL_TESTS:-0}" = 1 ] && [ -x tests/kernel/run.sh ]; then
 fi
 
 # the packages from `make deb` installed with apt on a Debian 12 guest,
-# rebooted, checked and purged (docs/install-test.md; slow). Not yet set
-# by `make test`: docs/install-test.md, Status.
+# rebooted, checked and purged (docs/install-test.md; slow); `make test`
+# sets it.
 if [ "${ROCEDP_INSTALL_TESTS:-0}" = 1 ] && [ -x tests/install/run.sh ]; then
 	# its own watchdog (ITEST_TIMEOUT) ends the guest first; this one
 	# covers a first run that also builds the image and the packages

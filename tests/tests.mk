@@ -82,7 +82,7 @@ fixtures-gen:
 test: deps
 	tools/install-deps.sh kernel
 	$(MAKE) all test-progs $(TEST_EXTRA) fuzz-build
-	ROCEDP_SELFTESTS=1 ROCEDP_FUZZ=1 ROCEDP_KERNEL_TESTS=1 OUT=$(OUT) \
+	ROCEDP_SELFTESTS=1 ROCEDP_FUZZ=1 ROCEDP_KERNEL_TESTS=1 ROCEDP_INSTALL_TESTS=1 OUT=$(OUT) \
 		tests/run.sh
 
 FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c
