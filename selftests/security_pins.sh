@@ -13,7 +13,8 @@
 #  2. As `nobody` (setpriv): a symlink from one switch's cookie directory
 #     to another's, a symlink to an unrelated directory, a directory made
 #     before root's, renaming root's directory, and a symlink in place of
-#     the initial namespace's <bpffs>/rocedp. Each is refused: no maps
+#     the initial namespace's <bpffs>/rocedp, and libxdp's <bpffs>/xdp
+#     made first. Each is refused: no maps
 #     shared, nothing chmod'ed, nothing of root's in a directory nobody
 #     owns, the settings unchanged.
 #  3. FIFOs planted by `nobody` as output files: `stats --textfile`,
@@ -230,6 +231,23 @@ R "$A" attach v0 --mode generic >"$T_TMP/a.out" 2>&1 && has_xdp "$A" &&
 	[ "$(stat -c '%u %a' "$BPF/rocedp-netns/$CA")" = "0 700" ]
 t_check $? "after root removed nobody's directory: attach works, its dir root's 0700" \
 	"$(cat "$T_TMP/a.out")"
+down
+
+# 2f. libxdp's <bpffs>/xdp made by nobody first: libxdp would pin the
+# port's dispatcher there with no owner check
+fresh_bpffs && container C && holder A "$C" &&
+	"${NOBODY[@]}" mkdir -m 0777 "$BPF/xdp" || t_fail "plant: <bpffs>/xdp"
+R "$A" attach v0 --mode generic >"$T_TMP/a.out" 2>&1
+ra=$?
+[ $ra != 0 ] && ! has_xdp "$A" && grep -q "xdp: not owned by root" "$T_TMP/a.out" &&
+	[ -z "$(find "$BPF/xdp" -mindepth 1 2>/dev/null)" ]
+t_check $? "libxdp's directory made by nobody: attach refused, nothing pinned there" \
+	"rc $ra: $(cat "$T_TMP/a.out")"
+rm -rf "$BPF/xdp"
+R "$A" attach v0 --mode generic >"$T_TMP/a.out" 2>&1 && has_xdp "$A" &&
+	[ "$(stat -c '%u %a' "$BPF/xdp")" = "0 700" ]
+t_check $? "after root removed it: attach works, <bpffs>/xdp root's 0700" \
+	"$(cat "$T_TMP/a.out"); $(stat -c '%u %a' "$BPF/xdp" 2>&1)"
 down
 
 # ----------------------------------------- 3. FIFOs planted by nobody

@@ -441,7 +441,7 @@ int cmd_status(const struct cli_call *c)
 	struct rd_attach_state st;
 	struct rocedp_config cfg = {};
 	struct rd_maps m;
-	char prog[64], feat[64], ns[128];
+	char prog[64], feat[64], ns[512];
 	/* names from outside (interfaces, the pin dir), escaped per output */
 	char name[RD_ESC_IFNAME];
 	char dir[RD_ESC_LEN(PATH_MAX)];

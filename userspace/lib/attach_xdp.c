@@ -38,8 +38,14 @@ static int libxdp_print(enum libxdp_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
-static void libxdp_setup(void)
+/*
+ * create: the dispatcher will be pinned (attach); otherwise only read.
+ * 0, or -EPERM when <bpffs>/xdp is not root's alone.
+ */
+static int libxdp_setup(bool create)
 {
+	int err;
+
 	libxdp_set_print(libxdp_print);
 	/*
 	 * libxdp keeps each dispatcher's links pinned under <bpffs>/xdp; under
@@ -47,6 +53,13 @@ static void libxdp_setup(void)
 	 * pins are on (the host's), where they outlive this command.
 	 */
 	setenv("LIBXDP_BPFFS", rd_bpffs_root(), 0);
+	/*
+	 * libxdp makes that directory with no owner check: on a bpffs others
+	 * may write (mode 1777), whoever made it first could remove or swap
+	 * the dispatcher's pins. Make it ourselves, root's and 0700, or refuse.
+	 */
+	err = rd_bpffs_dir_check("xdp", create);
+	return err == -ENOENT ? 0 : err;
 }
 
 /* The id of the program in our pinned link, 0 when there is none. */
@@ -89,7 +102,9 @@ static int port_multiprog(unsigned int ifindex, struct xdp_multiprog **out)
 	long err;
 
 	*out = NULL;
-	libxdp_setup();
+	err = libxdp_setup(false);
+	if (err)
+		return (int)err;
 	mp = xdp_multiprog__get_from_ifindex(ifindex);
 	err = libxdp_get_error(mp);
 	/* no program, or no such device (a deleted port's record) */
@@ -249,7 +264,9 @@ static int dispatcher_attach(struct rd_xdp_src *src, unsigned int ifindex,
 	err = xp_get(src);
 	if (err)
 		return err;
-	libxdp_setup();
+	err = libxdp_setup(true);
+	if (err)
+		return err;
 	err = xdp_program__attach(src->xp, ifindex,
 				  native ? XDP_MODE_NATIVE : XDP_MODE_SKB, 0);
 	if (err)

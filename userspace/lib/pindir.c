@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/magic.h>
+#include "escape.h"
 #include "pindir.h"
 #include "util.h"
 
@@ -266,6 +267,26 @@ const char *rd_bpffs_root(void)
 {
 	rd_pin_dir();
 	return pd.root;
+}
+
+int rd_bpffs_dir_check(const char *sub, bool create)
+{
+	const char *root = rd_bpffs_root();
+	int bfd, fd;
+
+	bfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0)
+		return -errno;
+	fd = rd_dir_walk(bfd, root, sub, create, pd.why, sizeof(pd.why));
+	close(bfd);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (fd == -EPERM && !pd.said)
+		rd_err("pin dir", "%s", pd.why);
+	pd.said |= fd == -EPERM;
+	return fd;
 }
 
 static int refuse(char *why, size_t len, const char *path, const char *what)
@@ -570,18 +591,20 @@ const char *rd_netns_name(char *buf, size_t len)
  */
 const char *rd_netns_describe(bool json, char *buf, size_t len)
 {
-	char name[64];
+	char name[64], esc[RD_ESC_LEN(sizeof(name))];
 	unsigned long long cookie = rd_netns_cookie();
 
+	/* an `ip netns` name is a file name: any byte but '/' */
 	rd_netns_name(name, sizeof(name));
 	if (json)
 		snprintf(buf, len, "\"netns\":\"%s\",\"netns_cookie\":%llu,",
-			 name, cookie);
+			 rd_esc_json(name, esc, sizeof(esc)), cookie);
 	else if (rd_netns_initial())
 		buf[0] = 0;
 	else
 		snprintf(buf, len, "netns: %s (cookie %llu)\n",
-			 name[0] ? name : "-", cookie);
+			 name[0] ? rd_esc_term(name, esc, sizeof(esc)) : "-",
+			 cookie);
 	return buf;
 }
 

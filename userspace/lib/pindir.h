@@ -49,6 +49,12 @@ int rd_pin_dir_check(const char *dir);
  */
 int rd_dir_walk(int base_fd, const char *base, const char *rel, bool create,
 		char *why, size_t len);
+/*
+ * A directory of the bpffs root that another library pins into (libxdp's
+ * "xdp"), with the same checks: created 0700 when create and missing; 0,
+ * -ENOENT (missing, !create) or -EPERM (said on stderr once).
+ */
+int rd_bpffs_dir_check(const char *sub, bool create);
 /* After the pins are gone: remove the netns parent if it is empty. */
 void rd_pin_dir_gc(void);
 /* This netns's cookie (0: kernel before 5.14) and its `ip netns` name. */
