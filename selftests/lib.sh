@@ -251,6 +251,27 @@ t_pin_ns_down() {
 	[ -n "$PIN" ] && rm -rf "$PIN"
 }
 
+# t_switch3 H1 SW H2: h1 -- s0 [SW] s1 -- h2, routed through SW
+# (10.1.0.0/24 on s0, 10.2.0.0/24 on s1, hosts .2, SW .1, forwarding on);
+# PIN is SW's pin directory. The caller removes the namespaces.
+t_switch3() {
+	local h1=$1 sw=$2 h2=$3 n
+	for n in "$h1" "$sw" "$h2"; do ip netns add "$n" || return 1; done
+	PIN=/sys/fs/bpf/rocedp-netns/$(t_netns_cookie "$sw") || return 1
+	ip -n "$h1" link add eth0 type veth peer name s0 netns "$sw" &&
+		ip -n "$h2" link add eth0 type veth peer name s1 netns "$sw" || return 1
+	for n in "$h1" "$sw" "$h2"; do ip -n "$n" link set lo up; done
+	ip -n "$h1" link set eth0 up && ip -n "$h2" link set eth0 up &&
+		ip -n "$sw" link set s0 up && ip -n "$sw" link set s1 up &&
+		ip -n "$h1" addr add 10.1.0.2/24 dev eth0 &&
+		ip -n "$h2" addr add 10.2.0.2/24 dev eth0 &&
+		ip -n "$sw" addr add 10.1.0.1/24 dev s0 &&
+		ip -n "$sw" addr add 10.2.0.1/24 dev s1 &&
+		ip -n "$h1" route add default via 10.1.0.1 &&
+		ip -n "$h2" route add default via 10.2.0.1 &&
+		ip netns exec "$sw" sysctl -qw net.ipv4.ip_forward=1
+}
+
 # t_rd_bg VAR ARGS...: `rocedp ARGS...` (the sync daemon) in t_pin_ns's
 # namespace, in the background (t_bg: T_BG_OUT/T_BG_ERR, pid in VAR;
 # `ip netns exec` execs rocedp, so the pid is the daemon's)

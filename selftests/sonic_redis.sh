@@ -71,22 +71,7 @@ qmarks() {
 }
 
 # --- topology: h1 -- s0 [sw: rocedp] s1 -- h2 ---
-for n in "$H1" "$SW" "$H2"; do ip netns add "$n" || exit 1; done
-PIN=/sys/fs/bpf/rocedp-netns/$(t_netns_cookie "$SW") || exit 1
-ip -n "$H1" link add eth0 type veth peer name s0 netns "$SW"
-ip -n "$H2" link add eth0 type veth peer name s1 netns "$SW"
-for n in "$H1" "$SW" "$H2"; do ip -n "$n" link set lo up; done
-ip -n "$H1" link set eth0 up
-ip -n "$H2" link set eth0 up
-ip -n "$SW" link set s0 up
-ip -n "$SW" link set s1 up
-ip -n "$H1" addr add 10.1.0.2/24 dev eth0
-ip -n "$H2" addr add 10.2.0.2/24 dev eth0
-ip -n "$SW" addr add 10.1.0.1/24 dev s0
-ip -n "$SW" addr add 10.2.0.1/24 dev s1
-ip -n "$H1" route add default via 10.1.0.1
-ip -n "$H2" route add default via 10.2.0.1
-ip netns exec "$SW" sysctl -qw net.ipv4.ip_forward=1
+t_switch3 "$H1" "$SW" "$H2" || { t_fail "topology h1 - sw - h2"; t_done; exit 1; }
 X attach s0 s1 --mode generic >"$T_TMP/attach.out" 2>&1
 t_check $? "attach s0 s1 (generic XDP) in the switch namespace" "$(cat "$T_TMP/attach.out")"
 
