@@ -48,6 +48,12 @@
  * 0xf0000000, so no other namespace can have this one on any kernel.
  */
 #define RD_NET_INIT_INO 0xEFFFFFF9u
+/*
+ * net.core.netdev_max_backlog is in net_core_table, which the kernel
+ * registers for init_net only (6.1 and 6.18 alike); /proc/sys/net shows
+ * the reader's own netns, so it exists only there.
+ */
+#define RD_INIT_NET_SYSCTL "/proc/sys/net/core/netdev_max_backlog"
 
 #define SYS_BPFFS "/sys/fs/bpf"
 
@@ -168,6 +174,16 @@ static void find_host_ref(void)
 		if (kt && !stat(p, &k))
 			pd.initial = self.st_ino == k.st_ino &&
 				     self.st_dev == k.st_dev;
+		else if (kt && (errno == EACCES || errno == EPERM))
+			/*
+			 * A kernel thread in our pid namespace whose ns links we
+			 * may not read: root without CAP_SYS_PTRACE, as every
+			 * rocedp unit runs. Then a sysctl that the kernel
+			 * registers for the initial netns alone is the proof
+			 * (the fixed inode first, where the kernel has one).
+			 */
+			pd.initial = self.st_ino == RD_NET_INIT_INO ||
+				     !access(RD_INIT_NET_SYSCTL, F_OK);
 		else
 			pd.initial = self.st_ino == RD_NET_INIT_INO;
 	}
