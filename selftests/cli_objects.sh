@@ -172,7 +172,8 @@ t_check $? "status before attach: not loaded, exit 3 (nothing attached)" "$(cat 
 # The record a deleted namespace with this one's nsfs inode left behind
 # (inodes are reused at once; rocedp names its record by the netns cookie).
 NS_INO=$(stat -L -c %i "/run/netns/$NS")
-mkdir -p /run/rocedp && echo "r0 3 native 0" >"/run/rocedp/attached.$NS_INO"
+# made as rocedp makes it: the mode is checked below
+mkdir -p -m 0700 /run/rocedp && echo "r0 3 native 0" >"/run/rocedp/attached.$NS_INO"
 t_cleanup rm -f "/run/rocedp/attached.$NS_INO"
 JSON_RC=3 jsonok "not loaded" -j status
 t_pyj "$T_TMP/j.out" 'j["maps_pinned"] is False and j["interfaces"] == []' >/dev/null
