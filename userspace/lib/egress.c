@@ -33,31 +33,16 @@
 #include <linux/sockios.h>
 #include <bpf/libbpf.h>
 #include "egress.h"
+#include "util.h"
 #include "escape.h"
 #include "nlrecv.h"
 #include "stats.h"
-
-static int ethtool_ioctl(const char *name, void *data)
-{
-	struct ifreq ifr = {};
-	int fd, err = 0;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	ifr.ifr_data = data;
-	if (ioctl(fd, SIOCETHTOOL, &ifr))
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 static bool is_veth(const char *name)
 {
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
 
-	return !ethtool_ioctl(name, &di) && !strcmp(di.driver, "veth");
+	return !rd_ethtool(name, &di) && !strcmp(di.driver, "veth");
 }
 
 /* Sum of the veth's ethtool stats named PRE<N>SUF exactly, e.g.
@@ -76,7 +61,7 @@ static int veth_stat_sum(const char *name, const char *pre, const char *suf,
 
 	si->cmd = ETHTOOL_GSSET_INFO;
 	si->sset_mask = 1ull << ETH_SS_STATS;
-	err = ethtool_ioctl(name, si);
+	err = rd_ethtool(name, si);
 	if (err)
 		return err;
 	n = si->sset_mask ? si->data[0] : 0;
@@ -93,9 +78,9 @@ static int veth_stat_sum(const char *name, const char *pre, const char *suf,
 	gs->len = n;
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = n;
-	err = ethtool_ioctl(name, gs);
+	err = rd_ethtool(name, gs);
 	if (!err)
-		err = ethtool_ioctl(name, st);
+		err = rd_ethtool(name, st);
 	if (err)
 		goto out;
 	*sum = 0;
@@ -283,7 +268,7 @@ static int peer_state(int nsfd, int ifindex)
 			_exit(PEER_UNKNOWN);
 		if (!bpf_xdp_query_id(ifindex, 0, &id) && id)
 			_exit(PEER_OK);
-		if (ethtool_ioctl(name, &gro))
+		if (rd_ethtool(name, &gro))
 			_exit(PEER_UNKNOWN);
 		_exit(gro.data ? PEER_OK : PEER_NO_NAPI);
 	}

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/sockios.h>
 #include "util.h"
 
 bool rd_json; /* -j */
@@ -119,4 +122,20 @@ int rd_grow(void **arr, size_t n, size_t *cap, size_t sz, size_t first)
 	*arr = p;
 	*cap = c;
 	return 0;
+}
+
+int rd_ethtool(const char *name, void *data)
+{
+	struct ifreq ifr = {};
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_data = data;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
+		err = -errno;
+	close(fd);
+	return err;
 }

@@ -30,6 +30,12 @@ int rd_grow(void **arr, size_t n, size_t *cap, size_t sz, size_t first);
 /* An interface's name into buf (IF_NAMESIZE bytes), "if<N>" when it has
  * none (gone, or another namespace's); returns buf. */
 const char *rd_ifname(unsigned int ifindex, char *buf);
+/*
+ * One SIOCETHTOOL request (data: a struct ethtool_* starting with its cmd)
+ * on interface name: 0 (a set may return > 0: other features changed
+ * along) or -errno.
+ */
+int rd_ethtool(const char *name, void *data);
 
 /*
  * Log lines for journald: stderr is the journal (systemd's JOURNAL_STREAM),

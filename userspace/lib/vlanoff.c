@@ -28,29 +28,13 @@
 #include <sys/socket.h>
 #include "attach_state.h"
 #include "egress.h"
+#include "util.h"
 #include "vlanoff.h"
 
 #define F_RX_CTAG "rx-vlan-hw-parse"
 #define F_RX_STAG "rx-vlan-stag-hw-parse"
 #define F_TX_CTAG "tx-vlan-hw-insert"
 #define F_TX_STAG "tx-vlan-stag-hw-insert"
-
-static int ethtool_ioctl(const char *name, void *data)
-{
-	struct ifreq ifr = {};
-	int fd, err = 0;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	ifr.ifr_data = data;
-	/* SFEATURES may return > 0: other features changed along */
-	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 /* The index of feature feat among the device's feature strings. */
 static int feature_index(const char *ifname, const char *feat, __u32 *n_out)
@@ -65,7 +49,7 @@ static int feature_index(const char *ifname, const char *feat, __u32 *n_out)
 
 	si->cmd = ETHTOOL_GSSET_INFO;
 	si->sset_mask = 1ULL << ETH_SS_FEATURES;
-	err = ethtool_ioctl(ifname, si);
+	err = rd_ethtool(ifname, si);
 	if (err)
 		return err;
 	n = si->sset_mask ? si->data[0] : 0;
@@ -77,7 +61,7 @@ static int feature_index(const char *ifname, const char *feat, __u32 *n_out)
 	gs->cmd = ETHTOOL_GSTRINGS;
 	gs->string_set = ETH_SS_FEATURES;
 	gs->len = n;
-	err = ethtool_ioctl(ifname, gs);
+	err = rd_ethtool(ifname, gs);
 	for (i = 0; !err && i < n; i++)
 		if (!strncmp((char *)gs->data + i * ETH_GSTRING_LEN, feat,
 			     ETH_GSTRING_LEN)) {
@@ -104,7 +88,7 @@ int rd_feature_get(const char *ifname, const char *feat, struct rd_feature *f)
 		return -ENOMEM;
 	gf->cmd = ETHTOOL_GFEATURES;
 	gf->size = blocks;
-	err = ethtool_ioctl(ifname, gf);
+	err = rd_ethtool(ifname, gf);
 	if (!err) {
 		bit = 1u << (idx % 32);
 		f->on = gf->features[idx / 32].active & bit;
@@ -134,7 +118,7 @@ int rd_feature_set(const char *ifname, const char *feat, bool on)
 	bit = 1u << (idx % 32);
 	sf->features[idx / 32].valid = bit;
 	sf->features[idx / 32].requested = on ? bit : 0;
-	err = ethtool_ioctl(ifname, sf);
+	err = rd_ethtool(ifname, sf);
 	free(sf);
 	if (err)
 		return err;
