@@ -34,6 +34,8 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fno-strict-ali
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_HDRS := $(wildcard bpf/*.h)
+# the ABI shared with userspace and the module: rocedp_abi.h and its parts
+ABI_HDRS := bpf/rocedp_abi.h $(wildcard bpf/abi_*.h)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
@@ -68,10 +70,10 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) | $(OUT)
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
 
-$(OUT)/user/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
+$(OUT)/user/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) $(ABI_HDRS) | $(OUT)/user
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(CLI_HDRS) $(SKELS) bpf/rocedp_abi.h | $(OUT)/user
+$(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(CLI_HDRS) $(SKELS) $(ABI_HDRS) | $(OUT)/user
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 # rebuilt whole (rm first): a module removed from lib/ leaves no stale member

@@ -10,7 +10,7 @@
 KMOD_CACHE := $(OUT)/kernel$(if $(ROCEDP_KVER),-$(ROCEDP_KVER))
 KMOD_BUILD := $(KMOD_CACHE)/mod
 KMOD := $(KMOD_BUILD)/rocedp_ecn.ko
-KMOD_SRCS := kernel/rocedp_ecn.c kernel/Kbuild bpf/rocedp_abi.h \
+KMOD_SRCS := kernel/rocedp_ecn.c kernel/Kbuild bpf/abi_ecn.h \
 	kernel/btfids.c kernel/dkms-build.sh
 
 # kfunc_probe: a tiny tc/XDP user of the kfunc and its loader, so the boot
@@ -47,7 +47,7 @@ $(KPROBE_DIR)/kfunc_probe.bpf.o: tests/kernel/kfunc_probe.bpf.c | $(KPROBE_DIR)
 $(KPROBE_DIR)/kfunc_probe.skel.h: $(KPROBE_DIR)/kfunc_probe.bpf.o
 	$(BPFTOOL) gen skeleton $< name kfunc_probe > $@.tmp && mv $@.tmp $@
 
-$(KPROBE): tests/kernel/kfunc_probe.c $(KPROBE_DIR)/kfunc_probe.skel.h bpf/rocedp_abi.h
+$(KPROBE): tests/kernel/kfunc_probe.c $(KPROBE_DIR)/kfunc_probe.skel.h $(ABI_HDRS)
 	$(CC) $(CFLAGS) -I$(KPROBE_DIR) $< -o $@ -lbpf -lelf -lz
 
 # rocedp itself and the fixture suite are booted along when they are built

@@ -27,7 +27,7 @@
 #include <linux/sysfs.h>
 #include <linux/version.h>
 
-#include "rocedp_abi.h"
+#include "abi_ecn.h"
 
 static_assert(ROCEDP_ECN_MAX_BYTES <= 0xfffffff,
 	      "thresholds must fit the 28-bit fields of ROCEDP_ECN_PACK");

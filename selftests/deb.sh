@@ -171,7 +171,7 @@ done
 t_check $ok "rocedp: compressed man page, copyright, changelog, the 5 units, completion"
 ok=0
 src=usr/src/rocedp-ecn-$version
-for f in $src/rocedp_ecn.c $src/Kbuild $src/rocedp_abi.h $src/btfids.c $src/dkms-build.sh \
+for f in $src/rocedp_ecn.c $src/Kbuild $src/abi_ecn.h $src/btfids.c $src/dkms-build.sh \
 	$src/dkms.conf usr/lib/modules-load.d/rocedp-ecn.conf; do
 	[ -f "$X/k/$f" ] || {
 		ok=1

@@ -116,7 +116,7 @@ fi
 
 # threshold 0 in rd_config: the default applies
 $FILL --stall-us 0
-want=$(sed -n 's/^#define ROCEDP_DEFAULT_QP_STALL_US \([0-9]*\).*/\1/p' "$ROOT/bpf/rocedp_abi.h")
+want=$(sed -n 's/^#define ROCEDP_DEFAULT_QP_STALL_US \([0-9]*\).*/\1/p' "$ROOT/bpf/abi_telemetry.h")
 got=$("$ROCEDP" -j qps | $PY -c 'import json,sys; print(json.load(sys.stdin)["stall_threshold_us"])')
 if [ -n "$want" ] && [ "$got" = "$want" ]; then
 	ok "qp_stall_us 0: the default threshold ($want us)"

@@ -5,8 +5,8 @@ reader tests (tests/cli_qps.sh, tests/cli_top.sh): rd_qps (each QP in a free
 way of its set, rocedp_qp_set_of; a full set spills into the next, which
 the readers, walking every slot, still find), rd_port_stats,
 rd_port_hwm, rd_port_flaps, rd_config.qp_stall_us. Layouts are those of
-bpf/rocedp_abi.h (telemetry section); one `bpftool batch` run writes them
-all, so thousands of QPs take about a second.
+bpf/abi_telemetry.h; one `bpftool batch` run writes them all, so
+thousands of QPs take about a second.
 
   qps_fill.py PIN_DIR [--qp K=V,...]... [--many N] [--port K=V,...]...
                       [--stall-us US]
@@ -89,7 +89,7 @@ M32 = 0xffffffff
 
 
 def qp_set(key):
-    """rocedp_qp_set_of (bpf/rocedp_abi.h) on a 40-byte rocedp_qp_key."""
+    """rocedp_qp_set_of (bpf/abi_telemetry.h) on a 40-byte rocedp_qp_key."""
     w = struct.unpack("<10I", key)
     a = w[0] ^ w[1] ^ w[2] ^ w[3]
     b = w[4] ^ w[5] ^ w[6] ^ w[7]

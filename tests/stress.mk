@@ -6,7 +6,7 @@
 STRESS_LIB_OBJS = $(LIBROCEDP)
 
 $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
+		$(USER_HDRS) tests/tap.h $(ABI_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread
@@ -14,7 +14,7 @@ $(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
 # the two without threads, built alike
 STRESS_PLAIN := $(OUT)/tests/route_full $(OUT)/tests/fwdcache_test
 $(STRESS_PLAIN): $(OUT)/tests/%: tests/%.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h
+		$(USER_HDRS) tests/tap.h $(ABI_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
 		-o $@ $(LDLIBS)

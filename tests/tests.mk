@@ -23,22 +23,22 @@ $(TEST_OUT):
 	@mkdir -p $@
 
 $(TEST_OUT)/fixtures: tests/fixture_runner.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 $(TEST_OUT)/hash_uniformity: tests/hash_uniformity.c $(TEST_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+		$(USER_HDRS) tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 $(TEST_OUT)/unit_group: tests/unit_group.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # the shared frame builder (userspace/lib/frame.c): known answers and a grid
 FORMAT_EXTRA += tests/frame_test.c
 test-progs: $(TEST_OUT)/frame_test
 $(TEST_OUT)/frame_test: tests/frame_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # the escapes of outside names for terminal, JSON and Prometheus
@@ -61,11 +61,11 @@ $(OUT)/user-faults:
 	@mkdir -p $@
 
 $(OUT)/user-faults/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) \
-		bpf/rocedp_abi.h | $(OUT)/user-faults
+		$(ABI_HDRS) | $(OUT)/user-faults
 	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
 
 $(OUT)/user-faults/%.o: userspace/cli/%.c $(USER_HDRS) $(SKELS) \
-		bpf/rocedp_abi.h | $(OUT)/user-faults
+		$(ABI_HDRS) | $(OUT)/user-faults
 	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
 
 # the faulty objects first: the linker then takes from $(LIBROCEDP) only
@@ -91,7 +91,7 @@ FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c
 FORMAT_EXTRA += tests/telemetry_test.c
 test-progs: $(TEST_OUT)/telemetry_test
 $(TEST_OUT)/telemetry_test: tests/telemetry_test.c $(TEST_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+		$(USER_HDRS) tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # RTT pairing, Karn and expiry, and the flowlet claim (tests/rtt_test.c);
@@ -101,7 +101,7 @@ test-progs: $(TEST_OUT)/rtt_test
 $(OUT)/tests/flowlet_test: tests/flowlet_harness.h
 $(TEST_OUT)/rtt_test: tests/rtt_test.c tests/flowlet_harness.h \
 		$(TEST_LIB_OBJS) $(USER_HDRS) tests/tap.h \
-		bpf/rocedp_abi.h | $(TEST_OUT)
+		$(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) \
 		-o $@ $(LDLIBS) -lpthread
 
@@ -109,5 +109,5 @@ $(TEST_OUT)/rtt_test: tests/rtt_test.c tests/flowlet_harness.h \
 FORMAT_EXTRA += tests/pindir_test.c
 test-progs: $(TEST_OUT)/pindir_test
 $(TEST_OUT)/pindir_test: tests/pindir_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h bpf/rocedp_abi.h | $(TEST_OUT)
+		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)

@@ -28,7 +28,7 @@ install: all $(OUT)/rocedp.8
 	done
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/rocedp/
 	install -m 0644 docs/examples/*.json $(DESTDIR)$(PREFIX)/share/doc/rocedp/examples/
-	install -m 0644 kernel/rocedp_ecn.c kernel/Kbuild bpf/rocedp_abi.h \
+	install -m 0644 kernel/rocedp_ecn.c kernel/Kbuild bpf/abi_ecn.h \
 		kernel/btfids.c $(MODSRC)/
 	install -m 0755 kernel/dkms-build.sh $(MODSRC)/
 	sed 's|#MODULE_VERSION#|$(VERSION)|' tools/packaging/dkms.conf > $(MODSRC)/dkms.conf

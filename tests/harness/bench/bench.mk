@@ -21,20 +21,20 @@ $(BENCH_OUT):
 	@mkdir -p $@
 
 $(BENCH_OUT)/%.bpf.o: tests/harness/bench/%.bpf.c tests/harness/bench/bench_abi.h \
-		bpf/rocedp_abi.h | $(BENCH_OUT)
+		$(ABI_HDRS) | $(BENCH_OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv $@.tmp $@
 
 $(BENCH): $(RDBENCH_SRCS) $(RDBENCH_HDRS) $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
-		$(USER_HDRS) bpf/rocedp_abi.h tests/harness/bench/bench_abi.h | $(BENCH_OUT)
+		$(USER_HDRS) $(ABI_HDRS) tests/harness/bench/bench_abi.h | $(BENCH_OUT)
 	$(CC) $(CFLAGS) -I$(BENCH_OUT) -Itests/harness/bench $(PKG_CFLAGS) \
 		$(RDBENCH_SRCS) $(BENCH_LIB_OBJS) -o $@ $(LDLIBS)
 
 # healthy flows moved by a member going down and back (section resil)
 $(BENCH_OUT)/resil: tests/harness/bench/resil.c $(BENCH_LIB_OBJS) $(USER_HDRS) \
-		bpf/rocedp_abi.h | $(BENCH_OUT)
+		$(ABI_HDRS) | $(BENCH_OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BENCH_LIB_OBJS) -o $@ $(LDLIBS)
 FORMAT_EXTRA += tests/harness/bench/resil.c
 

@@ -58,7 +58,7 @@ $(FUZZ_OUT)/obj:
 # (harmless with glibc, reported to the owner), which would stop every run.
 FUZZ_LIB_SAN := -fno-sanitize=nonnull-attribute
 $(FUZZ_OUT)/obj/%.o: userspace/lib/%.c $(wildcard userspace/lib/*.h) $(SKELS) \
-		bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
+		$(ABI_HDRS) | $(FUZZ_OUT)/obj
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) -c $< -o $@
 
 # the linker takes from it only the modules a -cov.o does not replace
@@ -75,7 +75,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 define fuzz_harness
 $(1): $(2) tests/harness/fuzz/fuzz_common.h \
 		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)) $(FUZZ_LIB) \
-		$(SKELS) $(wildcard userspace/lib/*.h) bpf/rocedp_abi.h
+		$(SKELS) $(wildcard userspace/lib/*.h) $(ABI_HDRS)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \
 		$$(filter %.o,$$^) $(FUZZ_LIB) -o $$@ $$(PKG_LIBS) -lm
 endef
@@ -83,7 +83,7 @@ endef
 #   $(call fuzz_cov,FILE,EXTRA-FLAGS): userspace/lib/FILE.c with coverage
 define fuzz_cov
 $(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c $(wildcard userspace/lib/*.h) \
-		$(SKELS) bpf/rocedp_abi.h | $(FUZZ_OUT)/obj
+		$(SKELS) $(ABI_HDRS) | $(FUZZ_OUT)/obj
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
 		$(2) $$(PKG_CFLAGS) -c $$< -o $$@
 endef

@@ -5,7 +5,7 @@
 
 LBEVAL := $(OUT)/lbeval
 LBEVAL_LIB_OBJS = $(LIBROCEDP)
-LBEVAL_HDRS := $(USER_HDRS) bpf/rocedp_abi.h
+LBEVAL_HDRS := $(USER_HDRS) $(ABI_HDRS)
 FORMAT_EXTRA += tests/harness/lbeval/lbeval.c tests/flowlet_test.c \
 	tests/harness/lbeval/pcapin.c tests/harness/lbeval/pcapin.h \
 	tests/harness/lbeval/report.c tests/harness/lbeval/lbeval.h
