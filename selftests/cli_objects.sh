@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The rocedp CLI object by object, against a live attachment (issue 8).
+# The rocedp CLI object by object, against a live attachment.
 #
 #  - help at every level: `rocedp help`, `rocedp OBJECT help|--help|-h`,
 #    `rocedp OBJECT VERB help` for the verbs that take arguments;

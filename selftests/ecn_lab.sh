@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# ECN marking on a live egress (issue 6): h1-1 -> leaf1 (rocedp) -up1-> spine1
+# ECN marking on a live egress: h1-1 -> leaf1 (rocedp) -up1-> spine1
 # -> leaf2 -> h2-1. leaf1's uplink gets a configured rate (the virtual queue
 # drains at it) and RED thresholds with `rocedp ecn set`. RoCE traffic from
 # rocegen offered BELOW the rate must arrive with no CE mark; offered well

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Frames rocedp redirects into a veth that cannot take them (issue 19,
-# item 5; docs/frr.md, "The veth redirect trap"). A native XDP redirect
+# Frames rocedp redirects into a veth that cannot take them (docs/frr.md,
+# "The veth redirect trap"). A native XDP redirect
 # into a veth whose peer runs no XDP program and has GRO off is dropped by
 # the kernel without any counter moving. The lab (1 leaf pair, 1 spine)
 # turns GRO off on spine1's end of leaf1's uplink:

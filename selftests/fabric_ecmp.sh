@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# QP-aware ECMP through a real fabric (issue 3, item 5).
+# QP-aware ECMP through a real fabric.
 #
 # h1-1 -> leaf1 (rocedp) -> spine1..4 -> leaf2 (rocedp) -> h2-1, built by
 # tools/lab/rocedp-lab with kernel multipath routes that `rocedp sync`

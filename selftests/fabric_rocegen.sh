@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# rocegen through a live fabric (issue 7, "done when"): 2 leaves x 4 spines,
+# rocegen through a live fabric: 2 leaves x 4 spines,
 # 2 hosts per leaf (tools/lab/rocedp-lab, rocedp + sync on the leaves). A
 # ring AllReduce from `rocegen run` that alternates leaves (h1-1 -> h2-1 ->
 # h1-2 -> h2-2 -> h1-1), so every connection crosses the spines, Q QPs per

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Faults under traffic (issue 9, item 3).
+# Faults under traffic.
 #
 # h1-1 -> leaf1 (rocedp native XDP + rocedp sync) -> spine1..4 -> leaf2 -> h2-1,
 # built by tools/lab/rocedp-lab; RoCEv2 RDMA WRITEs from rocegen flow the whole

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Failover under RoCE traffic on the FRR fabric (issue 19, item 3;
-# docs/frr.md, "Failover under traffic"). A short run of
+# Failover under RoCE traffic on the FRR fabric (docs/frr.md,
+# "Failover under traffic"). A short run of
 # tests/harness/bench/failover.sh with rocedp only and two events: leaf1's up1 goes
 # down; spine1's bgpd is SIGKILLed. `make bench` runs all five events
 # against the kernel as well. Asserted, loosely (a loaded 2-core VM):

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `rocedp sync` follows FRR (issue 19, items 1, 2 and 5; docs/frr.md).
+# `rocedp sync` follows FRR (docs/frr.md).
 #
 # tools/lab/rocedp-lab up --bgp builds 2 leaves x 4 spines with Debian's
 # zebra + bgpd in every leaf and spine (eBGP, RFC 7938), rocedp attached

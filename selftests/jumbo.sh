@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Jumbo frames through a live fabric (issue 16): 2 leaves x 2 spines, one
+# Jumbo frames through a live fabric: 2 leaves x 2 spines, one
 # host per leaf (tools/lab/rocedp-lab), every link at MTU 9000, rocedp on
 # the leaves with every feature on (forward, remark, ECN with a virtual
 # queue on the uplinks, flowlet).

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Lifecycle under traffic (issue 8, "Done when": lab selftests).
+# Lifecycle under traffic.
 #
 #   sender netns --s0/r0-- router netns (rocedp) --r1/d0-- receiver netns
 #

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# A switch per network namespace with plain `ip netns exec` (issue 18, item 5).
+# A switch per network namespace with plain `ip netns exec`.
 #
 # h1 -- leaf1 -- leaf2 -- h2, every rocedp command typed as a lab user
 # would: `ip netns exec LEAF rocedp ...`, no mount namespace kept alive, no

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Real RDMA through rocedp (issue 22, `make test-rdma`): two Soft-RoCE
+# Real RDMA through rocedp: two Soft-RoCE
 # guests (Debian's 6.1 kernel, rdma_rxe, perftest; tools/lab/rdma.sh), r1-1
 # behind leaf1 and r2-1 behind leaf2 of a 2-leaf x 2-spine lab with rocedp
 # (native XDP) on both leaves. perftest write, read and send with 8 QPs each

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Remark-only mode on a live link, seen by tshark on the far side (issue 4).
+# Remark-only mode on a live link, seen by tshark on the far side.
 #
 #   A (scapy sendp) --veth--> B: vb1 [rocedp --features remark] -> br0 -> vb2 --veth--> C (capture)
 #

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `rocedp sync` under pressure (issue 17, items 6-8; docs/sync.md, "Under
+# `rocedp sync` under pressure (docs/sync.md, "Under
 # pressure"):
 #  lock   a SIGHUP or SIGTERM while the daemon waits for the pin directory's
 #         lock (held here, as `config load` holds it) never lets a map write

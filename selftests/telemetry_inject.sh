@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# rocedp's per-QP telemetry against independent counts (issue 21, part 5;
-# docs/telemetry.md, The injection selftest). A 2-leaf x 2-spine lab at MTU
+# rocedp's per-QP telemetry against independent counts (docs/telemetry.md,
+# The injection selftest). A 2-leaf x 2-spine lab at MTU
 # 1500 with telemetry on, rocedp in native XDP and then in tc mode; rocegen
 # sends 8 QPs from h1-1 to h2-1 (8 KiB messages: 8 frames each) while the
 # lab's injector (rocedp-lab inject, a tc program on spine1's ports) drops,

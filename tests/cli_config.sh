@@ -269,7 +269,7 @@ f=$(variant pmax 'd["ecn"]["ports"]["eth1"]["pmax_percent"] = 101')
 refuse "load: pmax 101" "ecn.ports.eth1.pmax_percent: 101 is out of range 0..100" rd config load "$f"
 f=$(variant gaps 'd["flowlet"]["gap_min_us"] = 3000')
 refuse "load: gap_min > gap_max" "flowlet.gap_min_us: 3000 is above gap_max_us 2047" rd config load "$f"
-# promises the dataplane cannot keep (issue 16): refused, not kept broken
+# promises the dataplane cannot keep: refused, not kept broken
 for m in qp qp-only flowlet spray; do
 	f=$(variant sym_$m "d['hash'] = {'mode': '$m', 'symmetric': True}")
 	refuse "load: symmetric with hash mode $m" "hash.symmetric: true cannot hold with hash mode $m" rd config load "$f"

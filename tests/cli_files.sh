@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Files rocedp writes, attacked the way an unprivileged user would
-# (issue 17, items 3 and 4):
+# Files rocedp writes, attacked the way an unprivileged user would:
 #
 #  * `stats --textfile DIR`: DIR belongs to another user (node_exporter's
 #    textfile directory is often the prometheus user's), or is a

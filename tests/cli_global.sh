@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Global options and the pin directory per network namespace (issue 18,
-# items 5 and 7), without attaching anything:
+# Global options and the pin directory per network namespace, without
+# attaching anything:
 #  * -j, -p and --pin-dir DIR are taken before or after the object, as
 #    bpftool does (`rocedp stats -j` from the README); "--" ends them;
 #  * --pin-dir wins over ROCEDP_PIN_DIR; a missing DIR is exit 2;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What json-c accepts but a config must not (issue 17, item 5):
+# What json-c accepts but a config must not:
 #  * a key given twice in one object (json-c keeps the last without a word),
 #    also when the two are spelled differently ("cnp" and "c\u006ep");
 #  * a NUL character in a string or a key ("10.0.0.0/24\u0000junk" read as

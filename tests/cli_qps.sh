@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `rocedp qps` (issue 21) against real pinned maps: the dataplane's map
+# `rocedp qps` against real pinned maps: the dataplane's map
 # definitions pinned by bpftool into a private pin directory, filled by
 # tests/qps_fill.py with entries laid out as the dataplane writes them.
 # Checks: the sort orders and --limit, the JSON form (parsed, fields and

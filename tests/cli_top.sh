@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `rocedp top` (issue 21) in a real terminal: a detached tmux session of a
+# `rocedp top` in a real terminal: a detached tmux session of a
 # given size on a tmux server of our own (-L), driven with send-keys and
 # read with capture-pane. The maps are pinned by bpftool into a private pin
 # directory and filled by tests/qps_fill.py as the dataplane lays them out.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every rocedp example in README.md and docs/*.md runs as written (issue 18).
+# Every rocedp example in README.md and docs/*.md runs as written.
 #
 # The examples are the lines of fenced code blocks that run rocedp, and the
 # inline `rocedp ...` spans that start with it. Each is one of:

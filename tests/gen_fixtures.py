@@ -1089,7 +1089,7 @@ def gen_tc_vlan():
 
 
 # ------------------------------------------------------------------ corners
-# Issue 16 items 5-9: martians, XRC, IPv6 atomic fragments, unicast frames
+# Martians, XRC, IPv6 atomic fragments, unicast frames
 # for other hosts, priority tags (VID 0).
 
 XRCETH = struct.pack("!I", 0x000123)  # reserved byte, XRC SRQ 0x123

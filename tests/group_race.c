@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Group rewrites racing the dataplane (issue 17, item 1). Route 10.1/16 ->
+ * Group rewrites racing the dataplane. Route 10.1/16 ->
  * group 1 (ports 2..5), route 10.2/16 -> group 2 (port 7). One thread
  * rewrites both groups, unchanged, at full speed on one CPU; the XDP program
  * forwards frames to 10.1.0.2 with BPF_PROG_TEST_RUN's repeat on another

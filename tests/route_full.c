@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A full IPv4 trie (issue 17, item 2). The kernel routes 10/8 via port 2
+ * A full IPv4 trie. The kernel routes 10/8 via port 2
  * and 10.1.2/24 via port 3; rocedp sync's FIB (group*.c) installs the /8,
  * the trie fills up (filler /32s written beside it), then the /24 cannot
  * be written (ENOSPC). Frames to 10.1.2.5 must not leave on port 2 where

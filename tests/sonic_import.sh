@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# rocedp sonic import (issue 20, item 1; docs/sonic.md). For every case:
+# rocedp sonic import (docs/sonic.md). For every case:
 # the document printed equals tests/sonic/NAME.expected, the warnings
 # (stderr) equal NAME.warnings line for line (so their count too),
 # `rocedp config check` accepts the document (its ports exist as veths in a

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Stress tests of issue 17: group rewrites racing the dataplane
+# Stress tests: group rewrites racing the dataplane
 # (group_race), a full route trie (route_full); and the decision cache
 # against the full path (fwdcache_test). run.sh runs every program in
 # $(OUT)/tests.

@@ -85,7 +85,7 @@ int bench_ref_lpm(struct xdp_md *ctx)
 }
 
 /*
- * Bare forwarder (issues 3 and 9): fixed-offset Ethernet/IPv4/UDP parse,
+ * Bare forwarder: fixed-offset Ethernet/IPv4/UDP parse,
  * LPM on the destination -> group, 5-tuple hash, member among 4 from an
  * ARRAY, MAC rewrite, TTL - 1 with incremental checksum, devmap redirect.
  * No classification, no options, no counters beyond one plain global that

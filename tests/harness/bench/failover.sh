@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Failover under traffic on the FRR fabric, rocedp against the kernel
-# (issue 19, item 3; docs/frr.md, "Failover under traffic").
+# (docs/frr.md, "Failover under traffic").
 #
 # rocedp-lab up --bgp: 2 leaves x 4 spines, FRR (1 s / 3 s timers). RoCE
 # WRITEs (rocegen, 64 QPs, 4 KiB, paced at 100 Mbit/s) flow h1-1 -> h2-1

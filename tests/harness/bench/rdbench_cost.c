@@ -120,7 +120,7 @@ static const struct combo combos[] = {
 	{ "default", "shipped default: forward+remark+ecn, hash qp",
 	  ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN, ROCEDP_HASH_QP,
 	  true },
-	/* issue 21: per-QP telemetry on top of the default (goal <= 1.15x) */
+	/* per-QP telemetry on top of the default (goal <= 1.15x) */
 	{ "telemetry", "default + telemetry (per-QP table, clock, pairing)",
 	  ROCEDP_F_FORWARD | ROCEDP_F_REMARK | ROCEDP_F_ECN |
 		  ROCEDP_F_TELEMETRY,

@@ -214,18 +214,18 @@ def main():
               " flow entry, no counters) = %.2fx empty; rocedp's flowlet row is %.2fx of it"
               % (bflow["ratio"], byname["flowlet"]["ns"] / bflow["ns"]))
         if bdef and "default" in byname and bdef["ns"] > 0:
-            # the cheapest forwarder that does the default job (issue 23)
+            # the cheapest forwarder that does the default job
             p("   floor: ref_bare_default (the bare forwarder + RoCE class, QP hash, DSCP action,"
               " RED, one counter line) = %.2fx ref_bare_fwd; rocedp's default row is %.2fx of it"
               % (bdef["ns"] / bare["ns"], byname["default"]["ns"] / bdef["ns"]))
         if "telemetry" in byname and "default" in byname:
-            # issue 21: telemetry may add at most 15% to the default path
+            # telemetry may add at most 15% to the default path
             t, dflt = byname["telemetry"], byname["default"]
             tr = t["ns"] / dflt["ns"] if dflt["ns"] > 0 else 0
             p("   telemetry: %.2fx default (+%.1f ns per frame)" % (tr, t["ns"] - dflt["ns"]))
             targets.append(("telemetry cost <= 1.15x default", "%.2fx%s" % (
                 tr, "" if t["verified"] else " UNVERIFIED"), tr <= 1.15 and t["verified"]))
-        # issue 23: each goal against the floor measured in this run (the
+        # each goal against the floor measured in this run (the
         # ratio to the empty program mostly measures the test-run loop)
         kt = cost.get("reference_ns", {}).get("ktime")
         clock = kt - cost["empty_xdp_ns"] if kt is not None else None
@@ -316,7 +316,7 @@ def main():
                                         "%.1f%%" % (100 * n["share_of_bare"]),
                                         n["share_of_bare"] >= 0.85))
             p("   %5s B: bare %.3f Mpps; %s" % (size, bare["mpps_median"], "; ".join(shares)))
-        # one path: the route's single next hop, default features (issue 23)
+        # one path: the route's single next hop, default features
         n, bare = summ.get("rocedp_native_1p", {}).get("64"), summ.get("bare_1p", {}).get("64")
         if n and bare and "share_of_bare" in n:
             p("   one path, 64 B: bare %.3f Mpps, rocedp_native %.3f Mpps = %.0f%% of it (%.0f..%.0f%%)"
@@ -346,7 +346,7 @@ def main():
                                         100 * n["share_of_bare"], 100 * n["share_of_bare_min"],
                                         100 * n["share_of_bare_max"]),
                                     n["share_of_bare"] >= 0.95))
-            # the floor of the default job (issue 23's "cheapest forwarder
+            # the floor of the default job (the "cheapest forwarder
             # that could do the same job"): is the goal within reach here?
             fl, n = summ.get("bare_default", {}).get(size), summ.get("rocedp_native", {}).get(size)
             if fl and n and "share_of_bare" in fl:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Route scale over real BGP (issue 19 item 4; docs/frr.md, "Route scale"):
+# Route scale over real BGP (docs/frr.md, "Route scale"):
 # an injector bgpd in its own namespace feeds N4 IPv4 and N6 IPv6 prefixes
 # (`network` statements, so they really travel as BGP UPDATEs) over eBGP to
 # a leaf running zebra + bgpd, rocedp attached and `rocedp sync` following
