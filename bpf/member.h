@@ -121,7 +121,7 @@ static __always_inline int rd_ll_visit(const struct rocedp_group *g,
 /*
  * The scan: one direct call, a bounded loop inside. It was a bpf_loop
  * callback, an indirect call and a return a member (about 25 ns of a
- * flowlet start over four members, docs/bench.md). A global function, so
+ * flowlet start over four members, docs/bench-history.md). A global function, so
  * the verifier walks the loop once (a static one is walked again at
  * every call site: 2.2 times the verifier's work for rocedp_xdp and a
  * second more to load), and its registers cost the callers' frames

@@ -379,7 +379,7 @@ static __always_inline void rd_tel_touch(struct rocedp_qp_stat *q,
  * is checked as the table's lookup would (another QP may have taken it),
  * so a hint only saves the set's hash and the second way; a stale or
  * missing one takes the lookup and is rewritten. Measured: 2 ns a request
- * (docs/bench.md).
+ * (docs/bench-history.md).
  */
 static __always_inline struct rocedp_qp_stat *
 rd_tel_request_slot(const struct rd_flow *fl, struct rd_fc_ent *e, __u64 now)

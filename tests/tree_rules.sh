@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Rules of the tree that no compiler checks:
+#  * no file over 1000 lines, except the generated fixtures
+#    (tests/fixtures/*): a file that long holds more than one concept;
+#  * no references to an issue tracker ("issue 17", "issues 3 and 9"): the
+#    tracker is not in the repository, so such a reference explains
+#    nothing to its reader. Say the reason in words instead.
+# Over the files git knows (tracked, and new ones not ignored), or every
+# file outside build*/ and .git when the tree is no git checkout.
+# Each checker is first shown a planted offender it must find.
+# Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
+
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/cli_lib.bash
+. "$ROOT/tests/cli_lib.bash"
+TMP=$(mktemp -d /tmp/rdtree.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+MAX_LINES=1000
+
+# files DIR: the files to check, one per line, relative to DIR
+files() {
+	if git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$1" ls-files --cached --others --exclude-standard
+	else
+		(cd "$1" && find . -path './build*' -prune -o -path ./.git -prune \
+			-o -type f -print | sed 's|^\./||')
+	fi
+}
+
+# too_long DIR: "LINES FILE" for each file over MAX_LINES, fixtures excepted
+too_long() {
+	files "$1" | grep -v '^tests/fixtures/' | while IFS= read -r f; do
+		[ -f "$1/$f" ] || continue # deleted, not yet committed
+		n=$(wc -l <"$1/$f")
+		[ "$n" -gt "$MAX_LINES" ] && echo "$n $f"
+	done
+}
+
+# tracker_refs DIR: "FILE:LINE: text" for each reference to the tracker
+tracker_refs() {
+	files "$1" | grep -v '^tests/fixtures/' | grep -v '^tests/tree_rules.sh$' |
+		(cd "$1" && xargs -d '\n' grep -nIiE '\bissues? *#?[0-9]+' -- 2>/dev/null)
+}
+
+# the checkers find what they must
+mkdir -p "$TMP/plant/tests/fixtures"
+seq 1 $((MAX_LINES + 1)) >"$TMP/plant/long.txt"
+seq 1 $MAX_LINES >"$TMP/plant/fits.txt"
+seq 1 5000 >"$TMP/plant/tests/fixtures/big.fix"
+printf 'fixed in issue 17\n' >"$TMP/plant/a.c"
+printf 'see issues 3 and 9\n' >"$TMP/plant/b.md"
+printf 'no tracker here; tissue 4 is not one\n' >"$TMP/plant/c.md"
+got=$(too_long "$TMP/plant")
+[ "$got" = "$((MAX_LINES + 1)) long.txt" ] && ok "planted: a file of $((MAX_LINES + 1)) lines is found, one of $MAX_LINES and a fixture are not" ||
+	nok "planted: too_long finds exactly long.txt" "$got"
+got=$(tracker_refs "$TMP/plant" | cut -d: -f1 | sort | tr '\n' ' ')
+[ "$got" = "a.c b.md " ] && ok "planted: tracker references are found, nothing else" ||
+	nok "planted: tracker_refs finds a.c and b.md" "$got"
+
+# the tree
+got=$(too_long "$ROOT")
+[ -z "$got" ] && ok "no file over $MAX_LINES lines (tests/fixtures excepted)" ||
+	nok "files over $MAX_LINES lines: split them by concern" "$got"
+got=$(tracker_refs "$ROOT")
+[ -z "$got" ] && ok "no tracker references in the tree" ||
+	nok "tracker references: say the reason in words" "$got"
+
+echo "1..$N"
+[ "$FAILED" = 0 ]
