@@ -23,7 +23,9 @@
 # default LINK), TAU (flowlet load tau in us), MTU (every link, default
 # 9000), ROUTING (bgp, the default: FRR's eBGP fabric as operators run it,
 # docs/frr.md; static: the lab's static routes), CAPTURE=1 (capture what leaf1's
-# hosts send and replay it through lbeval: docs/flowlet.md).
+# hosts send and replay it through lbeval: docs/flowlet.md), LAB_ARGS (more
+# `rocedp-lab up` options: --ipv6 runs the same fabric, hosts, routes and
+# BGP, on IPv6).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$top/build}/demo
@@ -59,6 +61,7 @@ KMIN=20000
 KMAX=100000
 SPORT=49152
 read -ra modes <<<"${MODES:-5tuple qp flowlet}"
+read -ra lab_args <<<"${LAB_ARGS:-}"
 # DCQCN's timers are made for 100 Gbit/s, where a QP sends a frame every
 # few hundred ns; here it sends one every few ms, and a 100 us recovery
 # timer undoes every cut before the QP's next frame.
@@ -73,15 +76,24 @@ mkdir -p "$out"
 # lab, leaf; the lab of $prefix goes at exit
 . "$top/tools/demo/demolab.sh"
 
-echo "== fabric: 2 leaves x $SPINES spines, 2 hosts per leaf, $ROUTING routes (rocedp-lab, prefix $prefix) =="
-if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mtu $MTU "${routing[@]}" >"$out/lab.log" 2>&1; then
+fam=IPv4
+case " ${lab_args[*]} " in *" --ipv6 "*) fam=IPv6 ;; esac
+echo "== fabric: 2 leaves x $SPINES spines, 2 hosts per leaf, $ROUTING routes, $fam (rocedp-lab, prefix $prefix) =="
+if ! lab up --leaves 2 --spines $SPINES --hosts 2 --mtu $MTU "${routing[@]}" \
+	${lab_args[@]+"${lab_args[@]}"} >"$out/lab.log" 2>&1; then
 	echo "fabric_demo: rocedp-lab up failed:" >&2
 	tail -n 5 "$out/lab.log" >&2
 	exit 1
 fi
-# ring order alternates the leaves so every hop crosses the spines
-printf '%s\n' "h1-1 $prefix-h1-1 10.1.1.2" "h2-1 $prefix-h2-1 10.2.1.2" \
-	"h1-2 $prefix-h1-2 10.1.2.2" "h2-2 $prefix-h2-2 10.2.2.2" >"$out/fabric.hosts"
+# ring order alternates the leaves so every hop crosses the spines; the
+# addresses are the lab's (either family)
+lab hosts >"$out/lab.hosts" || exit 1
+for h in h1-1 h2-1 h1-2 h2-2; do
+	grep "^$h " "$out/lab.hosts" || { echo "fabric_demo: lab has no host $h" >&2; exit 1; }
+done >"$out/fabric.hosts"
+# leaf1's hosts' subnet, for the capture filter
+src_net=10.1.0.0/16
+[ $fam = IPv6 ] && src_net=fd00:1::/32
 
 for l in leaf1 leaf2; do
 	for s in $(seq $SPINES); do
@@ -126,7 +138,7 @@ capture_start() { # what leaf1's hosts send: the input of leaf1's uplinks
 	for h in h1-1 h1-2; do
 		rm -f "$out/cap-$1-$h.pcap"
 		ip netns exec "$prefix-$h" dumpcap -q -P -s 128 -i eth0 \
-			-f "udp port 4791 and src net 10.1.0.0/16" -w "$out/cap-$1-$h.pcap" \
+			-f "udp port 4791 and src net $src_net" -w "$out/cap-$1-$h.pcap" \
 			2>"$out/cap-$1-$h.log" &
 		cpids+=($!)
 		caps+=(--pcap "$out/cap-$1-$h.pcap")

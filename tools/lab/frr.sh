@@ -5,7 +5,8 @@
 # hand: per-node pathspace (-N), and config, pid files, vty sockets, the
 # zserv socket and logs in $LAB_RUN/<prefix>/frr/<node>; never systemd,
 # never /etc/frr. eBGP per RFC 7938: leaf l has AS 65000+l, the spines
-# share AS 64600.
+# share AS 64600. The lab's family (up --ipv6) is the one address family
+# the sessions carry: IPv4 unicast, or IPv6 unicast alone.
 FRR_BIN=${FRR_BIN:-/usr/lib/frr}
 LAB_FRRCHECK=$LAB_TOP/tools/lab/frrcheck.py
 
@@ -31,16 +32,16 @@ frr_conf() {
 	leaf*)
 		l=${n#leaf} asn=$((65000 + l)) rid=10.254.0.$l
 		for s in $(seq "$spines"); do
-			if [ "$bgp" = unnumbered ]; then peers+=("up$s interface"); else peers+=("$(spine_dn_ip "$l" "$s")"); fi
+			if [ "$bgp" = unnumbered ]; then peers+=("up$s interface"); else peers+=("$(sd_ip "$l" "$s")"); fi
 		done
-		for h in $(seq "$hosts"); do nets+=("10.$l.$h.0/24"); done
+		for h in $(seq "$hosts"); do nets+=("$(host_net "$l" "$h")"); done
 		# the Soft-RoCE guests' subnets (rdma.sh, up --rdma)
 		for h in $(seq "${rdma:-0}"); do nets+=("$(lab_rdma_ip "$l" "$h").0/24"); done
 		;;
 	spine*)
 		s=${n#spine} asn=64600 rid=10.254.1.$s
 		for l in $(seq "$leaves"); do
-			if [ "$bgp" = unnumbered ]; then peers+=("leaf$l interface"); else peers+=("$(leaf_up_ip "$l" "$s")"); fi
+			if [ "$bgp" = unnumbered ]; then peers+=("leaf$l interface"); else peers+=("$(lu_ip "$l" "$s")"); fi
 		done
 		;;
 	esac
@@ -55,6 +56,8 @@ frr_conf() {
 		echo "log file $fd/bgpd.log"
 		echo "router bgp $asn"
 		echo " bgp router-id $rid"
+		# IPv6: the sessions carry IPv6 unicast only
+		if_v6 && echo " no bgp default ipv4-unicast"
 		echo " no bgp ebgp-requires-policy"
 		echo " no bgp network import-check"
 		echo " bgp bestpath as-path multipath-relax"
@@ -64,7 +67,12 @@ frr_conf() {
 		echo " neighbor FABRIC advertisement-interval 0"
 		echo " neighbor FABRIC timers connect 1"
 		for p in "${peers[@]}"; do echo " neighbor $p peer-group FABRIC"; done
-		echo " address-family ipv4 unicast"
+		if if_v6; then
+			echo " address-family ipv6 unicast"
+			echo "  neighbor FABRIC activate"
+		else
+			echo " address-family ipv4 unicast"
+		fi
 		for p in "${nets[@]}"; do echo "  network $p"; done
 		echo "  maximum-paths 64"
 		echo " exit-address-family"
@@ -127,6 +135,8 @@ frr_links_v6() {
 	ip netns exec "$(ns "$1")" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=0" >/dev/null
 }
 
+fam_opt() { if if_v6; then echo -6; else echo -4; fi; }
+
 # frr_converged: every leaf has every other leaf's host /24s through every
 # spine (installed in the kernel)
 frr_converged() {
@@ -134,8 +144,8 @@ frr_converged() {
 	for l in $(seq "$leaves"); do
 		want=0
 		for m in $(seq "$leaves"); do [ "$m" != "$l" ] && want=$((want + hosts)); done
-		have=$(ip -n "$(ns "leaf$l")" route show proto bgp | awk -v s="$spines" '
-			/^[0-9]/ { if (n == s) full++; n = ($0 ~ / dev /) ? 1 : 0; next }
+		have=$(ip -n "$(ns "leaf$l")" "$(fam_opt)" route show proto bgp | awk -v s="$spines" '
+			/^[0-9a-f]/ { if (n == s) full++; n = ($0 ~ / dev /) ? 1 : 0; next }
 			/nexthop/ { n++ }
 			END { if (n == s) full++; print full + 0 }')
 		[ "$have" -ge "$want" ] || return 1
@@ -156,9 +166,9 @@ frr_wait() { # SECONDS
 frr_check() {
 	local fd
 	fd=$(frr_dir "$1")
-	ip netns exec "$(ns "$1")" vtysh --vty_socket "$fd" -c 'show ip route json' >"$fd/zebra.json" 2>/dev/null ||
-		{ echo "zebra: no answer"; return 1; }
-	ip -n "$(ns "$1")" -j -4 route show >"$fd/kernel.json"
+	ip netns exec "$(ns "$1")" vtysh --vty_socket "$fd" -c "show $(if_v6 && echo ipv6 || echo ip) route json" \
+		>"$fd/zebra.json" 2>/dev/null || { echo "zebra: no answer"; return 1; }
+	ip -n "$(ns "$1")" -j "$(fam_opt)" route show >"$fd/kernel.json"
 	/usr/bin/python3 "$LAB_FRRCHECK" "$fd/zebra.json" "$fd/kernel.json"
 }
 
@@ -176,10 +186,11 @@ frr_status() { # NODE: daemons, sessions, and zebra against the kernel
 	up=$(ip netns exec "$(ns "$n")" vtysh --vty_socket "$fd" -c 'show bgp summary json' 2>/dev/null |
 		/usr/bin/python3 -c 'import json,sys
 try:
-    p = json.load(sys.stdin)["ipv4Unicast"]["peers"]
+    p = json.load(sys.stdin)[sys.argv[1]]["peers"]
 except Exception:
     sys.exit(0)
-print(sum(v.get("state") == "Established" for v in p.values()), "of", len(p))')
+print(sum(v.get("state") == "Established" for v in p.values()), "of", len(p))' \
+		"$(if_v6 && echo ipv6Unicast || echo ipv4Unicast)")
 	echo "    bgp: ${up:-?} sessions established"
 	frr_check "$n"
 }

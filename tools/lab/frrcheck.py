@@ -88,7 +88,7 @@ have = {}
 for r in kernel:
     if r.get("protocol") != "bgp":
         continue
-    dst = r["dst"] if "/" in r["dst"] else r["dst"] + "/32"
+    dst = r["dst"] if "/" in r["dst"] else r["dst"] + ("/128" if ":" in r["dst"] else "/32")
     hops = r.get("nexthops") or [r]
     have[dst] = sorted(h.get("dev", "?") for h in hops
                        if not set(h.get("flags", [])) & {"dead", "linkdown"})

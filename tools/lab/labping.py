@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """ICMP echo for the lab (Debian's minimal images lack ping).
 
-labping.py IP [COUNT] [TIMEOUT_S]: sends COUNT echo requests, exits 0 when
-every one was answered, 1 otherwise (prints one line saying which).
+labping.py IP [COUNT] [TIMEOUT_S]: sends COUNT echo requests (ICMPv6 for
+an IPv6 address), exits 0 when every one was answered, 1 otherwise (prints
+one line saying which).
 """
 import os
 import select
@@ -30,12 +31,20 @@ def main():
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     timeout = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
     ident = os.getpid() & 0xFFFF
-    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    v6 = ":" in dst
+    if v6:
+        # the kernel fills in the ICMPv6 checksum and strips the IPv6
+        # header from what it delivers
+        s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
+        echo, reply = 128, 129
+    else:
+        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+        echo, reply = 8, 0
     answered = 0
     for seq in range(1, count + 1):
         body = struct.pack("!HH", ident, seq) + b"rocedp-lab"
-        hdr = struct.pack("!BBH", 8, 0, 0)
-        pkt = struct.pack("!BBH", 8, 0, csum(hdr + body)) + body
+        hdr = struct.pack("!BBH", echo, 0, 0)
+        pkt = hdr + body if v6 else struct.pack("!BBH", echo, 0, csum(hdr + body)) + body
         s.sendto(pkt, (dst, 0))
         end = time.monotonic() + timeout
         while True:
@@ -43,9 +52,9 @@ def main():
             if left <= 0 or not select.select([s], [], [], left)[0]:
                 break
             data, _ = s.recvfrom(2048)
-            ihl = (data[0] & 0xF) * 4
+            ihl = 0 if v6 else (data[0] & 0xF) * 4
             t, _, _, i, q = struct.unpack("!BBHHH", data[ihl:ihl + 8])
-            if t == 0 and i == ident and q == seq:
+            if t == reply and i == ident and q == seq:
                 answered += 1
                 break
     if answered != count:

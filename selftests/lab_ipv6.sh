@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The lab on IPv6 (`rocedp-lab up --ipv6`, docs/lab.md): hosts, links,
+# routes and BGP all IPv6, rocedp + sync on the leaves.
+#
+#  1. Static routes: `up --ipv6` succeeds (it pings h1-1 -> h2-1 across the
+#     fabric); leaf1's rd_routes6 holds the other leaf's fd00:2::/32 as a
+#     group of 4 resolved IPv6 next hops and its own host /64 as LOCAL, as
+#     sync mirrored them from the kernel.
+#  2. A rocegen ring AllReduce over IPv6 RoCEv2 (4 hosts, alternating
+#     leaves, 32 QPs per connection, one UDP source port per host pair):
+#     every message delivered, zero out-of-sequence, zero NAKs; leaf1's
+#     rocedp forwarded at least every frame its hosts sent (XDP, not the
+#     kernel), spread over all 4 uplinks.
+#  3. The demo's fabric part on IPv6 (tools/demo/fabric_demo.sh with
+#     LAB_ARGS=--ipv6, FRR eBGP with IPv6 unicast when frr is installed):
+#     one row per mode, no frame out of sequence or dropped, every ACK
+#     remarked, qp and flowlet finish the collective sooner than 5tuple,
+#     flowlet within 1.15 of even, and the per-QP tables name IPv6 hosts.
+#  4. `--ipv6 --rdma` is refused with one line (the guests are IPv4).
+#
+# Usage: selftests/lab_ipv6.sh   (root; about 40 s)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ethtool bpftool || exit $?
+SPINES=4
+QPS=32
+
+# 4. refused before anything is made
+T_LAB_PREFIX=v6r$((RANDOM % 900 + 100))
+out=$("$LAB" up --prefix "$T_LAB_PREFIX" --ipv6 --rdma 2>&1)
+rc=$?
+[ $rc != 0 ] && grep -q -- '--ipv6: --rdma guests are IPv4 only' <<<"$out" && [ ! -e "/run/rocedp-lab/$T_LAB_PREFIX" ]
+t_check $? "up --ipv6 --rdma is refused with one line, nothing made (rc $rc: $out)"
+
+# 1. static routes
+T_LAB_PREFIX=v6s$((RANDOM % 900 + 100))
+t_cleanup "$LAB down --prefix $T_LAB_PREFIX"
+if ! lab up --leaves 2 --spines $SPINES --hosts 2 --ipv6 >"$T_TMP/lab.out" 2>&1; then
+	t_fail "IPv6 fabric up (2 leaves x $SPINES spines, 2 hosts per leaf)" "$(tail -n3 "$T_TMP/lab.out")"
+	t_done
+	exit
+fi
+t_ok "IPv6 fabric up: 2 leaves x $SPINES spines, 2 hosts per leaf, h1-1 reaches h2-1 through rocedp"
+
+pin=$(cat "/run/rocedp-lab/$T_LAB_PREFIX/leaf1.pin_dir")
+maps=$($PY - "$pin" <<'EOF'
+import ipaddress, json, subprocess, sys
+pin = sys.argv[1]
+def dump(m):
+    return json.loads(subprocess.run(["bpftool", "-j", "map", "dump", "pinned", f"{pin}/{m}"],
+                                     capture_output=True, text=True, check=True).stdout)
+groups = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_groups")}
+routes = {}
+for e in dump("rd_routes6"):
+    k, v = e["formatted"]["key"], e["formatted"]["value"]
+    routes[f"{ipaddress.IPv6Address(bytes(k['addr']))}/{k['prefixlen']}"] = v
+bad = []
+r = routes.get("fd00:2::/32")
+if not r or r["flags"] & 1:
+    bad.append(f"fd00:2::/32: {r}")
+else:
+    g = groups.get(r["group_id"], {})
+    up = [m for m in g.get("members", [])[: g.get("n_members", 0)] if m["flags"] & 3 == 3 and m["nh_family"] == 10]
+    if len(up) != 4:
+        bad.append(f"fd00:2::/32: group {r['group_id']} has {len(up)} up+resolved IPv6 members")
+l = routes.get("fd00:1:1::/64")
+if not l or not l["flags"] & 1:
+    bad.append(f"fd00:1:1::/64 not LOCAL: {l}")
+print("; ".join(bad) if bad else f"{len(routes)} IPv6 routes; fd00:2::/32 -> 4 IPv6 next hops, fd00:1:1::/64 LOCAL")
+sys.exit(1 if bad else 0)
+EOF
+)
+t_check $? "leaf1's rd_routes6 mirrors the kernel ($maps)" "$maps"
+
+# 2. IPv6 RoCEv2 through the leaves
+lab hosts >"$T_TMP/lab.hosts"
+for h in h1-1 h2-1 h1-2 h2-2; do grep "^$h " "$T_TMP/lab.hosts"; done >"$T_TMP/hosts"
+for l in leaf1 leaf2; do lab_exec $l "$ROCEDP" -j stats >"$T_TMP/a.$l.json"; done
+"$ROCEGEN" run --pattern ring --hosts "@$T_TMP/hosts" --qps $QPS --msg 16K --count 2 \
+	--rate 100 --sport 49152 --rto 1000000 -j >"$T_TMP/ring.json" 2>"$T_TMP/ring.err"
+rc=$?
+for l in leaf1 leaf2; do lab_exec $l "$ROCEDP" -j stats >"$T_TMP/b.$l.json"; done
+t_check $rc "rocegen ring over IPv6 hosts exits 0" "rc $rc: $(tail -c 300 "$T_TMP/ring.err")"
+out=$($PY - "$T_TMP" $SPINES $QPS <<'EOF'
+import json, sys
+tmp, spines, qps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+run = json.load(open(f"{tmp}/ring.json"))
+def stats(w, leaf):
+    return json.load(open(f"{tmp}/{w}.{leaf}.json"))
+def port(leaf, name, key):
+    p = lambda w: {x["name"]: x for x in stats(w, leaf)["ports"] if "name" in x}.get(name, {}).get(key, 0)
+    return p("b") - p("a")
+def ctr(leaf, key):
+    return stats("b", leaf)["counters"][key] - stats("a", leaf)["counters"][key]
+S, R, T = list(run["senders"].values()), list(run["responders"].values()), run["total"]
+bad = []
+want = 4 * qps * 2
+got = sum(r["total"]["messages"] for r in R)
+if got != want: bad.append(f"responders got {got} messages, want {want}")
+if run["failed_processes"] or T["qps_failed"]: bad.append("rocegen failures")
+oos = sum(r["total"]["oos"] for r in R)
+naks = sum(r["total"]["naks"] for r in R)
+if oos or naks: bad.append(f"oos {oos}, NAKs {naks}")
+if not all(":" in s["src"] for s in S): bad.append("a sender without an IPv6 address")
+sent = sum(s["total"]["frames"] for s in S if s["src"].startswith("fd00:1:"))
+fwd = ctr("leaf1", "forwarded_packets")
+tx = [port("leaf1", f"up{i}", "tx_pkts") for i in range(1, spines + 1)]
+if fwd < sent: bad.append(f"leaf1's rocedp forwarded {fwd} frames, its hosts sent {sent}")
+if min(tx) < 0.10 * sum(tx): bad.append(f"an uplink carried under 10%: {tx}")
+print("; ".join(bad) if bad else
+      f"{got} messages, oos 0, NAKs 0; leaf1 forwarded {fwd} >= {sent} sent by its hosts, per uplink {tx}")
+sys.exit(1 if bad else 0)
+EOF
+)
+t_check $? "IPv6 RoCEv2 ring: all delivered in order, forwarded by leaf1's rocedp over all $SPINES uplinks ($out)" "$out"
+lab down >/dev/null 2>&1
+ls /run/netns 2>/dev/null | grep -q "^$T_LAB_PREFIX-"
+t_check $((!$?)) "lab down removes every namespace of the IPv6 lab"
+
+# 3. the demo's fabric part on IPv6
+routing=bgp
+[ -x /usr/lib/frr/bgpd ] || routing=static
+dp=v6d$((RANDOM % 900 + 100))
+t_cleanup "$LAB down --prefix $dp"
+OUT=$T_TMP ROCEDP=$ROCEDP ROCEGEN=$ROCEGEN DEMO_PREFIX=$dp ROUTING=$routing LAB_ARGS=--ipv6 \
+	"$T_TOP/tools/demo/fabric_demo.sh" >"$T_TMP/demo.out" 2>&1
+t_check $? "fabric_demo.sh with LAB_ARGS=--ipv6 ($routing routes) exits 0" "$(tail -n 5 "$T_TMP/demo.out" | tr '\n' '|')"
+grep -q "^== fabric: .* $routing routes, IPv6 " "$T_TMP/demo.out"
+t_check $? "the demo names the IPv6 fabric in its heading"
+# columns: mode up1..up4 imbal time faster link drops oos ECN CNPs ACKs
+rows=$(awk '$1 ~ /^(5tuple|qp|flowlet)$/ && NF >= 14' "$T_TMP/demo.out")
+[ "$(echo "$rows" | grep -c .)" = 3 ]
+t_check $? "demo on IPv6: one row each for 5tuple, qp and flowlet" "$(echo "$rows" | tr '\n' '|')"
+bad=$(echo "$rows" | awk '$11 != 0 || $10 != 0 {print $1 " oos " $11 " drops " $10}')
+[ -z "$bad" ]
+t_check $? "demo on IPv6: no frame out of sequence or dropped at the spines in any mode" "$bad"
+bad=$(echo "$rows" | awk '{split($14, a, "/"); if (a[1] != a[2] || a[2] == 0) print $1 " " $14}')
+[ -z "$bad" ]
+t_check $? "demo on IPv6: every ACK the senders received was remarked" "$bad"
+times=$(echo "$rows" | awk '{printf "%s %s ms ", $1, $7}')
+echo "$rows" | awk '{t[$1] = $7} END { exit !(t["5tuple"] > t["qp"] && t["5tuple"] > t["flowlet"]) }'
+t_check $? "demo on IPv6: qp and flowlet finish the collective before 5tuple ($times)"
+echo "$rows" | awk '$1 == "flowlet" { exit !($6 <= 1.15) }'
+t_check $? "demo on IPv6: flowlet spreads leaf1's bytes within 1.15 of even ($(echo "$rows" | awk '$1 == "flowlet" {print $6}'))"
+n=$(grep -cE '^fd00:[0-9]+:[0-9]+::2 +fd00:' "$T_TMP/demo.out")
+[ "$n" -ge 2 ]
+t_check $? "demo on IPv6: the per-QP tables of both leaves list IPv6 QPs ($n rows)"
+t_done
