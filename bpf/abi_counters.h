@@ -55,6 +55,8 @@ enum rocedp_counter_misc {
 	ROCEDP_CTR_QP_NEW, /* telemetry: rocedp_qps entries created */
 	ROCEDP_CTR_QP_REPLACED, /* telemetry: a live entry replaced by a new QP */
 	ROCEDP_CTR_FLOWLET_REPLACED, /* a new flow took a live flow's way */
+	ROCEDP_CTR_RTT_PAIR_SYM_PORT, /* of the pairs learned: by ib_core's port */
+	ROCEDP_CTR_RTT_PAIR_RXE_PORT, /* by Soft-RoCE's port rule */
 	ROCEDP_CTR_MAX,
 };
 

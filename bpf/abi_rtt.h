@@ -13,8 +13,9 @@
  * responder QP with a request pending at that PSN. A request names the
  * responder's QP, its ACK only the requester's, and NCCL starts every QP
  * at PSN 0: the ACK is matched through a learned QP pairing
- * (rocedp_rtt_pairs), or by elimination when only one slot can be its;
- * otherwise no sample is taken (docs/flowlet.md, "Auto RTT").
+ * (rocedp_rtt_pairs), by the UDP source ports of the request and the ACK
+ * (rtt.h), or by elimination when only one slot can be its; otherwise no
+ * sample is taken (docs/flowlet.md, "Auto RTT").
  */
 struct rocedp_rtt_key {
 	__u32 requester[4];
@@ -47,8 +48,9 @@ struct rocedp_rtt_slot {
 struct rocedp_rtt_pending {
 	struct rocedp_rtt_slot slot[ROCEDP_RTT_SLOTS];
 	__u64 full_ns; /* a request found every slot taken: ambiguous */
+	__u16 sport[ROCEDP_RTT_SLOTS]; /* each slot's request's UDP source port */
 };
-ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_rtt_pending) == 72, "rtt pend");
+ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_rtt_pending) == 80, "rtt pend");
 
 /*
  * rocedp_rtt_pairs: LRU_HASH. dir 0: requester QP -> responder QP (what

@@ -7,15 +7,18 @@
  *
  * QPs between two hosts share PSNs (NCCL starts every QP at 0), and the
  * two directions name different QPs: a request the responder's, its ACK
- * the requester's. No field is common to both in general (ib_core derives
- * the UDP source port from both QP numbers, Soft-RoCE from the local one
- * only), so pending requests sit in one entry per (requester, responder,
- * PSN) with a slot per responder QP, and an ACK is matched:
+ * the requester's. Pending requests sit in one entry per (requester,
+ * responder, PSN) with a slot per responder QP (and the request's UDP
+ * source port), and an ACK is matched:
  *   1. through the pairing requester QP -> responder QP, once learned;
- *   2. else when exactly one live slot can be its (slots whose QP is
- *      paired with another requester QP are ruled out); the match teaches
- *      the pairing;
- *   3. else not at all (counted ambiguous): no sample beats a wrong one.
+ *   2. else by the UDP source ports, when exactly one candidate slot fits
+ *      an endpoint rule (rd_rtt_port_rule) and no other live request
+ *      shares its port: the ports tie the ACK's QP to the request's, so
+ *      lock-stepped QPs pair on their first ACK;
+ *   3. else when exactly one live slot can be its and no request went
+ *      unrecorded; candidates are the live slots not paired with another
+ *      requester QP. Rules 2 and 3 teach the pairing;
+ *   4. else not at all (counted ambiguous): no sample beats a wrong one.
  * A request sent again while pending is marked and its ACK gives no
  * sample (Karn). Requests older than ROCEDP_RTT_MAX_AGE_NS are dead.
  * Slots are claimed and released by compare-and-swap, so two CPUs never
@@ -107,9 +110,82 @@ static __always_inline void rd_rtt_pair_set(struct rd_scratch *sc, __u32 qp,
 	bpf_map_update_elem(&rd_rtt_pairs, pk, v, BPF_ANY);
 }
 
+/*
+ * The UDP source port RoCEv2 endpoints give a connection's frames:
+ *  - ib_core's rdma_get_udp_sport without a flow label (mlx5 and other
+ *    RNICs, and Soft-RoCE since it adopted it): rdma_calc_flow_label(lqpn,
+ *    rqpn), symmetric in the two QPNs, folded to 14 bits, so a request and
+ *    its ACK carry the same port;
+ *  - Soft-RoCE before that: 0xC000 + hash_32(local QPN, 14), so the
+ *    request's port is a function of the requester QP (the one its ACK
+ *    names) and the ACK's a function of the responder QP (the request's).
+ */
+static __always_inline __u16 rd_rtt_sym_port(__u32 a, __u32 b)
+{
+	__u64 v = (__u64)a * b;
+	__u32 fl;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	fl = v & 0xfffff; /* the 20-bit flow label */
+	return 0xc000 | ((fl & 0x3fff) ^ (fl >> 14));
+}
+
+static __always_inline __u16 rd_rtt_rxe_port(__u32 qpn)
+{
+	return 0xc000 |
+	       ((__u32)(qpn * 0x61c88647u) >> 18); /* hash_32(qpn, 14) */
+}
+
+enum rd_rtt_rule {
+	RD_RTT_BY_NONE,
+	RD_RTT_BY_ELIMINATION,
+	RD_RTT_BY_SYM_PORT,
+	RD_RTT_BY_RXE_PORT,
+};
+
+/*
+ * Which source-port rule ties an ACK (requester QP a, port ack_port) to a
+ * request (responder QP r, port req_port). Each rule checks both ports,
+ * so endpoints of the other kind (or of neither) fit by chance only when
+ * two 14-bit values collide at once; endpoints that follow a rule always
+ * fit their own request, so a chance fit elsewhere makes the ACK
+ * ambiguous, never mis-paired.
+ */
+static __always_inline int rd_rtt_port_rule(__u32 a, __u16 ack_port, __u32 r,
+					    __u16 req_port)
+{
+	__u16 sym = rd_rtt_sym_port(a, r);
+
+	if (ack_port == sym && req_port == sym)
+		return RD_RTT_BY_SYM_PORT;
+	if (ack_port == rd_rtt_rxe_port(r) && req_port == rd_rtt_rxe_port(a))
+		return RD_RTT_BY_RXE_PORT;
+	return RD_RTT_BY_NONE;
+}
+
+/*
+ * Another live request of the entry carries slot i's source port: the
+ * endpoints do not give each connection a port of its own (a NIC with one
+ * fixed port, say), and ports prove nothing.
+ */
+static __always_inline int
+rd_rtt_port_shared(const struct rocedp_rtt_pending *e, int i, __u64 now)
+{
+	int j;
+
+	i &= ROCEDP_RTT_SLOTS - 1;
+	for (j = 0; j < ROCEDP_RTT_SLOTS; j++)
+		if (j != i && e->sport[j] == e->sport[i] &&
+		    rd_rtt_live(&e->slot[j], e->slot[j].qpf, now))
+			return 1;
+	return 0;
+}
+
 /* A request with AckReq for responder QP qp (its own QP is not on the wire). */
 static __always_inline void rd_rtt_request(struct rd_scratch *sc, __u32 qp,
-					   __u32 ifindex, __u64 now)
+					   __u16 sport, __u32 ifindex,
+					   __u64 now)
 {
 	const struct rocedp_rtt_key *k = &sc->rtt_key;
 	struct rocedp_rtt_pending *init = &sc->rtt_new, *e;
@@ -122,6 +198,7 @@ static __always_inline void rd_rtt_request(struct rd_scratch *sc, __u32 qp,
 		__builtin_memset(init, 0, sizeof(*init));
 		init->slot[0].sent_ns = now;
 		init->slot[0].qpf = want;
+		init->sport[0] = sport;
 		if (!bpf_map_update_elem(&rd_rtt_pend, k, init, BPF_NOEXIST))
 			return;
 		/* another CPU created it meanwhile: take a slot in it */
@@ -157,25 +234,49 @@ static __always_inline void rd_rtt_request(struct rd_scratch *sc, __u32 qp,
 						ROCEDP_RTT_QPF_BUSY) != old)
 			continue;
 		s->sent_ns = now;
+		e->sport[i & (ROCEDP_RTT_SLOTS - 1)] = sport;
 		s->qpf = want;
 		return;
 	}
-	/* more QPs pending this PSN than slots: unpaired ACKs are ambiguous */
+	/*
+	 * More QPs pending this PSN than slots: unpaired ACKs are ambiguous.
+	 * An unpaired QP takes a paired one's slot (that QP loses one sample),
+	 * so lock-stepped QPs past the slots learn their pairing too.
+	 */
+	if (!rd_rtt_pair_get(sc, qp, 1, now)) {
+		for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
+			s = &e->slot[i];
+			old = s->qpf;
+			if (!(old & ROCEDP_RTT_QPF_VALID) ||
+			    (old & ROCEDP_RTT_QPF_BUSY) ||
+			    !rd_rtt_pair_get(sc, old & ROCEDP_RTT_QP_MASK, 1,
+					     now))
+				continue;
+			if (__sync_val_compare_and_swap(
+				    &s->qpf, old, ROCEDP_RTT_QPF_BUSY) != old)
+				continue;
+			s->sent_ns = now;
+			e->sport[i & (ROCEDP_RTT_SLOTS - 1)] = sport;
+			s->qpf = want;
+			break;
+		}
+	}
 	e->full_ns = now;
 	rd_count(ROCEDP_CTR_RTT_PEND_FULL);
 }
 
 /*
- * The slot an ACK from requester QP qp closes, or -1 (counted when it is
- * ambiguous or too old). *learn is set when the match was by elimination.
+ * The slot an ACK from requester QP qp (source port port) closes, or -1
+ * (counted when it is ambiguous or too old). *rule says how an unpaired
+ * ACK was matched (the pairing to learn).
  */
 static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 					struct rocedp_rtt_pending *e, __u32 qp,
-					__u64 now, int *learn)
+					__u16 port, __u64 now, int *rule)
 {
 	struct rocedp_rtt_pair *pr, *rev;
 	__u64 q;
-	int i, hit = -1, n = 0, old = 0;
+	int i, hit = -1, n = 0, old = 0, phit = -1, np = 0, prule = 0, r;
 
 	pr = rd_rtt_pair_get(sc, qp, 0, now);
 	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
@@ -198,18 +299,29 @@ static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 			continue;
 		hit = i;
 		n++;
+		r = rd_rtt_port_rule(qp, port, q & ROCEDP_RTT_QP_MASK,
+				     e->sport[i]);
+		if (r) {
+			phit = i;
+			prule = r;
+			np++;
+		}
 	}
 	if (!n) {
 		if (old)
 			rd_count(ROCEDP_CTR_RTT_EXPIRED);
 		return -1;
 	}
+	if (np == 1 && !rd_rtt_port_shared(e, phit, now)) {
+		*rule = prule;
+		return phit;
+	}
 	if (n > 1 ||
 	    (e->full_ns && now - e->full_ns <= ROCEDP_RTT_MAX_AGE_NS)) {
 		rd_count(ROCEDP_CTR_RTT_AMBIGUOUS);
 		return -1;
 	}
-	*learn = 1;
+	*rule = RD_RTT_BY_ELIMINATION;
 	return hit;
 }
 
@@ -222,7 +334,7 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	struct rocedp_rtt_slot *s;
 	struct rd_scratch *sc;
 	__u64 sample, sent, qpf;
-	int i, learn = 0;
+	int i, rule = RD_RTT_BY_NONE;
 
 	cfg = rd_config_get();
 	sc = rd_scratch_get();
@@ -231,8 +343,8 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	if ((p->cls == ROCEDP_CLASS_DATA || p->cls == ROCEDP_CLASS_CTS) &&
 	    p->ack_req) {
 		rd_rtt_key(&sc->rtt_key, p, 0);
-		rd_rtt_request(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, ifindex,
-			       now);
+		rd_rtt_request(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport,
+			       ifindex, now);
 		return 0;
 	}
 	if (p->cls != ROCEDP_CLASS_ACK)
@@ -242,7 +354,8 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	e = bpf_map_lookup_elem(&rd_rtt_pend, &sc->rtt_key);
 	if (!e)
 		return 0;
-	i = rd_rtt_match(sc, e, p->dest_qp & ROCEDP_RTT_QP_MASK, now, &learn);
+	i = rd_rtt_match(sc, e, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport, now,
+			 &rule);
 	if (i < 0 || i >= ROCEDP_RTT_SLOTS)
 		return 0;
 	s = &e->slot[i];
@@ -251,12 +364,16 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	/* release it; a CPU that got there first took the sample */
 	if (__sync_val_compare_and_swap(&s->qpf, qpf, 0) != qpf)
 		return 0;
-	if (learn) {
+	if (rule) {
 		rd_rtt_pair_set(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, 0,
 				qpf & ROCEDP_RTT_QP_MASK, now);
 		rd_rtt_pair_set(sc, qpf & ROCEDP_RTT_QP_MASK, 1,
 				p->dest_qp & ROCEDP_RTT_QP_MASK, now);
 		rd_count(ROCEDP_CTR_RTT_PAIR_LEARNED);
+		if (rule == RD_RTT_BY_SYM_PORT)
+			rd_count(ROCEDP_CTR_RTT_PAIR_SYM_PORT);
+		else if (rule == RD_RTT_BY_RXE_PORT)
+			rd_count(ROCEDP_CTR_RTT_PAIR_RXE_PORT);
 	}
 	if (qpf & ROCEDP_RTT_QPF_RETX) {
 		rd_count(ROCEDP_CTR_RTT_RETX);

@@ -99,9 +99,7 @@ static inline int apply_flowlet(struct rd_engine *e, const char *flowlet)
 static inline struct rd_engine *engine_open_with(const char *flowlet,
 						 bool map_clock)
 {
-	struct rd_engine_opts eo = { .trace = true,
-				     .map_clock = map_clock,
-				     .bind_cpu = true };
+	struct rd_engine_opts eo = { .trace = true, .map_clock = map_clock };
 	struct rd_engine *e;
 	int err;
 
@@ -130,6 +128,7 @@ static inline struct rd_engine *engine_with(const char *flowlet)
 struct tx {
 	uint32_t src, dst; /* host order */
 	uint32_t qp, psn;
+	uint16_t sport; /* UDP source port; 0: 0xc001 */
 	uint8_t opcode;
 	bool ack_req;
 	uint32_t payload;
@@ -149,7 +148,7 @@ static inline void tx_frame(const struct tx *x, struct rd_frame *f)
 		.dmac = { 2, 0xcc, 0, 0, 0, 1 },
 		.src4 = x->src,
 		.dst4 = x->dst,
-		.sport = 0xc001,
+		.sport = x->sport ? x->sport : 0xc001,
 		.tos = 0x68,
 		.opcode = x->opcode ? x->opcode : ROCEDP_OP_RC_WRITE_MIDDLE,
 		.dest_qp = x->qp,

@@ -8,6 +8,10 @@
  *    is learned (from requests alone in flight, or by elimination), every
  *    sample is the true RTT, and the flowlet gap is not derived from a
  *    wrong one;
+ *  - 4, 8 and 16 QPs in lock-step from PSN 0 through endpoints that pick
+ *    the UDP source port as ib_core does (symmetric in the two QPNs) or
+ *    as Soft-RoCE did (from the local QPN): the ports pair each QP on its
+ *    first ACK and the auto gap follows the true RTT;
  *  - Karn: an ACK of a retransmitted request gives no sample;
  *  - expiry: a request older than ROCEDP_RTT_MAX_AGE_NS gives no sample
  *    and does not make a new request with its PSN look retransmitted.
@@ -168,15 +172,190 @@ static void test_shared_psn(void)
 	rd_engine_close(e);
 }
 
+/* ------------------------------------------------ pairing from the ports */
+
+/* The endpoints' own port rules (include/rdma/ib_verbs.h, rxe_qp.c). */
+static uint16_t ib_core_port(uint32_t lqpn, uint32_t rqpn)
+{
+	uint64_t v = (uint64_t)lqpn * rqpn;
+	uint32_t fl, lo;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	fl = v & 0xfffff; /* rdma_calc_flow_label */
+	lo = (fl & 0x3fff) ^ ((fl & 0xfc000) >> 14); /* ..._to_udp_sport */
+	return 0xc000 | lo;
+}
+
+static uint16_t soft_roce_port(uint32_t qpn)
+{
+	return 0xc000 + (((uint32_t)(qpn * 0x61c88647u) >> (32 - 14)) & 0x3fff);
+}
+
+enum endpoint_kind { EP_IB_CORE, EP_SOFT_ROCE };
+
 /*
- * More QPs at one PSN than slots. QPs 1..3 are paired, QPs 0 and 4 not;
- * QP 4 finds no slot. Its ACK sees one unpaired candidate, QP 0's
- * request: taking it would give 37 us and pair QP 4 with QP 0's
+ * QP numbers as two Soft-RoCE hosts hand them out: both count from 17, so
+ * the requester's QP i and the responder's QP i carry the same number
+ * (the responder's are paired one off, so no QP is paired with its twin).
+ */
+#define LS_REQ_QP(i) (17u + (i))
+#define LS_RSP_QP(i, n) (17u + ((i) + 1) % (n))
+
+static uint16_t port_of(enum endpoint_kind k, uint32_t local, uint32_t remote)
+{
+	return k == EP_IB_CORE ? ib_core_port(local, remote) :
+				 soft_roce_port(local);
+}
+
+/*
+ * n QPs between two hosts, every one at PSN psn (NCCL splits a message
+ * over them round-robin, all from PSN 0), posted back to back 1 us apart;
+ * each ACK comes RTT after its request.
+ */
+static void lockstep_round(struct rd_engine *e, enum endpoint_kind k,
+			   uint64_t t, int n, uint32_t psn)
+{
+	struct tx x;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		x = req(0, psn);
+		x.qp = LS_RSP_QP(i, n);
+		x.sport = port_of(k, LS_REQ_QP(i), LS_RSP_QP(i, n));
+		send_at(e, t + i * US, &x, NULL);
+	}
+	for (i = 0; i < n; i++) {
+		x = ack(0, psn);
+		x.qp = LS_REQ_QP(i);
+		x.sport = port_of(k, LS_RSP_QP(i, n), LS_REQ_QP(i));
+		send_at(e, t + i * US + RTT, &x, NULL);
+	}
+}
+
+static void test_lockstep_ports(enum endpoint_kind k, int n)
+{
+	static const char *const kind_name[] = { "ib_core", "Soft-RoCE" };
+	uint32_t by = k == EP_IB_CORE ? ROCEDP_CTR_RTT_PAIR_SYM_PORT :
+					ROCEDP_CTR_RTT_PAIR_RXE_PORT;
+	struct rd_engine *e = engine_with(auto_cfg);
+	/*
+	 * 4 slots per PSN: the QPs past them take the slots of paired QPs,
+	 * 4 a round, so every round gives 4 samples
+	 */
+	int sampled = n < ROCEDP_RTT_SLOTS ? n : ROCEDP_RTT_SLOTS, i,
+	    rounds = 32;
+	struct tx f = { .src = ip4(10, 9, 0, 21),
+			.dst = ip4(10, 1, 0, 21),
+			.qp = 0x901 };
+	uint64_t t = T0, n0, samples, pairs, want;
+	uint32_t psn;
+
+	if (!result(e != NULL, "%s ports, %d QPs: engine loaded", kind_name[k],
+		    n))
+		return;
+	lockstep_round(e, k, t, n, 0);
+	t += 100 * US;
+	pairs = ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED);
+	result(pairs == (uint64_t)sampled && ctr(e, by) == pairs &&
+		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == pairs &&
+		       rtt_ewma(e) == RTT,
+	       "%s ports, %d QPs in lock-step at PSN 0: the first ACKs pair the %d recorded QPs by their ports (pairs %llu, by this rule %llu, samples %llu, EWMA %.2f us)",
+	       kind_name[k], n, sampled, (unsigned long long)pairs,
+	       (unsigned long long)ctr(e, by),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_SAMPLES),
+	       rtt_ewma(e) / 1000.0);
+	for (psn = 1; psn < (uint32_t)rounds; psn++, t += 100 * US)
+		lockstep_round(e, k, t, n, psn);
+	samples = ctr(e, ROCEDP_CTR_RTT_SAMPLES);
+	want = (uint64_t)rounds * sampled;
+	pairs = ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED);
+	result(samples == want && rtt_ewma(e) == RTT && pairs == (uint64_t)n &&
+		       ctr(e, by) == pairs,
+	       "%s ports, %d QPs, %d rounds: every QP paired once by its ports (%llu pairs), %llu samples (want %llu), the EWMA is exactly the true 30 us (%.3f us)",
+	       kind_name[k], n, rounds, (unsigned long long)pairs,
+	       (unsigned long long)samples, (unsigned long long)want,
+	       rtt_ewma(e) / 1000.0);
+	/*
+	 * The gap is RTT/2 = 15 us now, not the configured 22/2 = 11 us: a
+	 * flow idle 13 us between frames is one flowlet.
+	 */
+	send_at(e, t, &f, NULL);
+	n0 = ctr(e, ROCEDP_CTR_FLOWLET_NEW);
+	for (i = 0; i < 20; i++) {
+		t += 13 * US;
+		send_at(e, t, &f, NULL);
+	}
+	result(ctr(e, ROCEDP_CTR_FLOWLET_NEW) == n0,
+	       "%s ports, %d QPs: the auto gap follows the measured RTT (a flow idle 13 us started %llu new flowlets)",
+	       kind_name[k], n,
+	       (unsigned long long)(ctr(e, ROCEDP_CTR_FLOWLET_NEW) - n0));
+	rd_engine_close(e);
+}
+
+/*
+ * Ports that prove nothing pair nothing: requests from ib_core endpoints
+ * answered by Soft-RoCE ones fit neither rule; and when every request
+ * carries one port (a NIC with a fixed port), an ACK whose QPs happen to
+ * fit the symmetric rule (17 x 18 = 18 x 17: QP 18's ACK and the slot of
+ * responder QP 17) is not taken, since the port is not the request's own.
+ */
+static void test_ports_no_mispair(void)
+{
+	struct rd_engine *e = engine_with(auto_cfg);
+	uint64_t t = T0;
+	struct tx x;
+	int i, n = 4;
+
+	if (!result(e != NULL, "port mix: engine loaded"))
+		return;
+	/* requests from ib_core endpoints, ACKs from Soft-RoCE ones */
+	for (i = 0; i < n; i++) {
+		x = req(0, 0);
+		x.qp = LS_RSP_QP(i, n);
+		x.sport = ib_core_port(LS_REQ_QP(i), LS_RSP_QP(i, n));
+		send_at(e, t + i * US, &x, NULL);
+	}
+	for (i = 0; i < n; i++) {
+		x = ack(0, 0);
+		x.qp = LS_REQ_QP(i);
+		x.sport = soft_roce_port(LS_RSP_QP(i, n));
+		send_at(e, t + i * US + RTT, &x, NULL);
+	}
+	t += 100 * US;
+	/* one port for all: the symmetric port of one pair fits its slot only */
+	for (i = 0; i < n; i++) {
+		x = req(0, 1);
+		x.qp = LS_RSP_QP(i, n);
+		x.sport = ib_core_port(LS_REQ_QP(0), LS_RSP_QP(0, n));
+		send_at(e, t + i * US, &x, NULL);
+	}
+	for (i = 1; i < n; i++) {
+		x = ack(0, 1);
+		x.qp = LS_REQ_QP(i);
+		x.sport = ib_core_port(LS_REQ_QP(0), LS_RSP_QP(0, n));
+		send_at(e, t + i * US + RTT, &x, NULL);
+	}
+	result(ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 0 &&
+		       ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED) == 0 &&
+		       ctr(e, ROCEDP_CTR_RTT_AMBIGUOUS) == 2 * (uint64_t)n - 1,
+	       "ports of no rule, or of another QP's pair: no sample, no pair, all %d ACKs ambiguous (samples %llu, pairs %llu, ambiguous %llu)",
+	       2 * n - 1, (unsigned long long)ctr(e, ROCEDP_CTR_RTT_SAMPLES),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_AMBIGUOUS));
+	rd_engine_close(e);
+}
+
+/*
+ * More QPs at one PSN than slots, none paired yet: QP 4 finds no slot and
+ * no paired QP's to take. QPs 1..3 then pair at PSN 2 while their PSN 1
+ * requests are still pending, so QP 4's PSN 1 ACK sees one candidate,
+ * QP 0's request: taking it would give 430 us and pair QP 4 with QP 0's
  * responder. While a request went unrecorded, no elimination is trusted.
  */
 static void test_slots_full(void)
 {
-	static const int order[N_QP + 1] = { 1, 2, 3, 0, 4 };
+	static const int later[3] = { 1, 2, 3 };
 	struct rd_engine *e = engine_with(auto_cfg);
 	uint64_t t = T0, amb;
 	struct tx x;
@@ -184,23 +363,19 @@ static void test_slots_full(void)
 
 	if (!result(e != NULL, "slots full: engine loaded"))
 		return;
-	for (k = 0; k < 3; k++, t += 100 * US)
-		round_at(e, t, &order[k], 1, 0);
 	for (k = 0; k < N_QP + 1; k++) {
-		x = req(order[k], 1);
+		x = req(k, 1);
 		send_at(e, t + k * 7 * US, &x, NULL);
 	}
-	for (k = 0; k < 3; k++) {
-		x = ack(order[k], 1);
-		send_at(e, t + k * 7 * US + RTT, &x, NULL);
-	}
+	for (k = 0; k < 3; k++)
+		round_at(e, t + (k + 1) * 100 * US, &later[k], 1, 2);
 	amb = ctr(e, ROCEDP_CTR_RTT_AMBIGUOUS);
 	x = ack(4, 1);
-	send_at(e, t + 4 * 7 * US + RTT, &x, NULL);
+	send_at(e, t + 4 * 7 * US + 430 * US, &x, NULL);
 	x = ack(0, 1);
-	send_at(e, t + 70 * US, &x, NULL);
+	send_at(e, t + 460 * US, &x, NULL);
 	result(ctr(e, ROCEDP_CTR_RTT_PEND_FULL) == 1 &&
-		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 6 &&
+		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 3 &&
 		       ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED) == 3 &&
 		       ctr(e, ROCEDP_CTR_RTT_AMBIGUOUS) == amb + 2 &&
 		       rtt_ewma(e) == RTT,
@@ -285,9 +460,16 @@ static void test_expiry(void)
 
 int main(int argc, char **argv)
 {
+	int n;
+
 	if (argc > 1 && !strcmp(argv[1], "-q"))
 		quiet = true;
 	test_shared_psn();
+	for (n = 4; n <= 16; n *= 2) {
+		test_lockstep_ports(EP_IB_CORE, n);
+		test_lockstep_ports(EP_SOFT_ROCE, n);
+	}
+	test_ports_no_mispair();
 	test_slots_full();
 	test_karn();
 	test_expiry();

@@ -48,6 +48,8 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	MISC(QP_NEW, "qp_entries_created"),
 	MISC(QP_REPLACED, "qp_entries_replaced"),
 	MISC(FLOWLET_REPLACED, "flowlet_flows_replaced"),
+	MISC(RTT_PAIR_SYM_PORT, "rtt_qp_pairs_by_sym_port"),
+	MISC(RTT_PAIR_RXE_PORT, "rtt_qp_pairs_by_rxe_port"),
 };
 
 #undef MISC
