@@ -12,7 +12,8 @@ BENCH_LIB_OBJS = $(LIBROCEDP)
 RDBENCH_SRCS := $(wildcard tests/harness/bench/rdbench*.c)
 RDBENCH_HDRS := $(wildcard tests/harness/bench/rdbench*.h)
 FORMAT_EXTRA += $(RDBENCH_SRCS) $(RDBENCH_HDRS) \
-	$(wildcard tests/harness/bench/*.bpf.c) tests/harness/bench/bench_abi.h
+	$(wildcard tests/harness/bench/*.bpf.c) tests/harness/bench/bench_abi.h \
+	tests/harness/bench/opcount.h
 
 .PHONY: bench bench-progs
 .SECONDARY: $(BENCH_BPF)
@@ -26,6 +27,17 @@ $(BENCH_OUT)/%.bpf.o: tests/harness/bench/%.bpf.c tests/harness/bench/bench_abi.
 
 $(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv $@.tmp $@
+
+# the counting copies (opcount.h: operations per frame), never timed
+BENCH_OPC := $(BENCH_OUT)/rocedp_opc.bpf.o $(BENCH_OUT)/empty_opc.bpf.o
+BENCH_SKELS += $(BENCH_OPC:.bpf.o=.skel.h)
+.SECONDARY: $(BENCH_OPC)
+$(BENCH_OUT)/rocedp_opc.bpf.o: bpf/rocedp.bpf.c $(BPF_HDRS) tests/harness/bench/opcount.h \
+		| $(BENCH_OUT)
+	$(CLANG) $(BPF_CFLAGS) -include tests/harness/bench/opcount.h -c $< -o $@
+$(BENCH_OUT)/empty_opc.bpf.o: tests/harness/bench/empty.bpf.c tests/harness/bench/bench_abi.h \
+		tests/harness/bench/opcount.h $(ABI_HDRS) | $(BENCH_OUT)
+	$(CLANG) $(BPF_CFLAGS) -include tests/harness/bench/opcount.h -c $< -o $@
 
 $(BENCH): $(RDBENCH_SRCS) $(RDBENCH_HDRS) $(BENCH_SKELS) $(BENCH_LIB_OBJS) \
 		$(USER_HDRS) $(ABI_HDRS) tests/harness/bench/bench_abi.h | $(BENCH_OUT)

@@ -8,7 +8,7 @@
 #   tests/harness/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover scale
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
-# BENCH_TPUT_RUNS (6), BENCH_CPU (1: the CPU the traffic source is pinned to),
+# BENCH_TPUT_RUNS (6), BENCH_TPUT_PARTS, BENCH_TPUT_SIZES (sec_tput), BENCH_CPU (1: the CPU the traffic source is pinned to),
 # BENCH_COST_ARGS (rdbench cost passes/batches/repeat: -n 5 -b 1000 -r 200).
 set -u
 
@@ -96,17 +96,29 @@ sec_cost() {
 	ip -n $ns link add bchold type veth peer name bchold_p
 	ip -n $ns link add bchold2 type veth peer name bchold2_p
 	ip -n $ns link add bchold3 type veth peer name bchold3_p
-	# and libxdp's dispatcher (the "dispatcher" row)
-	ip -n $ns link add bchold4 type veth peer name bchold4_p
+	# and libxdp's dispatcher (the "dispatcher" row); the kernel-FIB
+	# forwarder and the hash and helper unit costs
+	for i in 4 5 6 7; do
+		ip -n $ns link add bchold$i type veth peer name bchold${i}_p
+	done
 	for i in 0 1 2 3; do
 		ip -n $ns link add bcup$i type veth peer name bcup${i}_p
 		ip -n $ns link set bcup$i up
 		ip -n $ns link set bcup${i}_p up
+		# the kernel's route and neighbours, for the kernel-FIB forwarder
+		ip -n $ns addr add 10.100.$i.1/24 dev bcup$i
+		ip -n $ns neigh replace 10.100.$i.2 lladdr 02:bb:00:00:00:0$((i + 1)) \
+			nud permanent dev bcup$i
 	done
+	in_ns $ns sysctl -qw net.ipv4.ip_forward=1
+	ip -n $ns route add 10.9.0.0/16 nexthop via 10.100.0.2 dev bcup0 \
+		nexthop via 10.100.1.2 dev bcup1 nexthop via 10.100.2.2 dev bcup2 \
+		nexthop via 10.100.3.2 dev bcup3
 	ip -n $ns link set bcin up
 	ip -n $ns link set bcin_p up
 	taskset -c "$CPU" nsenter --net=/run/netns/$ns "$RDB" cost -i bcin \
 		-p bcup0,bcup1,bcup2,bcup3 -H bchold,bchold2,bchold3 -D bchold4 \
+		-F bchold5,bchold6,bchold7 \
 		${BENCH_COST_ARGS:--n 5 -b 1000 -r 200} \
 		>"$B/cost.json"
 	local rc=$?
@@ -190,24 +202,31 @@ bare_up() { in_ns bn_fw "$RDB" barefwd bfin "${BARE_PORTS:-bfup0,bfup1,bfup2,bfu
 # table layout allows (empty.bpf.c, bench_ref_bare_default)
 bare_default_up() { in_ns bn_fw "$RDB" barefwd -d "$TPUT_ECN" bfin bfup0,bfup1,bfup2,bfup3; }
 bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
+# the kernel-FIB forwarder (empty.bpf.c, bench_ref_fib_fwd): what xdp-tools'
+# xdp-forward does, bpf_fib_lookup in the kernel's own route and neighbours
+fib_up() { in_ns bn_fw "$RDB" fibfwd bfin bfup0,bfup1,bfup2,bfup3; }
 
 fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode
 	case $1 in
 	kernel) ;;
 	bare) bare_up ;;
 	bare_default) bare_default_up ;;
+	fib) fib_up ;;
 	*) rocedp_up "$1" ;;
 	esac
 }
 fwd_down() {
 	case $1 in
 	kernel) ;;
-	bare | bare_default) bare_down ;;
+	bare | bare_default | fib) bare_down ;;
 	*) rocedp_down "$1" ;;
 	esac
 }
-tput_name() { case $1 in kernel | bare | bare_default) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
+tput_name() { case $1 in kernel | bare | bare_default | fib) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
 Q2="numtxqueues 2 numrxqueues 2"
+# BENCH_TPUT_PARTS (main onepath twocpu jumbo) and BENCH_TPUT_SIZES (64
+# 1024, the main part's): a subset, to re-measure only the rows in question
+tput_part() { case " ${BENCH_TPUT_PARTS:-main onepath twocpu jumbo} " in *" $1 "*) ;; *) return 1 ;; esac; }
 
 # tput_two MODE RUN: the source on both CPUs at once (64 bytes, a hold
 # veth each); frames at the sinks over the union of the two windows. Each
@@ -269,8 +288,9 @@ tput_one() {
 }
 
 # Interleaved in time: every run and size measures the kernel, rocedp native
-# (default features, then forward only), rocedp tc and the bare forwarder
-# (the ceiling) back to back, so each ratio compares neighbours (the
+# (default features, then forward only), rocedp tc, the bare forwarder
+# (the ceiling) and the kernel-FIB XDP forwarder (what a user would pick
+# instead) back to back, so each ratio compares neighbours (the
 # machine's speed drifts by tens of percent over minutes). Then the jumbo
 # row: the fabric at MTU 9000, 4096-byte RoCE payloads (AF_PACKET source:
 # live test-run frames must fit a page) through the kernel, rocedp native
@@ -278,14 +298,15 @@ tput_one() {
 sec_tput() {
 	local r size mode
 	# interleaved runs, jumbo and one path; two CPUs: 4 forwarders x 2 runs
-	log "throughput on the veth fabric, interleaved (~$(((2 * 5 + 3 + 2) * TPUT_RUNS * (TPUT_S + 1) + 8 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
+	log "throughput on the veth fabric, interleaved (~$(((2 * 6 + 3 + 3) * TPUT_RUNS * (TPUT_S + 1) + 8 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
 	DMAC=$(mac_of bn_fw bfin)
 	for r in $(seq "$TPUT_RUNS"); do
-		for size in 64 1024; do
+		tput_part main || break
+		for size in ${BENCH_TPUT_SIZES:-64 1024}; do
 			tput_one kernel "$r" $size || return 1
-			for mode in native native_fwd tc bare; do
+			for mode in native native_fwd tc bare fib; do
 				fwd_up $mode || return 1
 				tput_one "$(tput_name $mode)" "$r" $size || return 1
 				fwd_down $mode || return 1
@@ -293,10 +314,12 @@ sec_tput() {
 		done
 	done
 	# one path: the route's single next hop (the bare forwarder's four
-	# members all bfup0), default features against the bare forwarder
+	# members all bfup0), default features against the bare forwarder and
+	# the kernel-FIB forwarder
 	ip -n bn_fw route replace 10.9.0.0/16 via 10.100.0.2 dev bfup0 || return 1
 	for r in $(seq "$TPUT_RUNS"); do
-		for mode in native bare; do
+		tput_part onepath || break
+		for mode in native bare fib; do
 			BARE_PORTS=bfup0,bfup0,bfup0,bfup0 fwd_up $mode || return 1
 			tput_one "$(tput_name $mode)_1p" "$r" 64 || return 1
 			fwd_down $mode || return 1
@@ -308,7 +331,7 @@ sec_tput() {
 	# two CPUs: each forwarder on one CPU, then with the source on both,
 	# back to back; flowlets on in two rocedp rows, the second with the
 	# same flows on both CPUs (its lost claims)
-	if [ "$(nproc)" -ge 2 ]; then
+	if [ "$(nproc)" -ge 2 ] && tput_part twocpu; then
 		for r in $(seq "${BENCH_TPUT_2CPU_RUNS:-3}"); do
 			for mode in native native_flowlet native_flowlet_same bare; do
 				fwd_up $mode || return 1
@@ -320,6 +343,7 @@ sec_tput() {
 	fi
 	set_mtu 9000 || return 1
 	for r in $(seq "$TPUT_RUNS"); do
+		tput_part jumbo || break
 		for mode in kernel native bare_default bare; do
 			fwd_up $mode || return 1
 			tput_one "$(tput_name $mode)" "$r" $JUMBO_SIZE || return 1

@@ -9,6 +9,7 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
 #include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
@@ -31,7 +32,9 @@ int bench_empty_tc(struct __sk_buff *skb)
 
 /*
  * Unit costs that explain the totals: one clock read, one per-CPU counter
- * (lookup + add, as every rocedp counter), one LPM lookup (the route).
+ * (lookup + add, as every rocedp counter), one LPM lookup (the route), one
+ * hash-map lookup (a flow or QP table), one helper call (a helper with
+ * almost no body: what a call itself costs).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -81,6 +84,32 @@ int bench_ref_lpm(struct xdp_md *ctx)
 
 	if (v)
 		ref_sink = *v;
+	return XDP_PASS;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u64);
+} ref_hash SEC(".maps");
+
+/* a hit: rdbench fills key 1 */
+SEC("xdp")
+int bench_ref_hash(struct xdp_md *ctx)
+{
+	__u32 k = 1;
+	__u64 *v = bpf_map_lookup_elem(&ref_hash, &k);
+
+	if (v)
+		ref_sink = *v;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int bench_ref_helper(struct xdp_md *ctx)
+{
+	ref_sink = bpf_xdp_get_buff_len(ctx);
 	return XDP_PASS;
 }
 
@@ -389,6 +418,91 @@ SEC("xdp.frags")
 int bench_ref_bare_default(struct xdp_md *ctx)
 {
 	return ref_fwd(ctx, REF_DEFAULT);
+}
+
+/*
+ * The kernel-FIB forwarder: what xdp-tools' xdp-forward does (after the
+ * kernel's xdp_fwd sample), the forwarder a user would pick instead of
+ * rocedp. Parse Ethernet + IPv4/IPv6, bpf_fib_lookup() in the kernel's
+ * own tables (routes, multipath, neighbours; ports 0, as xdp-forward),
+ * TTL/hop limit - 1, MACs from the result, redirect through a devmap
+ * keyed by ifindex. No classification, no counters but the one plain
+ * global that lets rdbench check every round was redirected.
+ */
+#define REF_AF_INET 2
+#define REF_AF_INET6 10
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} ref_fib_tx SEC(".maps");
+
+__u64 ref_fib_redirected;
+
+SEC("xdp")
+int bench_ref_fib_fwd(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct bpf_fib_lookup fib = {};
+	struct ethhdr *eth = data;
+	struct ipv6hdr *ip6;
+	struct iphdr *ip;
+	__u32 csum;
+	long ret;
+
+	if ((void *)(eth + 1) > data_end)
+		return XDP_PASS;
+	if (eth->h_proto == bpf_htons(ETH_P_IP)) {
+		ip = (void *)(eth + 1);
+		if ((void *)(ip + 1) > data_end || ip->ttl <= 1)
+			return XDP_PASS;
+		fib.family = REF_AF_INET;
+		fib.tos = ip->tos;
+		fib.l4_protocol = ip->protocol;
+		fib.tot_len = bpf_ntohs(ip->tot_len);
+		fib.ipv4_src = ip->saddr;
+		fib.ipv4_dst = ip->daddr;
+	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6)) {
+		ip6 = (void *)(eth + 1);
+		if ((void *)(ip6 + 1) > data_end || ip6->hop_limit <= 1)
+			return XDP_PASS;
+		fib.family = REF_AF_INET6;
+		fib.flowinfo = *(__be32 *)ip6 & bpf_htonl(0x0fffffff);
+		fib.l4_protocol = ip6->nexthdr;
+		fib.tot_len = bpf_ntohs(ip6->payload_len);
+		__builtin_memcpy(fib.ipv6_src, &ip6->saddr, 16);
+		__builtin_memcpy(fib.ipv6_dst, &ip6->daddr, 16);
+	} else {
+		return XDP_PASS;
+	}
+	fib.ifindex = ctx->ingress_ifindex;
+	if (bpf_fib_lookup(ctx, &fib, sizeof(fib), 0) !=
+	    BPF_FIB_LKUP_RET_SUCCESS)
+		return XDP_PASS;
+	ret = bpf_redirect_map(&ref_fib_tx, fib.ifindex, XDP_PASS);
+	if (ret != XDP_REDIRECT)
+		return ret;
+	if (fib.family == REF_AF_INET) {
+		ip = (void *)(eth + 1);
+		if ((void *)(ip + 1) > data_end)
+			return XDP_PASS;
+		/* as ref_fwd: RFC 1624 */
+		csum = ip->check + (__u32)bpf_htons(0x0100);
+		ip->check = csum + (csum >= 0xffff);
+		ip->ttl--;
+	} else {
+		ip6 = (void *)(eth + 1);
+		if ((void *)(ip6 + 1) > data_end)
+			return XDP_PASS;
+		ip6->hop_limit--;
+	}
+	__builtin_memcpy(eth->h_dest, fib.dmac, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, fib.smac, ETH_ALEN);
+	ref_fib_redirected++;
+	return XDP_REDIRECT;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -115,12 +115,13 @@ int main(int argc, char **argv)
 		{ "ctrs", cmd_ctrs },
 		{ "flap", cmd_flap },
 		{ "barefwd", cmd_barefwd },
+		{ "fibfwd", cmd_fibfwd },
 	};
 	unsigned int i;
 
 	if (argc < 2) {
 		fprintf(stderr,
-			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|ctrs|flap|barefwd ...\n");
+			"usage: rdbench cost|mem|src|sink|sink-read|routewait|count|ctrs|flap|barefwd|fibfwd ...\n");
 		return 2;
 	}
 	if (!getenv("RDBENCH_DEBUG"))

@@ -47,6 +47,7 @@ int cmd_src(int argc, char **argv);
 int cmd_sink(int argc, char **argv);
 int cmd_sink_read(int argc, char **argv);
 int cmd_barefwd(int argc, char **argv);
+int cmd_fibfwd(int argc, char **argv);
 int cmd_routewait(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_ctrs(int argc, char **argv);

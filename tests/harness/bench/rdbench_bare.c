@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The bare forwarders' tables, and `rdbench barefwd` (docs/bench.md). */
+/* The bare forwarders' tables, `rdbench barefwd` and `rdbench fibfwd`
+ * (docs/bench.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +153,49 @@ int cmd_barefwd(int argc, char **argv)
 					   eo->progs.bench_ref_bare_fwd),
 		    XDP_FLAGS_DRV_MODE, NULL))
 		die("barefwd: native attach", errno);
+	empty__destroy(eo);
+	return 0;
+}
+
+void setup_fib_fwd(struct empty *eo, char **ports, int n)
+{
+	struct bpf_devmap_val dv = { .bpf_prog.fd = -1 };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		dv.ifindex = if_nametoindex(ports[i]);
+		if (!dv.ifindex)
+			die(ports[i], errno);
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fib_tx),
+					&dv.ifindex, &dv, 0))
+			die("ref_fib_tx", errno);
+	}
+}
+
+/*
+ * fibfwd IN_IF IF[,IF...]: the kernel-FIB forwarder (ref_fib_fwd, what
+ * xdp-forward does) attached natively to IN_IF, its devmap holding the
+ * ports listed; routes and neighbours are the kernel's. Outlives us, as
+ * barefwd.
+ */
+int cmd_fibfwd(int argc, char **argv)
+{
+	char *ports[64], *list;
+	struct empty *eo;
+	int n = 0, idx;
+
+	if (argc != 3 || !(idx = if_nametoindex(argv[1]))) {
+		fprintf(stderr, "usage: rdbench fibfwd IN_IF IF[,IF...]\n");
+		return 2;
+	}
+	list = argv[2];
+	while (n < 64 && (ports[n] = strsep(&list, ",")))
+		n++;
+	eo = bare_open();
+	setup_fib_fwd(eo, ports, n);
+	if (bpf_xdp_attach(idx, bpf_program__fd(eo->progs.bench_ref_fib_fwd),
+			   XDP_FLAGS_DRV_MODE, NULL))
+		die("fibfwd: native attach", errno);
 	empty__destroy(eo);
 	return 0;
 }

@@ -13,5 +13,7 @@ struct empty *bare_open(void);
 void setup_bare_fwd(struct empty *eo, char **ports);
 void setup_bare_default(struct empty *eo, const struct rocedp_port_cfg *pc,
 			const struct rocedp_qos *data);
+/* the kernel-FIB forwarder's devmap: every port the FIB may choose */
+void setup_fib_fwd(struct empty *eo, char **ports, int n);
 
 #endif

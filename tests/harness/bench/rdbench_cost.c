@@ -22,8 +22,10 @@
 #include "bench_abi.h"
 #include "rdbench.h"
 #include "rdbench_bare.h"
+#include "rdbench_ops.h"
 
 #define FRAME_LEN 130 /* 54 payload bytes + 2 of pad (BTH PadCnt) */
+_Static_assert(FRAME_LEN == RD_OPC_FRAME_LEN, "ops count the same frames");
 #define N_FRAMES 64 /* distinct flows (destination QPs) cycled per batch */
 
 /*
@@ -263,6 +265,9 @@ static bool verify(const struct combo *c, const struct ctr_snap *a,
 	return nofwd == rounds;
 }
 
+/* the unit-cost programs: ktime, counter, lpm, hash, helper */
+#define N_REFS 5
+
 /* A measured row: per-pass means, whether every pass verified, and why. */
 struct row {
 	double ns[16];
@@ -340,6 +345,47 @@ static void print_row(const char *name, const char *what, const struct row *r,
 	       r->why);
 }
 
+/*
+ * Each row's operations per frame, counted by the counting copies with
+ * the timed objects' tables (rdbench_ops.c): one pass of the cost frames
+ * each, the rocedp rows with their combination's settings.
+ */
+static void print_ops(struct rocedp *skel, struct empty *eo,
+		      __u8 (*frames)[FRAME_LEN], unsigned int in_idx, bool fib)
+{
+	static const char *const floors[][2] = {
+		{ "ref_bare_fwd", "bench_ref_bare_fwd" },
+		{ "ref_bare_flowlet", "bench_ref_bare_flowlet" },
+		{ "ref_bare_default", "bench_ref_bare_default" },
+		{ "ref_fib_fwd", "bench_ref_fib_fwd" },
+	};
+	struct rd_opc_set *s = rd_opc_open(skel->obj, eo->obj);
+	int cfg = rd_opc_map_fd(s, "rd_config"), n = 0;
+	double pf[RD_OPC_N];
+	unsigned int i;
+
+	if (cfg < 0)
+		die("the counting copy's rd_config", -cfg);
+	for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		if (i == 3 && !fib)
+			continue;
+		if (rd_opc_count(s, floors[i][1], frames, N_FRAMES, 10, in_idx,
+				 pf))
+			continue;
+		printf("%s", n++ ? "," : "");
+		rd_opc_print(floors[i][0], pf);
+	}
+	for (i = 0; i < N_COMBOS; i++) {
+		set_config(cfg, combos[i].features, combos[i].hash_mode);
+		if (rd_opc_count(s, "rocedp_xdp", frames, N_FRAMES, 10, in_idx,
+				 pf))
+			continue;
+		printf("%s", n++ ? "," : "");
+		rd_opc_print(combos[i].name, pf);
+	}
+	rd_opc_close(s);
+}
+
 int cmd_cost(int argc, char **argv)
 {
 	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
@@ -357,17 +403,27 @@ int cmd_cost(int argc, char **argv)
 	struct rd_maps m;
 	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, fd_bflow,
 		fd_bdef, in_idx, egr_port;
-	double empty[16], empty_tc[16], ref[3][16], e, et, bare_ns, mn, mx;
-	static struct row ing[N_COMBOS], egr, bare, bflow, bdef;
-	int fd_ref[3];
-	static const char *const ref_names[3] = { "ktime", "percpu_counter",
-						  "lpm_lookup" };
+	double empty[16], empty_tc[16], ref[N_REFS][16], e, et, bare_ns, mn, mx;
+	static struct row ing[N_COMBOS], egr, bare, bflow, bdef, bfib;
+	int fd_ref[N_REFS], fd_fib, fib_idx = 0, ref_idx[N_REFS] = {};
+	static const char *const ref_names[N_REFS] = {
+		"ktime", "percpu_counter", "lpm_lookup", "hash_lookup",
+		"helper_call"
+	};
+	const char *fib_hold = NULL, *ref_hold = NULL;
+	char *hold_name;
 	uint64_t rounds;
 	bool all_ok = true;
 	__u8 in_mac[6];
 
-	while ((c = getopt(argc, argv, "i:p:b:r:n:H:D:")) != -1) {
+	while ((c = getopt(argc, argv, "i:p:b:r:n:H:D:F:")) != -1) {
 		switch (c) {
+		case 'F': /* FIB_HOLD,HOLD5,HOLD6: hold the kernel-FIB
+			   * forwarder (its row, timed: bench.sh gives the
+			   * netns the route) and the hash and helper refs */
+			ref_hold = optarg;
+			fib_hold = strsep((char **)&ref_hold, ",");
+			break;
 		case 'i':
 			in_if = optarg;
 			break;
@@ -400,7 +456,7 @@ int cmd_cost(int argc, char **argv)
 	    passes < 1 || passes > 16 || repeat < 1 || repeat > 250 ||
 	    batches < 1) {
 		fprintf(stderr,
-			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF,HOLD3_IF [-D HOLD4_IF] [-b batches] [-r repeat<=250] [-n passes<=16]\n");
+			"usage: rdbench cost -i IN_IF -p IF0,IF1,IF2,IF3 -H HOLD_IF,HOLD2_IF,HOLD3_IF [-D HOLD4_IF] [-F FIB_HOLD,HOLD5,HOLD6] [-b batches] [-r repeat<=250] [-n passes<=16]\n");
 		return 2;
 	}
 	rounds = (uint64_t)batches * repeat;
@@ -442,6 +498,9 @@ int cmd_cost(int argc, char **argv)
 	fd_ref[0] = bpf_program__fd(eo->progs.bench_ref_ktime);
 	fd_ref[1] = bpf_program__fd(eo->progs.bench_ref_counter);
 	fd_ref[2] = bpf_program__fd(eo->progs.bench_ref_lpm);
+	fd_ref[3] = bpf_program__fd(eo->progs.bench_ref_hash);
+	fd_ref[4] = bpf_program__fd(eo->progs.bench_ref_helper);
+	fd_fib = bpf_program__fd(eo->progs.bench_ref_fib_fwd);
 	fd_bare = bpf_program__fd(eo->progs.bench_ref_bare_fwd);
 	fd_bflow = bpf_program__fd(eo->progs.bench_ref_bare_flowlet);
 	fd_bdef = bpf_program__fd(eo->progs.bench_ref_bare_default);
@@ -455,7 +514,12 @@ int cmd_cost(int argc, char **argv)
 		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_lpm), &k, &v,
 					0))
 			die("ref_lpm", errno);
+		/* bench_ref_hash's key */
+		if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_hash),
+					&(__u32){ 1 }, &v, 0))
+			die("ref_hash", errno);
 	}
+	setup_fib_fwd(eo, ports, 4);
 	setup_bare_fwd(eo, ports);
 	cost_port_cfg(&pc);
 	setup_bare_default(eo, &pc, &cost_data_qos);
@@ -494,6 +558,22 @@ int cmd_cost(int argc, char **argv)
 		die("holding the bare default forwarder in the dispatcher",
 		    errno);
 
+	if (fib_hold) {
+		fib_idx = if_nametoindex(fib_hold);
+		if (!fib_idx)
+			die(fib_hold, errno);
+		if (bpf_xdp_attach(fib_idx, fd_fib, XDP_FLAGS_DRV_MODE, NULL))
+			die("holding the kernel-FIB forwarder", errno);
+	}
+	for (i = 3; i < N_REFS && ref_hold; i++) {
+		hold_name = strsep((char **)&ref_hold, ",");
+		if (!hold_name || !(ref_idx[i] = if_nametoindex(hold_name)))
+			die("-F: a hold interface for each new unit cost",
+			    EINVAL);
+		if (bpf_xdp_attach(ref_idx[i], fd_ref[i], XDP_FLAGS_DRV_MODE,
+				   NULL))
+			die("holding a reference program", errno);
+	}
 	if (disp_if) {
 		err = rd_disp_load(&disp);
 		if (err)
@@ -506,7 +586,7 @@ int cmd_cost(int argc, char **argv)
 	}
 	for (ci = 0; ci < N_COMBOS; ci++)
 		ing[ci].ok = true;
-	egr.ok = bare.ok = bflow.ok = bdef.ok = true;
+	egr.ok = bare.ok = bflow.ok = bdef.ok = bfib.ok = true;
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
 		struct ctr_snap a, b;
@@ -515,7 +595,7 @@ int cmd_cost(int argc, char **argv)
 				     in_idx, 0);
 		empty_tc[p] = time_prog(fd_empty_tc, false, frames, batches,
 					repeat, 0, 0);
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < N_REFS; i++)
 			ref[i][p] = time_prog(fd_ref[i], true, frames,
 					      batches / 5 ?: 1, repeat, in_idx,
 					      0);
@@ -531,6 +611,10 @@ int cmd_cost(int argc, char **argv)
 		time_ref_fwd(&bdef, p, fd_bdef,
 			     &eo->bss->ref_default_redirected, frames, batches,
 			     repeat, in_idx);
+		if (fib_idx)
+			time_ref_fwd(&bfib, p, fd_fib,
+				     &eo->bss->ref_fib_redirected, frames,
+				     batches, repeat, in_idx);
 
 		for (ci = 0; ci < N_COMBOS; ci++) {
 			const struct combo *cb = &combos[ci];
@@ -570,7 +654,7 @@ int cmd_cost(int argc, char **argv)
 	       N_FRAMES);
 	printf("\"empty_xdp_ns\":%.2f,\"empty_tc_ns\":%.2f,", e, et);
 	printf("\"reference_ns\":{");
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < N_REFS; i++)
 		printf("%s\"%s\":%.2f", i ? "," : "", ref_names[i],
 		       mean(ref[i], passes));
 	printf("},\"bare_fwd\":");
@@ -584,6 +668,13 @@ int cmd_cost(int argc, char **argv)
 	print_row("ref_bare_default",
 		  "ref_bare_fwd + RoCE class, QP hash, DSCP, RED, one counter",
 		  &bdef, passes, e, bare_ns);
+	if (fib_idx) {
+		printf(",\"fib_fwd\":");
+		print_row(
+			"ref_fib_fwd",
+			"kernel FIB: bpf_fib_lookup, MACs, devmap (xdp-forward)",
+			&bfib, passes, e, bare_ns);
+	}
 	printf(",\"tc_egress\":");
 	print_row("ecn_tc_egress", "rocedp_egress_tr, forward+remark+ecn", &egr,
 		  passes, et, 0);
@@ -603,13 +694,21 @@ int cmd_cost(int argc, char **argv)
 			  bare_ns);
 		all_ok &= ing[ci].ok;
 	}
-	printf("]}\n");
-	all_ok &= bare.ok && bflow.ok && bdef.ok && egr.ok;
+	printf("],\"ops_per_frame\":{");
+	print_ops(skel, eo, frames, in_idx, fib_idx);
+	printf("}}\n");
+	all_ok &= bare.ok && bflow.ok && bdef.ok && egr.ok &&
+		  (!fib_idx || bfib.ok);
 
 	bpf_xdp_detach(hold_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(hold2_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(hold3_idx, XDP_FLAGS_DRV_MODE, NULL);
 	bpf_xdp_detach(in_idx, XDP_FLAGS_DRV_MODE, NULL);
+	if (fib_idx)
+		bpf_xdp_detach(fib_idx, XDP_FLAGS_DRV_MODE, NULL);
+	for (i = 3; i < N_REFS; i++)
+		if (ref_idx[i])
+			bpf_xdp_detach(ref_idx[i], XDP_FLAGS_DRV_MODE, NULL);
 	if (disp_idx)
 		bpf_xdp_detach(disp_idx, XDP_FLAGS_DRV_MODE, NULL);
 	rd_disp_close(&disp);

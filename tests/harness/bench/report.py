@@ -35,9 +35,9 @@ def mib(b):
     return "%.2f MiB" % (b / 1048576.0) if b >= 1048576 else "%.1f KiB" % (b / 1024.0)
 
 
-FORWARDERS = ("kernel", "rocedp_native", "rocedp_native_fwd", "rocedp_tc", "bare")
+FORWARDERS = ("kernel", "rocedp_native", "rocedp_native_fwd", "rocedp_tc", "bare", "fib")
 # not rocedp: no rocedp counters to read
-NOT_ROCEDP = ("kernel", "bare", "bare_default")
+NOT_ROCEDP = ("kernel", "bare", "bare_default", "fib")
 # forward only: no ECN port settings, so no RED decision is expected
 NO_ECN = ("rocedp_native_fwd",)
 
@@ -90,6 +90,13 @@ def tput_summary(runs):
             s["share_of_bare"] = round(statistics.median(shares), 3)
             s["share_of_bare_min"] = round(min(shares), 3)
             s["share_of_bare_max"] = round(max(shares), 3)
+        # against the kernel-FIB XDP forwarder run beside (same run, size
+        # and variant): what a user would pick instead
+        over = per_run(rs, by.get(("fib" + variant(mode), size), {}))
+        if mode.startswith("rocedp_") and over:
+            s["over_fib"] = round(statistics.median(over), 3)
+            s["over_fib_min"] = round(min(over), 3)
+            s["over_fib_max"] = round(max(over), 3)
         if mode.startswith("rocedp_"):
             lost = [ctr_delta(x, "flowlet_claim_lost") for x in rs.values()]
             if None not in lost:
@@ -121,6 +128,52 @@ def tput_summary(runs):
                 s["ratio_max"] = round(max(ratios), 3)
         out.setdefault(mode, {})[size] = s
     return out
+
+
+# opcount.h's kinds, and the unit-cost program that prices each (net of
+# the empty program); an array lookup is inlined by the verifier into a
+# few instructions: no unit of its own, priced at 0
+OPS = (("clock", "ktime"), ("percpu_lookup", "percpu_counter"), ("array_lookup", None),
+       ("hash_lookup", "hash_lookup"), ("lpm_lookup", "lpm_lookup"), ("helper_call", "helper_call"))
+
+
+def ops_table(p, cost):
+    """Each row's operations per frame and what they cost at this run's
+    unit costs: why a ratio moves when a unit cost does."""
+    ops, refs = cost.get("ops_per_frame"), cost.get("reference_ns", {})
+    if not ops:
+        return
+    # a unit program within noise of the empty one (inlined lookups) prices 0
+    unit = {k: max(0.0, refs[r] - cost["empty_xdp_ns"]) if r in refs else 0.0 for k, r in OPS}
+    p("   operations per frame (counting copies of the objects, same frames and tables) and"
+      " their cost at this run's unit costs:")
+    p("   unit ns: " + ", ".join("%s %.1f" % (k, unit[k]) for k, _ in OPS if unit[k])
+      + " (unit program less the empty one; array lookups are inlined, and a unit within"
+      " noise of the empty program, priced 0)")
+    # measured: the row's ns net of the empty program; rest: what the
+    # counted operations do not explain (the row's own instructions, and
+    # a helper's work beyond its call: bpf_fib_lookup walks the FIB)
+    rows = {c["name"]: c["ns"] for c in cost["combos"]}
+    rows.update({r["name"]: r["ns"] for r in (cost.get("bare_fwd"), cost.get("bare_flowlet"),
+                                               cost.get("bare_default"), cost.get("fib_fwd")) if r})
+    fmt = "   %-17s" + " %7s" * len(OPS) + " %7s %8s %6s"
+    p(fmt % (("row",) + tuple(k.replace("_lookup", "").replace("_call", "") for k, _ in OPS)
+             + ("ops ns", "measured", "rest")))
+    for name, o in ops.items():
+        est = sum(o.get(k, 0) * unit[k] for k, _ in OPS)
+        net = rows[name] - cost["empty_xdp_ns"] if name in rows else None
+        p(fmt % ((name,) + tuple("%.2f" % o.get(k, 0) for k, _ in OPS) + (
+            "%.1f" % est, "-" if net is None else "%.1f" % net,
+            "-" if net is None else "%.1f" % (net - est))))
+    for name, floor in (("fwd_qp", "ref_bare_fwd"), ("flowlet", "ref_bare_flowlet"),
+                        ("default", "ref_bare_default")):
+        a, b = ops.get(name), ops.get(floor)
+        if not a or not b:
+            continue
+        more = ["%+.2f %s" % (a[k] - b[k], k) for k, _ in OPS if abs(a[k] - b[k]) >= 0.01]
+        extra = sum((a[k] - b[k]) * unit[k] for k, _ in OPS)
+        p("   %s beyond %s: %s (%+.1f ns at these unit costs)"
+          % (name, floor, ", ".join(more) or "nothing", extra))
 
 
 def main():
@@ -172,7 +225,7 @@ def main():
                      "%.2f%s" % (c["ratio"], note), ratio_bare,
                      "yes" if c["verified"] else "NO", c["what"]))
         row(bare, "-")
-        for r in (bflow, bdef):
+        for r in (bflow, bdef, cost.get("fib_fwd")):
             if r:
                 row(r, "%.2f" % r["ratio_bare"])
         for c in cost["combos"]:
@@ -194,6 +247,7 @@ def main():
           " redirects.")
         p("   * tc path: ratio to the empty tc program; net of it %.1f ns per frame"
           % cost["tc_egress_net_ns"])
+        ops_table(p, cost)
         unverified = [c["name"] for c in refs + [tce] + cost["combos"] if not c["verified"]]
         for c in refs + [tce] + cost["combos"]:
             if not c["verified"]:
@@ -262,7 +316,8 @@ def main():
         doc["throughput"] = {"summary": summ, "runs": runs}
         nruns = max(r["run"] for r in runs)
         p("   %d runs; each run and size: kernel, rocedp native, rocedp native_fwd, rocedp tc, "
-          "bare forwarder back to back; source and forwarder serialised on one CPU" % nruns)
+          "bare forwarder, kernel-FIB XDP forwarder back to back; source and forwarder "
+          "serialised on one CPU" % nruns)
         p("   rocedp native and tc: shipped default features (forward+remark+ecn, hash qp); "
           "native_fwd: features forward (hash qp), the job the kernel does")
         p("   Mpps = frames counted at the sinks / source run time; x kernel = median of the "
@@ -324,6 +379,19 @@ def main():
                  100 * n["share_of_bare_min"], 100 * n["share_of_bare_max"]))
             targets.append(("rocedp_native >= 85% of the bare forwarder's Mpps, 64 B, 1 path",
                             "%.1f%%" % (100 * n["share_of_bare"]), n["share_of_bare"] >= 0.85))
+        # the forwarder a user would pick instead: bpf_fib_lookup in the
+        # kernel's tables, as xdp-tools' xdp-forward (empty.bpf.c,
+        # bench_ref_fib_fwd), on one path and on four in the same run
+        for label, mode in (("4 paths", "rocedp_native"), ("1 path", "rocedp_native_1p")):
+            n = summ.get(mode, {}).get("64", {})
+            f = summ.get("fib" + variant(mode), {}).get("64")
+            if f and "over_fib" in n:
+                p("   kernel-FIB XDP forwarder (bpf_fib_lookup + MACs + devmap, as xdp-forward), 64 B, "
+                  "%s: %.3f Mpps; rocedp_native %.3f Mpps = %.2fx it (%.2f..%.2f)"
+                  % (label, f["mpps_median"], n["mpps_median"], n["over_fib"],
+                     n["over_fib_min"], n["over_fib_max"]))
+                targets.append(("rocedp_native >= 1.1x the kernel-FIB forwarder, 64 B, %s" % label,
+                                "%.2fx" % n["over_fib"], n["over_fib"] >= 1.1))
         # jumbo: 4096-byte RoCE payloads at MTU 9000, Gbit/s of whole frames
         jumbo = sorted({sz for m in summ.values() for sz in m if int(sz) > 1500})
         for size in jumbo:
