@@ -121,10 +121,10 @@ static __always_inline int rd_ll_visit(const struct rocedp_group *g,
 /*
  * The scan: one direct call, a bounded loop inside. It was a bpf_loop
  * callback, an indirect call and a return a member (about 25 ns of a
- * flowlet start over four members, docs/bench-history.md). A global function, so
- * the verifier walks the loop once (a static one is walked again at
- * every call site: 2.2 times the verifier's work for rocedp_xdp and a
- * second more to load), and its registers cost the callers' frames
+ * flowlet start over four members, docs/bench-history.md). A global
+ * function, so the verifier walks the loop once (a static one is walked
+ * again at every call site: 2.2 times the verifier's work for rocedp_xdp
+ * and a second more to load), and its registers cost the callers' frames
  * nothing (in line, it grew rd_fwd_member's by 32 bytes, past the 6.1
  * stack budget).
  */
