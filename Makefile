@@ -64,17 +64,37 @@ deps:
 $(OUT) $(OUT)/user:
 	@mkdir -p $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) | $(OUT)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+# Header dependencies: every compile writes a .d beside its output
+# (-MMD), with an empty rule per header (-MP) so that a header removed is
+# no error; they are read at the end of this file. An edit rebuilds only
+# what includes the file. The skeletons are generated headers: order-only,
+# as they must exist before the first compile, which has no .d yet.
+DEPFLAGS := -MMD -MP
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
 
-$(OUT)/user/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) $(ABI_HDRS) | $(OUT)/user
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+$(OUT)/user/%.o: userspace/lib/%.c | $(SKELS) $(OUT)/user
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(OUT)/user/%.o: userspace/cli/%.c $(USER_HDRS) $(CLI_HDRS) $(SKELS) $(ABI_HDRS) | $(OUT)/user
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+$(OUT)/user/%.o: userspace/cli/%.c | $(SKELS) $(OUT)/user
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# the library through clang's front end too (its warnings are not gcc's),
+# as the fuzzers build it, without generating code: a stamp per source
+CLANG_OKS := $(patsubst userspace/lib/%.c,$(OUT)/clang/%.ok,$(LIB_SRCS))
+.PHONY: clang-check
+clang-check: $(CLANG_OKS)
+
+$(OUT)/clang:
+	@mkdir -p $@
+
+$(OUT)/clang/%.ok: userspace/lib/%.c | $(SKELS) $(OUT)/clang
+	$(CLANG) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -DROCEDP_FAULTS -fsyntax-only \
+		-MMD -MP -MT $@ -MF $@.d $< && touch $@
 
 # rebuilt whole (rm first): a module removed from lib/ leaves no stale member
 $(LIBROCEDP): $(LIB_OBJS)
@@ -90,6 +110,8 @@ $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 -include $(wildcard */*.mk tests/harness/*/*.mk)
+-include $(wildcard $(OUT)/*.d $(OUT)/user/*.d $(OUT)/user-faults/*.d \
+	$(OUT)/tests/*.d $(OUT)/fuzz/obj/*.d $(OUT)/clang/*.d)
 
 FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(CLI_HDRS) \
 	$(FORMAT_EXTRA)
@@ -110,14 +132,22 @@ man: $(ROCEDP)
 	$(ROCEDP) help --man docs/rocedp.8 >$(OUT)/rocedp.8.new
 	mv $(OUT)/rocedp.8.new docs/rocedp.8
 
-# -Wall -Werror is always on; check rebuilds both sides from scratch and
-# verifies the formatting against .clang-format.
+# The fast tier, the edit loop (`make test` is everything): in $(OUT)/check,
+# both sides and the test programs built (-Wall -Werror; incrementally, as
+# -MMD keeps the dependencies exact), the library through clang's front end
+# (clang-check: its warnings; the fuzzers' instrumented build of the same
+# files is `make test`'s), the formatting against .clang-format,
+# then tests/run.sh's check tier: the fixtures, the unit programs, the CLI
+# on files, the tree's rules and the fixtures regenerated (CHECK_SUITES in
+# tests/run.sh). Root, as the BPF suites run programs. CHECK_JOBS: the
+# builds' parallel jobs (default: one per CPU).
+CHECK_JOBS ?= $(shell nproc)
 check: deps
-	rm -rf $(OUT)/check && $(MAKE) --no-print-directory OUT=$(OUT)/check all
-	# userspace again with clang, as the fuzzers build it (more warnings)
-	$(MAKE) --no-print-directory OUT=$(OUT)/check fuzz-bins
+	$(MAKE) --no-print-directory -j$(CHECK_JOBS) OUT=$(OUT)/check all test-progs \
+		clang-check
 	clang-format --dry-run --Werror $(FORMAT_SRCS)
 	@echo "check: builds and formatting OK"
+	OUT=$(OUT)/check TIER=check tests/run.sh
 
 clean:
 	rm -rf $(OUT)

@@ -7,7 +7,7 @@
 # cannot bind that call site to a map: it keeps the generic helper, which
 # calls through map->ops, an indirect call (a retpoline on this machine's
 # CPU). The route lookup once did this: 10 ns a frame, a fifth of the bare
-# forwarder (docs/bench.md). This loads rocedp.bpf.o as the live loader
+# forwarder (docs/bench-history.md). This loads rocedp.bpf.o as the live loader
 # would (its default read-only settings: no trace, the real clock, no
 # kfunc), dumps each program as the kernel rewrote it and fails on any
 # generic map helper left. First the check is shown a merged call it must

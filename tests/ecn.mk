@@ -1,10 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# RED marking test with a held queue estimate (issue: ECN marking).
-$(OUT)/tests/ecn_test: tests/ecn_test.c $(LIBROCEDP) \
-		$(USER_HDRS) tests/tap.h $(ABI_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(LIBROCEDP) -o $@ $(LDLIBS)
-
+# RED marking test with a held queue estimate.
+# (built by the test-program rule in tests/tests.mk)
 test-progs: $(OUT)/tests/ecn_test
 
 FORMAT_EXTRA += tests/ecn_test.c

@@ -16,8 +16,10 @@
 # reboots it; slower).
 #
 # Env: OUT (build dir, default build), SUITES (space-separated names to run
-# only those), TEST_TIMEOUT (seconds per suite, default 900).
-# Full logs: $OUT/tests/logs/SUITE.log.
+# only those), TIER=check (only the suites of `make check`, below),
+# TEST_TIMEOUT (seconds per suite, default 900).
+# Full logs: $OUT/tests/logs/SUITE.log; each result line gives the suite's
+# seconds.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,20 @@ PY=${PY:-/usr/bin/python3}
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 LOGS=$OUT/tests/logs
 mkdir -p "$LOGS"
+
+# The fast tier, `make check`: the developer's edit loop. Suites that need
+# no network namespace, lab, qemu guest, daemon or service, and run in
+# seconds on a busy 2-core machine: the BPF programs through
+# BPF_PROG_TEST_RUN (fixtures both ways, the unit programs), the CLI on
+# files, the tree's own rules. Left to `make test` for their time (a
+# minute each under load): fixture_selfcheck, cli_files.
+# Everything else, and these again, is `make test`.
+CHECK_SUITES="fixtures fixtures_general unit_group frame_test escape_test
+pindir_test ecn_test sonic_redis_test cli_json tree_rules fixtures_regen
+include_circles bpf_stack"
+if [ "${TIER:-}" = check ] && [ -z "${SUITES:-}" ]; then
+	SUITES=$(echo $CHECK_SUITES) # one line: want_suite matches " NAME "
+fi
 
 total_pass=0
 total_fail=0
@@ -40,13 +56,15 @@ want_suite() { # NAME
 
 # run_suite NAME CMD...: run, count, report.
 run_suite() {
-	local name=$1 log rc p f note=""
+	local name=$1 log rc p f t0 secs note=""
 	shift
 	want_suite "$name" || return 0
 	log=$LOGS/$name.log
 	echo "== $name: $*"
+	t0=$SECONDS
 	timeout --kill-after=10 "$TEST_TIMEOUT" "$@" >"$log" 2>&1
 	rc=$?
+	secs=$((SECONDS - t0))
 	p=$(grep -cE '^ok( |$)' "$log")
 	f=$(grep -cE '^not ok( |$)' "$log")
 	# show what failed, with the TAP comments that follow it
@@ -68,7 +86,7 @@ run_suite() {
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	summary+=("$(printf '%-22s %6d passed, %4d failed%s' "$name" "$p" "$f" "$note")")
+	summary+=("$(printf '%-22s %6d passed, %4d failed %5ds%s' "$name" "$p" "$f" "$secs" "$note")")
 }
 
 # A suite the harness requires: missing means failed, not skipped.

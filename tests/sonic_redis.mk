@@ -1,10 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # sonic_redis.c without a server: addresses and the config_db.json shape.
-$(OUT)/tests/sonic_redis_test: tests/sonic_redis_test.c \
-		$(LIBROCEDP) $(USER_HDRS) tests/tap.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(LIBROCEDP) -o $@ $(LDLIBS)
-
+# (built by the test-program rule in tests/tests.mk)
 test-progs: $(OUT)/tests/sonic_redis_test
 
 FORMAT_EXTRA += tests/sonic_redis_test.c

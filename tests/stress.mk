@@ -3,21 +3,9 @@
 # (group_race), a full route trie (route_full); and the decision cache
 # against the full path (fwdcache_test). run.sh runs every program in
 # $(OUT)/tests.
-STRESS_LIB_OBJS = $(LIBROCEDP)
-
-$(OUT)/tests/group_race: tests/group_race.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h $(ABI_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
-		-o $@ $(LDLIBS) -lpthread
-
-# the two without threads, built alike
+# (built by the test-program rule in tests/tests.mk)
+$(OUT)/tests/group_race: TEST_LDLIBS := -lpthread
 STRESS_PLAIN := $(OUT)/tests/route_full $(OUT)/tests/fwdcache_test
-$(STRESS_PLAIN): $(OUT)/tests/%: tests/%.c $(STRESS_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h $(ABI_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(STRESS_LIB_OBJS) \
-		-o $@ $(LDLIBS)
 
 test-progs: $(OUT)/tests/group_race $(STRESS_PLAIN)
 

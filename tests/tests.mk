@@ -7,7 +7,6 @@
 # "N passed, M failed".
 
 TEST_OUT := $(OUT)/tests
-TEST_LIB_OBJS = $(LIBROCEDP)
 FORMAT_EXTRA += tests/tap.h
 TEST_PROGS := $(TEST_OUT)/fixtures $(TEST_OUT)/hash_uniformity \
 	$(TEST_OUT)/unit_group
@@ -22,31 +21,26 @@ test-progs: $(TEST_PROGS)
 $(TEST_OUT):
 	@mkdir -p $@
 
-$(TEST_OUT)/fixtures: tests/fixture_runner.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+# Every test program is tests/NAME.c linked with $(LIBROCEDP) into
+# $(TEST_OUT)/NAME by this one rule (headers: -MMD, Makefile). A program
+# joins with `test-progs: $(TEST_OUT)/NAME` beside its FORMAT_EXTRA line;
+# one that needs more libraries sets TEST_LDLIBS for its target.
+TEST_LINK = $(CC) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) $< $(LIBROCEDP) \
+	-o $@ $(LDLIBS) $(TEST_LDLIBS)
 
-$(TEST_OUT)/hash_uniformity: tests/hash_uniformity.c $(TEST_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+$(TEST_OUT)/%: tests/%.c $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
+	$(TEST_LINK)
 
-$(TEST_OUT)/unit_group: tests/unit_group.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
+$(TEST_OUT)/fixtures: tests/fixture_runner.c $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
+	$(TEST_LINK)
 
 # the shared frame builder (userspace/lib/frame.c): known answers and a grid
 FORMAT_EXTRA += tests/frame_test.c
 test-progs: $(TEST_OUT)/frame_test
-$(TEST_OUT)/frame_test: tests/frame_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # the escapes of outside names for terminal, JSON and Prometheus
 FORMAT_EXTRA += tests/escape_test.c
 test-progs: $(TEST_OUT)/escape_test
-$(TEST_OUT)/escape_test: tests/escape_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # The test build's CLI, $(OUT)/rocedp-faults: the shipped objects with the
 # files that hold fault hooks (#ifdef ROCEDP_FAULTS) built again with them
@@ -60,13 +54,11 @@ test-progs: $(ROCEDP_FAULTS_BIN)
 $(OUT)/user-faults:
 	@mkdir -p $@
 
-$(OUT)/user-faults/%.o: userspace/lib/%.c $(USER_HDRS) $(SKELS) \
-		$(ABI_HDRS) | $(OUT)/user-faults
-	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
+$(OUT)/user-faults/%.o: userspace/lib/%.c | $(SKELS) $(OUT)/user-faults
+	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(OUT)/user-faults/%.o: userspace/cli/%.c $(USER_HDRS) $(SKELS) \
-		$(ABI_HDRS) | $(OUT)/user-faults
-	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) -c $< -o $@
+$(OUT)/user-faults/%.o: userspace/cli/%.c | $(SKELS) $(OUT)/user-faults
+	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # the faulty objects first: the linker then takes from $(LIBROCEDP) only
 # the modules they do not replace
@@ -90,24 +82,13 @@ FORMAT_EXTRA += tests/fixture_runner.c tests/hash_uniformity.c
 # Per-QP telemetry: PSN rules, attribution, waits, per-port counts
 FORMAT_EXTRA += tests/telemetry_test.c
 test-progs: $(TEST_OUT)/telemetry_test
-$(TEST_OUT)/telemetry_test: tests/telemetry_test.c $(TEST_LIB_OBJS) \
-		$(USER_HDRS) tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)
 
 # RTT pairing, Karn and expiry, and the flowlet claim (tests/rtt_test.c);
 # they share the flowlet tests' harness
 FORMAT_EXTRA += tests/rtt_test.c tests/flowlet_harness.h
 test-progs: $(TEST_OUT)/rtt_test
-$(OUT)/tests/flowlet_test: tests/flowlet_harness.h
-$(TEST_OUT)/rtt_test: tests/rtt_test.c tests/flowlet_harness.h \
-		$(TEST_LIB_OBJS) $(USER_HDRS) tests/tap.h \
-		$(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) \
-		-o $@ $(LDLIBS) -lpthread
+$(TEST_OUT)/rtt_test: TEST_LDLIBS := -lpthread
 
 # the pin directory checks (userspace/lib/pindir.c) on a plain tree
 FORMAT_EXTRA += tests/pindir_test.c
 test-progs: $(TEST_OUT)/pindir_test
-$(TEST_OUT)/pindir_test: tests/pindir_test.c $(TEST_LIB_OBJS) $(USER_HDRS) \
-		tests/tap.h $(ABI_HDRS) | $(TEST_OUT)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(TEST_LIB_OBJS) -o $@ $(LDLIBS)

@@ -43,7 +43,7 @@ FORMAT_EXTRA += tests/harness/fuzz/fuzz_dataplane.c tests/harness/fuzz/fuzz_conf
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-bins fuzz-seeds
 
-# the harnesses alone (make check builds these: no root needed)
+# the harnesses alone (no root needed; make test builds them)
 fuzz-bins: $(FUZZ_BIN) $(FUZZ_CFG_BIN) $(FUZZ_FIB_BIN) $(FUZZ_NL_BIN)
 
 fuzz-build: fuzz-bins $(FUZZ_SEEDS)/.stamp $(FUZZ_CFG_SEEDS)/.stamp \
@@ -57,9 +57,8 @@ $(FUZZ_OUT)/obj:
 # is off for them: config.c passes qsort(NULL, 0, ...) for empty tables
 # (harmless with glibc, reported to the owner), which would stop every run.
 FUZZ_LIB_SAN := -fno-sanitize=nonnull-attribute
-$(FUZZ_OUT)/obj/%.o: userspace/lib/%.c $(wildcard userspace/lib/*.h) $(SKELS) \
-		$(ABI_HDRS) | $(FUZZ_OUT)/obj
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) -c $< -o $@
+$(FUZZ_OUT)/obj/%.o: userspace/lib/%.c | $(SKELS) $(FUZZ_OUT)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # the linker takes from it only the modules a -cov.o does not replace
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
@@ -82,10 +81,9 @@ endef
 
 #   $(call fuzz_cov,FILE,EXTRA-FLAGS): userspace/lib/FILE.c with coverage
 define fuzz_cov
-$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c $(wildcard userspace/lib/*.h) \
-		$(SKELS) $(ABI_HDRS) | $(FUZZ_OUT)/obj
+$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c | $(SKELS) $(FUZZ_OUT)/obj
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
-		$(2) $$(PKG_CFLAGS) -c $$< -o $$@
+		$(2) $$(PKG_CFLAGS) $$(DEPFLAGS) -c $$< -o $$@
 endef
 
 $(eval $(call fuzz_harness,$(FUZZ_BIN),tests/harness/fuzz/fuzz_dataplane.c,))

@@ -14,7 +14,8 @@ FORMAT_EXTRA += tests/harness/lbeval/lbeval.c tests/flowlet_test.c \
 
 FLOWLET_TEST := $(if $(wildcard tests/flowlet_test.c),$(OUT)/tests/flowlet_test)
 
-# built by `make` (and so by `make test`, which runs build/tests/*)
+# built by `make` (and so by `make test`, which runs build/tests/*), by
+# the test-program rule in tests/tests.mk
 all: $(LBEVAL) $(FLOWLET_TEST)
 
 lbeval: $(LBEVAL)
@@ -24,12 +25,6 @@ $(LBEVAL): tests/harness/lbeval/lbeval.c tests/harness/lbeval/pcapin.c tests/har
 		tests/harness/lbeval/pcapin.h tests/harness/lbeval/lbeval.h \
 		$(LBEVAL_LIB_OBJS) $(LBEVAL_HDRS) | $(OUT)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/harness/lbeval $(filter %.c,$^) $(LBEVAL_LIB_OBJS) \
-		-o $@ $(LDLIBS)
-
-$(OUT)/tests/flowlet_test: tests/flowlet_test.c $(LBEVAL_LIB_OBJS) \
-		$(LBEVAL_HDRS) tests/tap.h | $(OUT)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(LBEVAL_LIB_OBJS) \
 		-o $@ $(LDLIBS)
 
 # The standard trace; `make bench` (owned elsewhere) may call this.
