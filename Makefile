@@ -103,7 +103,9 @@ $(LIBROCEDP): $(LIB_OBJS)
 # ncurses: `rocedp top` draws a full screen (cmd_top.c); only the CLI
 # binaries link it (with the test build's rocedp-faults), never the
 # library or the tools built on it
-CLI_LDLIBS := $(shell pkg-config --libs ncurses 2>/dev/null || echo -lncurses)
+# libmicrohttpd: `rocedp exporter` serves /metrics (cmd_exporter.c), CLI only
+CLI_LDLIBS := $(shell pkg-config --libs ncurses 2>/dev/null || echo -lncurses) \
+	$(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd) -lpthread
 $(ROCEDP) $(OUT)/rocedp-faults: LDLIBS += $(CLI_LDLIBS)
 
 $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)

@@ -109,7 +109,7 @@ dpkg-deb -f "$deb" Package Version Architecture Depends >"$T_TMP/control"
 ok=0
 grep -qx "Package: rocedp" "$T_TMP/control" && grep -qx "Version: $version" "$T_TMP/control" &&
 	grep -qx "Architecture: $arch" "$T_TMP/control" || ok=1
-for p in libc6 libbpf1 libxdp1 libmnl0 libjson-c5 libhiredis0.14 libncurses6 libtinfo6; do
+for p in libc6 libbpf1 libxdp1 libmnl0 libjson-c5 libhiredis0.14 libncurses6 libtinfo6 libmicrohttpd12; do
 	grep -q "^Depends: .*\b$p (>= " "$T_TMP/control" || {
 		ok=1
 		echo "# Depends lacks $p"
@@ -162,13 +162,14 @@ ok=0
 for f in usr/share/man/man8/rocedp.8.gz usr/share/doc/rocedp/copyright usr/share/doc/rocedp/changelog.gz \
 	lib/systemd/system/rocedp.service lib/systemd/system/rocedp-sync.service \
 	lib/systemd/system/rocedp-sonic-sync.service lib/systemd/system/rocedp-textfile.service \
-	lib/systemd/system/rocedp-textfile.timer usr/share/bash-completion/completions/rocedp; do
+	lib/systemd/system/rocedp-textfile.timer lib/systemd/system/rocedp-exporter.service \
+	usr/share/bash-completion/completions/rocedp; do
 	[ -f "$X/r/$f" ] || {
 		ok=1
 		echo "# missing /$f"
 	}
 done
-t_check $ok "rocedp: compressed man page, copyright, changelog, the 5 units, completion"
+t_check $ok "rocedp: compressed man page, copyright, changelog, the 6 units, completion"
 ok=0
 src=usr/src/rocedp-ecn-$version
 for f in $src/rocedp_ecn.c $src/Kbuild $src/abi_ecn.h $src/btfids.c $src/dkms-build.sh \

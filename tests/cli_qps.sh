@@ -177,7 +177,7 @@ import collections, re, sys
 fam = collections.Counter()
 qps = None
 for line in open(sys.argv[1]):
-    m = re.match(r'^(rocedp_qp_[a-z_]+)\{src="[^"]*",dst="[^"]*",qp="[^"]*"\} \d+$', line)
+    m = re.match(r'^(rocedp_qp_[a-z_]+)\{src="[^"]*",dst="[^"]*",qp="[^"]*",in_port="[^"]*",out_port="[^"]*"\} [0-9.e+-]+$', line)
     if m:
         fam[m.group(1)] += 1
     m = re.match(r'^rocedp_qps (\d+)$', line)
@@ -215,7 +215,7 @@ for line in open(sys.argv[1]):
         continue
     if line.startswith("#"):
         continue
-    m = re.match(r"^([a-z_]+)(\{[^}]*\})? -?[0-9.e+]+$", line)
+    m = re.match(r"^([a-z_]+)(\{[^}]*\})? -?[0-9.e+-]+$", line)
     assert m, "bad sample line: " + line
     assert m.group(1) in typed, "sample before its TYPE: " + line
     assert line.rsplit(" ", 1)[0] not in seen, "repeated: " + line
@@ -227,7 +227,7 @@ else
 fi
 # the sick QPs come first: the stalled 0x44 is among the top 3 though it
 # is the smallest by bytes of the first four
-if grep -q 'rocedp_qp_bytes_total{src="10.0.0.7",dst="10.0.0.8",qp="0x44"}' "$TMP/prom"; then
+if grep -q 'rocedp_qp_bytes_total{src="10.0.0.7",dst="10.0.0.8",qp="0x44",' "$TMP/prom"; then
 	ok "prometheus: the stalled QP is in the top K"
 else
 	nok "prometheus: stalled QP in top K" "$(grep rocedp_qp_bytes_total "$TMP/prom")"

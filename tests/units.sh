@@ -10,7 +10,8 @@
 #    rocedp.service attaches (CAP_BPF CAP_NET_ADMIN, and CAP_SYS_ADMIN to
 #    resolve the kfunc and find programs by id), the sync daemons write maps and
 #    read netlink (CAP_BPF CAP_NET_ADMIN), the textfile job reads maps
-#    (CAP_BPF);
+#    (CAP_BPF), and so does the exporter (exposure <= 2.5: it alone takes
+#    connections);
 #  * the daemons are Type=notify and ordered after rocedp.service, with no
 #    condition on a pin file that only attach creates;
 #  * rocedp.service starts and stops from /etc/rocedp/rocedp.json.
@@ -41,8 +42,8 @@ if ! make -s -C "$ROOT" install OUT="$OUT" PREFIX="$TMP/usr" UNITDIR="$TMP/units
 fi
 U=$TMP/units
 units=$(cd "$U" && ls ./*.service ./*.timer | sed 's|^\./||')
-[ "$(echo "$units" | LC_ALL=C sort | tr "\n" " ")" = "rocedp-sonic-sync.service rocedp-sync.service rocedp-textfile.service rocedp-textfile.timer rocedp.service " ] &&
-	ok "make install writes the 5 units" || nok "make install writes the 5 units" "$units"
+[ "$(echo "$units" | LC_ALL=C sort | tr "\n" " ")" = "rocedp-exporter.service rocedp-sonic-sync.service rocedp-sync.service rocedp-textfile.service rocedp-textfile.timer rocedp.service " ] &&
+	ok "make install writes the 6 units" || nok "make install writes the 6 units" "$units"
 if grep -l '@HARDENING@\|@SBINDIR@' "$U"/* >"$TMP/left"; then
 	nok "no placeholder left in an installed unit" "$(cat "$TMP/left")"
 else
@@ -62,13 +63,15 @@ done
 # key UNIT KEY: the unit's values of KEY, one line
 key() { sed -n "s/^$2=//p" "$U/$1" | tr '\n' ' ' | sed 's/ $//'; }
 
-for u in rocedp.service rocedp-sync.service rocedp-sonic-sync.service rocedp-textfile.service; do
+for u in rocedp.service rocedp-sync.service rocedp-sonic-sync.service rocedp-textfile.service rocedp-exporter.service; do
+	max=5.0
+	[ "$u" = rocedp-exporter.service ] && max=2.5
 	systemd-analyze security --offline=yes "$U/$u" >"$TMP/s.out" 2>&1
 	score=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$TMP/s.out")
-	if [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 5.0) }'; then
-		ok "systemd-analyze security $u: exposure $score <= 5.0"
+	if [ -n "$score" ] && awk -v s="$score" -v m="$max" 'BEGIN { exit !(s <= m) }'; then
+		ok "systemd-analyze security $u: exposure $score <= $max"
 	else
-		nok "systemd-analyze security $u: exposure <= 5.0" "got '${score:-none}': $(tail -3 "$TMP/s.out")"
+		nok "systemd-analyze security $u: exposure <= $max" "got '${score:-none}': $(tail -3 "$TMP/s.out")"
 	fi
 done
 
@@ -82,6 +85,7 @@ caps rocedp.service "CAP_BPF CAP_NET_ADMIN CAP_SYS_ADMIN"
 caps rocedp-sync.service "CAP_BPF CAP_NET_ADMIN"
 caps rocedp-sonic-sync.service "CAP_BPF CAP_NET_ADMIN"
 caps rocedp-textfile.service "CAP_BPF"
+caps rocedp-exporter.service "CAP_BPF"
 
 r="$TMP/usr/sbin/rocedp"
 [ "$(key rocedp.service Type)" = oneshot ] && [ "$(key rocedp.service RemainAfterExit)" = yes ] &&
@@ -90,10 +94,11 @@ r="$TMP/usr/sbin/rocedp"
 	case " $(key rocedp.service After) " in *" systemd-modules-load.service "*) true ;; *) false ;; esac &&
 	ok "rocedp.service: oneshot, rocedp start --config /etc/rocedp/rocedp.json, stop, after systemd-modules-load" ||
 	nok "rocedp.service: oneshot, start/stop, after systemd-modules-load" "$(grep -E '^(Type|Exec|After)' "$U/rocedp.service")"
-for u in rocedp-sync.service rocedp-sonic-sync.service; do
+for u in rocedp-sync.service rocedp-sonic-sync.service rocedp-exporter.service; do
 	[ "$(key $u Type)" = notify ] &&
 		case " $(key $u After) " in *" rocedp.service "*) true ;; *) false ;; esac &&
-		[ "$(key $u PartOf)" = rocedp.service ] && ! grep -q '^Condition' "$U/$u" &&
+		{ [ "$u" = rocedp-exporter.service ] || [ "$(key $u PartOf)" = rocedp.service ]; } &&
+		! grep -q '^Condition' "$U/$u" &&
 		ok "$u: Type=notify, after and part of rocedp.service, no condition on a pin" ||
 		nok "$u: Type=notify, after and part of rocedp.service, no condition" "$(grep -E '^(Type|After|PartOf|Condition)' "$U/$u")"
 done
@@ -104,6 +109,12 @@ done
 	[ "$(sed -n 's/^UMask=//p' "$U/rocedp-textfile.service" | tail -n1)" = 0022 ] &&
 	ok "ExecStart: rocedp sync, rocedp sonic sync, rocedp stats --textfile every 15 s (umask 0022: node-exporter reads it)" ||
 	nok "ExecStart of the sync, sonic sync and textfile units" "$(grep -h '^ExecStart' "$U"/*.service)"
+
+[ "$(key rocedp-exporter.service ExecStart)" = "$r exporter \$ROCEDP_EXPORTER_ARGS" ] &&
+	grep -qx 'Environment="ROCEDP_EXPORTER_ARGS=--listen :9436"' "$U/rocedp-exporter.service" &&
+	[ "$(key rocedp-exporter.service IPAddressAllow)" = any ] &&
+	ok "rocedp-exporter.service: rocedp exporter --listen :9436 (overridable), the one unit open to any address" ||
+	nok "rocedp-exporter.service ExecStart, listen, IPAddressAllow" "$(grep -E '^(Exec|Env|IPAddress)' "$U/rocedp-exporter.service")"
 
 echo "1..$N"
 [ "$FAILED" = 0 ]

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocedp stats [--watch SEC] [--prometheus] [--textfile DIR] [--top-qps K]:
- * the counters the library reads (stats.c) as text, JSON, Prometheus
- * exposition 0.0.4 or a node_exporter textfile; the Prometheus forms add
- * the telemetry of the top K QPs and the ports (qps.c, porttab.c).
+ * the counters the library reads (stats.c) as text or JSON (with the time
+ * of the read), or the Prometheus exposition (promexp.c) on stdout or as
+ * a node_exporter textfile.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,41 +11,21 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "commands.h"
 #include "escape.h"
 #include "cli.h"
 #include "names.h"
 #include "porttab.h"
+#include "promexp.h"
 #include "qps.h"
 #include "safefile.h"
 #include "stats.h"
 #include "util.h"
 
-/* The counter families of rd_stats, as each format names them. */
-static const struct family {
-	const char *text, *json; /* text line label, JSON key */
-	const char *metric, *label, *help; /* Prometheus */
-	unsigned int base, first, n; /* counters base + [first, n) */
-	bool sparse; /* text shows only the counters that are not 0 */
-	const char *(*name)(unsigned int);
-} families[] = {
-	{ "classes", "classes", "rocedp_class_packets_total", "class",
-	  "Frames per traffic class.", ROCEDP_CTR_CLASS_BASE, 0,
-	  ROCEDP_CLASS_MAX, false, rd_class_name },
-	{ "verdicts", "verdicts", "rocedp_verdict_packets_total", "verdict",
-	  "Frames by verdict.", ROCEDP_CTR_VERDICT_BASE, 0, ROCEDP_VERDICT_MAX,
-	  false, rd_verdict_name },
-	/* reason 0 of these two is "none": never counted */
-	{ "malformed", "malformed", "rocedp_malformed_packets_total", "reason",
-	  "Malformed frames by reason.", ROCEDP_CTR_MAL_BASE, 1, ROCEDP_MAL_MAX,
-	  true, rd_malformed_name },
-	{ "passed to kernel", "pass", "rocedp_passed_packets_total", "reason",
-	  "Frames handed to the kernel, by reason.", ROCEDP_CTR_PASS_BASE, 1,
-	  ROCEDP_PASS_MAX, true, rd_pass_name },
-};
-
-#define N_FAMILIES (sizeof(families) / sizeof(families[0]))
+#define families rd_ctr_families
+#define N_FAMILIES rd_ctr_n_families
 
 /* The per-port counters: text column, JSON key, field. */
 static const struct port_col {
@@ -92,7 +72,7 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 	unsigned int i, j, k;
 
 	for (k = 0; k < N_FAMILIES; k++) {
-		const struct family *fm = &families[k];
+		const struct rd_ctr_family *fm = &families[k];
 
 		fprintf(f, "%s:", fm->text);
 		for (i = fm->first; i < fm->n; i++)
@@ -142,14 +122,17 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 	}
 }
 
-static void print_json(FILE *f, const struct rd_stats_snapshot *s)
+static void print_json(FILE *f, const struct rd_stats_snapshot *s,
+		       const struct timespec *ts)
 {
 	char name[RD_ESC_IFNAME];
 	unsigned int i, j, k;
 
-	fprintf(f, "{");
+	/* CLOCK_REALTIME of the read, seconds with ns */
+	fprintf(f, "{\"timestamp\":%lld.%09ld,", (long long)ts->tv_sec,
+		ts->tv_nsec);
 	for (k = 0; k < N_FAMILIES; k++) {
-		const struct family *fm = &families[k];
+		const struct rd_ctr_family *fm = &families[k];
 
 		fprintf(f, "\"%s\":{", fm->json);
 		for (i = fm->first; i < fm->n; i++)
@@ -199,116 +182,6 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s)
 	fprintf(f, "]}\n");
 }
 
-#define NO_DIR ((size_t)-1)
-
-/* One per-port series: with rx/tx as its dir label, or tx NO_DIR. */
-static void prom_ports(FILE *f, const struct rd_stats_snapshot *s,
-		       const char *metric, size_t rx, size_t tx)
-{
-	char name[RD_ESC_IFNAME];
-	unsigned int i;
-
-	fprintf(f, "# TYPE %s counter\n", metric);
-	for (i = 0; i < s->n_ports; i++) {
-		const struct rocedp_port_stats *p = &s->ports[i].st;
-
-		rd_ifname_esc(s->ports[i].ifindex, RD_ESC_PROM, name);
-		if (tx == NO_DIR) {
-			fprintf(f, "%s{port=\"%s\"} %llu\n", metric, name,
-				port_val(p, rx));
-			continue;
-		}
-		fprintf(f, "%s{port=\"%s\",dir=\"rx\"} %llu\n", metric, name,
-			port_val(p, rx));
-		fprintf(f, "%s{port=\"%s\",dir=\"tx\"} %llu\n", metric, name,
-			port_val(p, tx));
-	}
-}
-
-/*
- * Per-QP and per-port telemetry (docs/telemetry.md): the top-K QPs and
- * totals; a scrape takes the ports' high-water marks (read, then 0), so
- * each scrape shows the mark of its own interval.
- */
-static void prom_telemetry(FILE *f, const struct rd_maps *m,
-			   unsigned int top_qps)
-{
-	struct rd_qp_snap qs = { 0 };
-	struct rd_porttab *pt;
-
-	if (!rd_qps_read(m, &qs))
-		rd_qps_prometheus(f, &qs, top_qps);
-	rd_qps_free(&qs);
-	pt = malloc(sizeof(*pt));
-	if (pt && !rd_porttab_read(m, pt, true))
-		rd_porttab_prometheus(f, pt);
-	free(pt);
-}
-
-/*
- * Prometheus text exposition format 0.0.4: the one place it is written,
- * for --prometheus and for --textfile alike. m is open, for series read
- * here rather than in the snapshot: a new family is one more call at the
- * end.
- */
-static void print_prometheus(FILE *f, const struct rd_maps *m,
-			     const struct rd_stats_snapshot *s,
-			     unsigned int top_qps)
-{
-	char name[RD_ESC_IFNAME];
-	unsigned int i, j, k;
-
-	for (k = 0; k < N_FAMILIES; k++) {
-		const struct family *fm = &families[k];
-
-		fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", fm->metric,
-			fm->help, fm->metric);
-		for (i = fm->first; i < fm->n; i++)
-			fprintf(f, "%s{%s=\"%s\"} %llu\n", fm->metric,
-				fm->label, fm->name(i),
-				(unsigned long long)s->ctr[fm->base + i]);
-	}
-	for (i = ROCEDP_CTR_MISC_BASE; i < ROCEDP_CTR_MAX; i++)
-		fprintf(f,
-			"# TYPE rocedp_%s_total counter\nrocedp_%s_total %llu\n",
-			rd_counter_misc_name(i), rd_counter_misc_name(i),
-			(unsigned long long)s->ctr[i]);
-	fprintf(f, "# TYPE rocedp_cts_rule_hits_total counter\n");
-	for (i = 0; i < ROCEDP_MAX_CTS_RULES; i++)
-		fprintf(f, "rocedp_cts_rule_hits_total{rule=\"%u\"} %llu\n", i,
-			(unsigned long long)s->cts_hits[i]);
-	prom_ports(f, s, "rocedp_port_packets_total",
-		   offsetof(struct rocedp_port_stats, rx_pkts),
-		   offsetof(struct rocedp_port_stats, tx_pkts));
-	prom_ports(f, s, "rocedp_port_bytes_total",
-		   offsetof(struct rocedp_port_stats, rx_bytes),
-		   offsetof(struct rocedp_port_stats, tx_bytes));
-	prom_ports(f, s, "rocedp_port_ecn_marked_total",
-		   offsetof(struct rocedp_port_stats, ecn_marked), NO_DIR);
-	prom_ports(f, s, "rocedp_port_ecn_marked_bytes_total",
-		   offsetof(struct rocedp_port_stats, ecn_marked_bytes),
-		   NO_DIR);
-	fprintf(f, "# TYPE rocedp_member_bytes_total counter\n");
-	for (i = 0; i < s->n_groups; i++)
-		for (j = 0; j < s->groups[i].n_members; j++)
-			fprintf(f,
-				"rocedp_member_bytes_total{group=\"%u\",member=\"%u\",port=\"%s\"} %llu\n",
-				s->groups[i].id, j,
-				rd_ifname_esc(s->groups[i].members[j].ifindex,
-					      RD_ESC_PROM, name),
-				(unsigned long long)s->groups[i]
-					.members[j]
-					.st.bytes);
-	fprintf(f,
-		"# HELP rocedp_group_imbalance Busiest member bytes / mean (Meta's metric).\n"
-		"# TYPE rocedp_group_imbalance gauge\n");
-	for (i = 0; i < s->n_groups; i++)
-		fprintf(f, "rocedp_group_imbalance{group=\"%u\"} %.4f\n",
-			s->groups[i].id, s->groups[i].imbalance);
-	/* series read from the maps here go below */
-	prom_telemetry(f, m, top_qps);
-}
-
 /*
  * The collector's directory may belong to another user (prometheus): a
  * fresh temp file created with O_EXCL|O_NOFOLLOW each time, then rename,
@@ -316,8 +189,7 @@ static void print_prometheus(FILE *f, const struct rd_maps *m,
  * collector never reads a half-written file.
  */
 static int write_textfile(const char *dir, const struct rd_maps *m,
-			  const struct rd_stats_snapshot *s,
-			  unsigned int top_qps)
+			  const struct rd_prom_opts *po)
 {
 	struct rd_safefile sf;
 	char path[4096];
@@ -329,12 +201,16 @@ static int write_textfile(const char *dir, const struct rd_maps *m,
 	err = rd_safefile_open(&sf, path, 0644);
 	if (err)
 		return err;
-	print_prometheus(sf.f, m, s, top_qps);
+	err = rd_prom_write(sf.f, m, po);
+	if (err) {
+		rd_safefile_abort(&sf);
+		return err;
+	}
 	return rd_safefile_commit(&sf);
 }
 
 struct stats_opts {
-	unsigned int watch; /* seconds; 0: once */
+	double watch; /* seconds; 0: once */
 	bool prom;
 	const char *textfile;
 	unsigned int top_qps; /* QPs with series of their own */
@@ -349,11 +225,13 @@ static int parse_opts(const struct cli_call *c, struct stats_opts *o)
 	o->prom = cli_set(c, "prometheus");
 	o->textfile = cli_val(c, "textfile");
 	if (w) {
-		o->watch = strtoul(w, &end, 10);
-		if (*end || !o->watch || *w == '-')
+		errno = 0;
+		o->watch = strtod(w, &end);
+		if (!*w || *end || errno || !(o->watch >= 0.1) ||
+		    o->watch > 3600)
 			return cli_usage_err(
 				c,
-				"--watch: '%s' is not a positive number of seconds",
+				"--watch: '%s' is not a number of seconds from 0.1 to 3600",
 				w);
 	}
 	if (k) {
@@ -371,24 +249,33 @@ static int parse_opts(const struct cli_call *c, struct stats_opts *o)
 static int stats_once(const struct stats_opts *o, const struct rd_maps *m)
 {
 	static struct rd_stats_snapshot snap;
+	struct rd_prom_opts po = { .top_qps = o->top_qps };
+	struct timespec now;
 	int err;
 
-	err = rd_stats_read(m, &snap);
-	if (err) {
-		rd_err("stats", "reading counters: %s", strerror(-err));
-		return err;
-	}
 	if (o->textfile) {
-		err = write_textfile(o->textfile, m, &snap, o->top_qps);
+		err = write_textfile(o->textfile, m, &po);
 		if (err)
 			rd_err("stats", "%s: %s", o->textfile,
 			       rd_safefile_strerror(err));
 		return err;
 	}
 	if (o->prom) {
-		print_prometheus(stdout, m, &snap, o->top_qps);
-	} else if (rd_json) {
-		print_json(stdout, &snap);
+		err = rd_prom_write(stdout, m, &po);
+		if (err)
+			rd_err("stats", "reading counters: %s", strerror(-err));
+		fflush(stdout);
+		return err;
+	}
+	/* the time of the read, for samples a script keeps */
+	clock_gettime(CLOCK_REALTIME, &now);
+	err = rd_stats_read(m, &snap);
+	if (err) {
+		rd_err("stats", "reading counters: %s", strerror(-err));
+		return err;
+	}
+	if (rd_json) {
+		print_json(stdout, &snap, &now);
 	} else {
 		if (o->watch)
 			printf("\033[H\033[2J");
@@ -396,6 +283,14 @@ static int stats_once(const struct stats_opts *o, const struct rd_maps *m)
 	}
 	fflush(stdout);
 	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
 }
 
 int cmd_stats(const struct cli_call *c)
@@ -409,8 +304,8 @@ int cmd_stats(const struct cli_call *c)
 		return ret;
 	if (cli_maps_open(&m, "stats"))
 		return 1;
-	while (!(ret = stats_once(&o, &m)) && o.watch)
-		sleep(o.watch);
+	while (!(ret = stats_once(&o, &m)) && o.watch > 0)
+		sleep_s(o.watch);
 	rd_maps_close(&m);
 	return ret ? 1 : 0;
 }

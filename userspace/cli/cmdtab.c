@@ -57,7 +57,8 @@ static const struct cli_opt start_opts[] = {
 };
 
 static const struct cli_opt stats_opts[] = {
-	{ "watch", 'w', "SEC", 0, "print again every SEC seconds" },
+	{ "watch", 'w', "SEC", 0,
+	  "print again every SEC seconds (0.1 to 3600, fractions too)" },
 	{ "prometheus", 'P', NULL, 0,
 	  "Prometheus text exposition format 0.0.4" },
 	{ "textfile", 't', "DIR", 0,
@@ -65,6 +66,18 @@ static const struct cli_opt stats_opts[] = {
 	{ "top-qps", 0, "K", 0,
 	  "Prometheus series of their own for the K sickest QPs "
 	  "(0..10000, default 10)" },
+	{ NULL },
+};
+
+static const struct cli_opt exporter_opts[] = {
+	{ "listen", 'l', "ADDR:PORT", 0,
+	  "where to serve /metrics (needed): 127.0.0.1:9436, [::1]:9436, or "
+	  ":9436 for every address" },
+	{ "top-qps", 0, "K", 0,
+	  "series of their own for the K sickest QPs (0..10000, default 10)" },
+	{ "hwm-window", 0, "SEC", 0,
+	  "take the ECN queue high-water marks every SEC seconds, 1..3600 "
+	  "(default 10): a scrape shows the mark of the last SEC to 2 SEC" },
 	{ NULL },
 };
 
@@ -272,6 +285,15 @@ static const struct cli_cmd cmds[] = {
 	  "add the telemetry: totals over every QP and series for the top K "
 	  "QPs only, sickest first.",
 	  stats_opts },
+	{ "exporter", NULL, "", 0, 0, CLI_ROOT, cmd_exporter,
+	  "serve the Prometheus metrics over HTTP (/metrics)",
+	  "The exposition of stats --prometheus, read afresh from this "
+	  "network namespace's pinned maps at each scrape; rocedp_up is 0 "
+	  "while nothing is attached. A scrape changes nothing: the ECN "
+	  "queue high-water marks are taken on the exporter's own window. "
+	  "Runs until SIGTERM; tells systemd when it is ready "
+	  "(rocedp-exporter.service).",
+	  exporter_opts },
 	{ "flows", NULL, "", 0, 0, CLI_ROOT, cmd_flows, "active flowlets", NULL,
 	  flows_opts },
 	{ "qps", NULL, "", 0, 0, CLI_ROOT, cmd_qps,

@@ -5,6 +5,7 @@
  * carrier-change count, which exists whether or not the link watcher runs.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <linux/if_link.h>
@@ -99,6 +100,7 @@ int rd_porttab_read(const struct rd_maps *m, struct rd_porttab *t,
 	int err;
 
 	t->n = 0;
+	t->hwm_window_s = 0;
 	t->hwm_reset = reset_hwm;
 	for (k = 1; k < ROCEDP_PORT_SLOTS; k++) {
 		err = rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &k, (__u64 *)&ps,
@@ -271,6 +273,25 @@ void rd_porttab_print_text(FILE *f, const struct rd_porttab *t)
 	}
 }
 
+/* /sys/class/net/NAME/ifalias, first line; "" when none or unreadable */
+static void port_alias(const char *name, char *buf, size_t len)
+{
+	char path[64 + IF_NAMESIZE];
+	FILE *f;
+
+	buf[0] = 0;
+	if (!name[0] || strchr(name, '/'))
+		return;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ifalias", name);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
 void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 {
 	char name[RD_ESC_IFNAME];
@@ -291,9 +312,14 @@ void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 				(unsigned long long)t->rows[i].st.rx_class[c],
 				name, rd_class_name(c),
 				(unsigned long long)t->rows[i].st.tx_class[c]);
-	fprintf(f,
-		"# HELP rocedp_port_vq_high_water_bytes ECN virtual queue high-water mark since the previous scrape.\n"
-		"# TYPE rocedp_port_vq_high_water_bytes gauge\n");
+	if (t->hwm_window_s > 0)
+		fprintf(f,
+			"# HELP rocedp_port_vq_high_water_bytes ECN virtual queue high-water mark over the last %g to %g seconds.\n",
+			t->hwm_window_s, 2 * t->hwm_window_s);
+	else
+		fprintf(f,
+			"# HELP rocedp_port_vq_high_water_bytes ECN virtual queue high-water mark since an interval reader last took it.\n");
+	fprintf(f, "# TYPE rocedp_port_vq_high_water_bytes gauge\n");
 	for (i = 0; i < t->n; i++)
 		fprintf(f,
 			"rocedp_port_vq_high_water_bytes{port=\"%s\"} %llu\n",
@@ -312,5 +338,16 @@ void rd_porttab_prometheus(FILE *f, const struct rd_porttab *t)
 			fprintf(f,
 				"rocedp_port_carrier_changes_total{port=\"%s\"} %u\n",
 				PNAME(i), t->rows[i].carrier_changes);
+	fprintf(f,
+		"# HELP rocedp_port_info The port's description (ifalias): its peer, where the operator wrote it.\n"
+		"# TYPE rocedp_port_info gauge\n");
+	for (i = 0; i < t->n; i++) {
+		char alias[256], esc[RD_ESC_LEN(sizeof(alias))];
+
+		port_alias(t->rows[i].name, alias, sizeof(alias));
+		fprintf(f,
+			"rocedp_port_info{port=\"%s\",description=\"%s\"} 1\n",
+			PNAME(i), rd_esc_prom(alias, esc, sizeof(esc)));
+	}
 #undef PNAME
 }

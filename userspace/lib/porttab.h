@@ -33,6 +33,10 @@ struct rd_porttab {
 	struct rd_port_row rows[RD_PORTTAB_MAX];
 	__u64 mono_ns;
 	bool hwm_reset; /* this read zeroed the marks it took */
+	/* the Prometheus form: 0, the marks since the last take; else the
+	 * rows' marks are the maximum over the last window_s..2 window_s
+	 * seconds (promexp.h, rd_hwm_window) */
+	double hwm_window_s;
 };
 
 /*

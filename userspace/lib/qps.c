@@ -540,29 +540,50 @@ void rd_qps_print_text(FILE *f, const struct rd_qp_snap *s, size_t limit)
 
 /* ---------------------------------------------------------------- prometheus */
 
+/*
+ * A QP's label set: its key, and the ports its requests come in and leave
+ * by (in_port, out_port: "-" for none), which the recording rules join
+ * with each port's description to name the link a gap appeared behind
+ * (docs/metrics.md). Port names are escaped; addresses need not be.
+ */
 static void prom_labels(const struct rd_qp *q, char *buf, size_t len)
 {
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+	char in[RD_ESC_IFNAME], out[RD_ESC_IFNAME];
 
 	rd_qp_addr_str(&q->key, q->key.src, src, sizeof(src));
 	rd_qp_addr_str(&q->key, q->key.dst, dst, sizeof(dst));
-	snprintf(buf, len, "src=\"%s\",dst=\"%s\",qp=\"0x%x\"", src, dst,
-		 q->key.dqp);
+	if (q->st.in_ifindex)
+		rd_ifname_esc(q->st.in_ifindex, RD_ESC_PROM, in);
+	else
+		strcpy(in, "-");
+	if (q->st.out_ifindex)
+		rd_ifname_esc(q->st.out_ifindex, RD_ESC_PROM, out);
+	else
+		strcpy(out, "-");
+	snprintf(
+		buf, len,
+		"src=\"%s\",dst=\"%s\",qp=\"0x%x\",in_port=\"%s\",out_port=\"%s\"",
+		src, dst, q->key.dqp, in, out);
 }
 
-/* one metric family over the top-K QPs */
+/* one metric family over the top-K QPs: an integer value or seconds */
 static void prom_family(FILE *f, const char *name, const char *type,
 			const char *help, const struct rd_qp *qps, size_t n,
-			__u64 (*get)(const struct rd_qp *))
+			__u64 (*get)(const struct rd_qp *), bool ns_to_s)
 {
-	char lab[160];
+	char lab[2 * INET6_ADDRSTRLEN + 2 * RD_ESC_IFNAME + 96];
 	size_t i;
 
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 	for (i = 0; i < n; i++) {
 		prom_labels(&qps[i], lab, sizeof(lab));
-		fprintf(f, "%s{%s} %llu\n", name, lab,
-			(unsigned long long)get(&qps[i]));
+		if (ns_to_s)
+			fprintf(f, "%s{%s} %.9g\n", name, lab,
+				get(&qps[i]) / 1e9);
+		else
+			fprintf(f, "%s{%s} %llu\n", name, lab,
+				(unsigned long long)get(&qps[i]));
 	}
 }
 
@@ -590,13 +611,29 @@ static __u64 g_stalls(const struct rd_qp *q)
 {
 	return q->st.stalls;
 }
+static __u64 g_cnps(const struct rd_qp *q)
+{
+	return q->st.cnps;
+}
+static __u64 g_ce(const struct rd_qp *q)
+{
+	return q->st.ce;
+}
+static __u64 g_rtt_samples(const struct rd_qp *q)
+{
+	return q->st.rtt_samples;
+}
 static __u64 g_wait(const struct rd_qp *q)
 {
-	return q->wait_ns / 1000;
+	return q->wait_ns;
 }
 static __u64 g_rtt(const struct rd_qp *q)
 {
-	return q->st.rtt_ewma_ns / 1000;
+	return q->st.rtt_ewma_ns;
+}
+static __u64 g_rtt_min(const struct rd_qp *q)
+{
+	return q->st.rtt_min_ns;
 }
 
 /*
@@ -653,26 +690,38 @@ void rd_qps_prometheus(FILE *f, const struct rd_qp_snap *s, unsigned int top_k)
 	}
 	prom_family(f, "rocedp_qp_bytes_total", "counter",
 		    "Bytes of the top-K QPs (sickest, then busiest).", top.qps,
-		    n, g_bytes);
+		    n, g_bytes, false);
 	prom_family(f, "rocedp_qp_packets_total", "counter",
-		    "Frames of the top-K QPs.", top.qps, n, g_pkts);
+		    "Frames of the top-K QPs.", top.qps, n, g_pkts, false);
 	prom_family(f, "rocedp_qp_gaps_total", "counter",
 		    "Request PSN gaps (loss upstream) of the top-K QPs.",
-		    top.qps, n, g_gaps);
+		    top.qps, n, g_gaps, false);
 	prom_family(f, "rocedp_qp_rewinds_total", "counter",
 		    "Request PSN rewinds (go-back-N) of the top-K QPs.",
-		    top.qps, n, g_rewinds);
+		    top.qps, n, g_rewinds, false);
 	prom_family(f, "rocedp_qp_naks_total", "counter",
-		    "NAKs of the top-K QPs.", top.qps, n, g_naks);
+		    "NAKs of the top-K QPs.", top.qps, n, g_naks, false);
 	prom_family(f, "rocedp_qp_stalls_total", "counter",
 		    "ACK waits over the threshold of the top-K QPs.", top.qps,
-		    n, g_stalls);
+		    n, g_stalls, false);
+	prom_family(f, "rocedp_qp_cnps_total", "counter",
+		    "CNPs sent back to the top-K QPs' senders.", top.qps, n,
+		    g_cnps, false);
+	prom_family(f, "rocedp_qp_ce_total", "counter",
+		    "Request frames of the top-K QPs that left CE-marked.",
+		    top.qps, n, g_ce, false);
+	prom_family(f, "rocedp_qp_rtt_samples_total", "counter",
+		    "RTT samples of the top-K QPs.", top.qps, n, g_rtt_samples,
+		    false);
 	prom_family(
-		f, "rocedp_qp_unacked_wait_microseconds", "gauge",
-		"Age of the oldest unacknowledged request of the top-K QPs.",
-		top.qps, n, g_wait);
-	prom_family(f, "rocedp_qp_rtt_microseconds", "gauge",
+		f, "rocedp_qp_unacked_wait_seconds", "gauge",
+		"Age of the oldest unacknowledged request of the top-K QPs (0: none).",
+		top.qps, n, g_wait, true);
+	prom_family(f, "rocedp_qp_rtt_seconds", "gauge",
 		    "RTT EWMA of the top-K QPs (0: no sample).", top.qps, n,
-		    g_rtt);
+		    g_rtt, true);
+	prom_family(f, "rocedp_qp_rtt_min_seconds", "gauge",
+		    "Lowest RTT sample of the top-K QPs (0: no sample).",
+		    top.qps, n, g_rtt_min, true);
 	free(top.qps);
 }

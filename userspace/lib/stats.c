@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "names.h"
 #include "stats.h"
 
 /* index: the counter less ROCEDP_CTR_MISC_BASE */
@@ -52,6 +53,50 @@ static const char *const misc_names[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
 	MISC(RTT_PAIR_RXE_PORT, "rtt_qp_pairs_by_rxe_port"),
 };
 
+/* HELP of each: what one count is */
+static const char *const misc_help[ROCEDP_CTR_MAX - ROCEDP_CTR_MISC_BASE] = {
+	MISC(RX_PKTS, "Frames the programs saw."),
+	MISC(RX_BYTES, "Bytes of the frames the programs saw."),
+	MISC(FWD_PKTS, "Frames forwarded by rocedp."),
+	MISC(FWD_BYTES, "Bytes forwarded by rocedp."),
+	MISC(FWD_CACHE_HIT,
+	     "Forwarded frames whose route came from the decision cache."),
+	MISC(REMARKED, "Frames whose DSCP (or PCP) was changed."),
+	MISC(REMARK_SAME,
+	     "Frames with a remark action whose value was already right."),
+	MISC(FLOWLET_NEW, "Flowlets started (a new flow or a gap)."),
+	MISC(FLOWLET_FLOW_NEW, "First frames of a flow."),
+	MISC(FLOWLET_MOVE, "New flowlets that took another member."),
+	MISC(FLOWLET_REORDER_RISK,
+	     "Flowlets moved within the gap (must stay 0)."),
+	MISC(FLOWLET_INSERT_FAIL, "Flows the flowlet table could not hold."),
+	MISC(FLOWLET_MEMBER_GONE, "Flowlets whose member left the group."),
+	MISC(RTT_SAMPLES, "RTT samples taken from request and ACK pairs."),
+	MISC(ECN_MARKED, "Frames marked CE."),
+	MISC(ECN_WOULD_MARK, "Not-ECT frames RED would have marked."),
+	MISC(ECN_ALREADY_CE, "Frames that arrived already CE."),
+	MISC(ECN_OPTOUT, "Frames of a class exempt from marking."),
+	MISC(ECN_SRC_KFUNC,
+	     "ECN decisions with thresholds from the kernel module."),
+	MISC(ECN_SRC_MAP, "ECN decisions with thresholds from the map."),
+	MISC(SPRAY_PKTS, "Frames sprayed per packet over a group."),
+	MISC(PORT_UNTRACKED,
+	     "Frames of a port whose ifindex has no per-port slot."),
+	MISC(RTT_AMBIGUOUS,
+	     "ACKs that could close several QPs' samples (none taken)."),
+	MISC(RTT_RETX, "ACKs of a retransmitted request (no sample, Karn)."),
+	MISC(RTT_EXPIRED, "ACKs of a request too old to sample."),
+	MISC(RTT_PEND_FULL,
+	     "Requests not sampled: too many QPs pending one PSN."),
+	MISC(RTT_PAIR_LEARNED, "Requester and responder QP pairs learned."),
+	MISC(FLOWLET_CLAIM_LOST, "Flowlets another CPU started first."),
+	MISC(FLOWLET_EVICT_KEPT, "Evicted flows back with their member kept."),
+	MISC(QP_UNPAIRED, "Responses with no known QP entry."),
+	MISC(QP_NEW, "QP table entries created."),
+	MISC(QP_REPLACED, "Live QP table entries replaced by a new QP."),
+	MISC(FLOWLET_REPLACED, "Live flows whose way a new flow took."),
+};
+
 #undef MISC
 
 const char *rd_counter_misc_name(unsigned int idx)
@@ -60,6 +105,32 @@ const char *rd_counter_misc_name(unsigned int idx)
 		return "unknown";
 	return misc_names[idx - ROCEDP_CTR_MISC_BASE] ?: "unknown";
 }
+
+const char *rd_counter_misc_help(unsigned int idx)
+{
+	if (idx < ROCEDP_CTR_MISC_BASE || idx >= ROCEDP_CTR_MAX)
+		return "A dataplane counter.";
+	return misc_help[idx - ROCEDP_CTR_MISC_BASE] ?: "A dataplane counter.";
+}
+
+const struct rd_ctr_family rd_ctr_families[] = {
+	{ "classes", "classes", "rocedp_class_packets_total", "class",
+	  "Frames per traffic class.", ROCEDP_CTR_CLASS_BASE, 0,
+	  ROCEDP_CLASS_MAX, false, rd_class_name },
+	{ "verdicts", "verdicts", "rocedp_verdict_packets_total", "verdict",
+	  "Frames by verdict.", ROCEDP_CTR_VERDICT_BASE, 0, ROCEDP_VERDICT_MAX,
+	  false, rd_verdict_name },
+	/* reason 0 of these two is "none": never counted */
+	{ "malformed", "malformed", "rocedp_malformed_packets_total", "reason",
+	  "Malformed frames by reason.", ROCEDP_CTR_MAL_BASE, 1, ROCEDP_MAL_MAX,
+	  true, rd_malformed_name },
+	{ "passed to kernel", "pass", "rocedp_passed_packets_total", "reason",
+	  "Frames handed to the kernel, by reason.", ROCEDP_CTR_PASS_BASE, 1,
+	  ROCEDP_PASS_MAX, true, rd_pass_name },
+};
+
+const unsigned int rd_ctr_n_families =
+	sizeof(rd_ctr_families) / sizeof(rd_ctr_families[0]);
 
 /* Sum one key of a per-CPU map whose value is n_u64 counters. */
 int rd_percpu_sum(int fd, const void *key, __u64 *out, unsigned int n_u64)

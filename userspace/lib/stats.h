@@ -6,6 +6,7 @@
 #ifndef ROCEDP_STATS_H
 #define ROCEDP_STATS_H
 
+#include <stdbool.h>
 #include "mapset.h"
 
 #define RD_STATS_MAX_PORTS ROCEDP_MAX_PORTS
@@ -50,5 +51,20 @@ int rd_counter_get(int fd, unsigned int idx, __u64 *v);
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s);
 /* The name of a counter from ROCEDP_CTR_MISC_BASE on ("unknown" else). */
 const char *rd_counter_misc_name(unsigned int idx);
+/*
+ * The counter families of the rd_stats block that have a label (class,
+ * verdict, reason), as each output names them: counters base + [first, n).
+ */
+struct rd_ctr_family {
+	const char *text, *json; /* text line label, JSON key */
+	const char *metric, *label, *help; /* Prometheus */
+	unsigned int base, first, n;
+	bool sparse; /* text shows only the counters that are not 0 */
+	const char *(*name)(unsigned int);
+};
+extern const struct rd_ctr_family rd_ctr_families[];
+extern const unsigned int rd_ctr_n_families;
+/* One sentence on what it counts, for a Prometheus HELP line. */
+const char *rd_counter_misc_help(unsigned int idx);
 
 #endif
