@@ -13,8 +13,9 @@ PY ?= /usr/bin/python3
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 
-# hiredis: rocedp sonic sync talks to SONiC's Redis databases (docs/sonic.md)
-PKGS := libbpf libxdp libmnl json-c hiredis
+# hiredis: rocedp sonic sync talks to SONiC's Redis databases; openssl: its
+# TLS, which Debian 12's hiredis 0.14 lacks (docs/sonic.md)
+PKGS := libbpf libxdp libmnl json-c hiredis openssl
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -15,6 +15,7 @@
 #include "sonic.h"
 #include "sonic_redis.h"
 #include "sonic_dbconf.h"
+#include "sonic_qps.h"
 #include "sonic_sync.h"
 
 int cmd_sonic_import(const struct cli_call *c)
@@ -83,6 +84,32 @@ static int check_ports(const struct rd_sonic_opts *o)
 	return err ? CLI_USAGE : 0;
 }
 
+/* The --tls options agree with each other and the address (port < 0:
+ * unix:PATH); the files themselves are read when the daemon starts. */
+static int tls_opts(const struct cli_call *c,
+		    const struct rd_sonic_sync_opts *o, int port)
+{
+	static const char *const names[] = { "tls-ca", "tls-cert", "tls-key",
+					     "tls-server-name" };
+	unsigned int i;
+
+	for (i = 0; !o->tls && i < sizeof(names) / sizeof(names[0]); i++)
+		if (cli_val(c, names[i]))
+			return cli_usage_err(c, "--%s without --tls", names[i]);
+	if (!o->tls)
+		return 0;
+	if (port < 0)
+		return cli_usage_err(
+			c,
+			"--tls with --redis %s: Redis has no TLS on unix sockets, want HOST:PORT",
+			o->url);
+	if (!o->tls_opts.cert != !o->tls_opts.key)
+		return cli_usage_err(c, "--tls-cert and --tls-key go together");
+	if (o->tls_opts.server_name && !o->tls_opts.server_name[0])
+		return cli_usage_err(c, "--tls-server-name: empty");
+	return 0;
+}
+
 int cmd_sonic_sync(const struct cli_call *c)
 {
 	struct rd_sonic_sync_opts o = {
@@ -93,9 +120,17 @@ int cmd_sonic_sync(const struct cli_call *c)
 		.port_ms = RD_SONIC_PORT_MS,
 		.queue_ms = RD_SONIC_QUEUE_MS,
 		.quiet_ms = RD_SONIC_QUIET_MS,
+		.qp_top = RD_SQPS_TOP_DEFAULT,
 		.once = cli_set(c, "once"),
+		.tls = cli_set(c, "tls"),
+		.tls_opts = { .ca = cli_val(c, "tls-ca"),
+			      .cert = cli_val(c, "tls-cert"),
+			      .key = cli_val(c, "tls-key"),
+			      .server_name = cli_val(c, "tls-server-name") },
 	};
-	char host[256], err[600], url[128];
+	const char *top = cli_val(c, "qp-top");
+	char host[256], err[600], url[128], *end;
+	unsigned long k;
 	int port, e;
 
 	/* the database numbers: --db-config, else SONiC's own file when
@@ -124,6 +159,15 @@ int cmd_sonic_sync(const struct cli_call *c)
 	    period(c, "queue-interval", false, &o.queue_ms) ||
 	    period(c, "quiet-ms", true, &o.quiet_ms))
 		return CLI_USAGE;
+	if (top) {
+		errno = 0;
+		k = strtoul(top, &end, 10);
+		if (errno || *end || end == top || *top == '-' || *top == '+' ||
+		    k > RD_SQPS_TOP_MAX)
+			return cli_usage_err(c, "--qp-top %s: want 0..%u", top,
+					     RD_SQPS_TOP_MAX);
+		o.qp_top = (unsigned int)k;
+	}
 	e = rd_sredis_parse_url(o.url, host, sizeof(host), &port);
 	if (e == -EPERM) /* the URL itself is not repeated: it has a secret */
 		return cli_usage_err(
@@ -132,6 +176,9 @@ int cmd_sonic_sync(const struct cli_call *c)
 	if (e)
 		return cli_usage_err(
 			c, "--redis %s: want unix:PATH or HOST:PORT", o.url);
+	e = tls_opts(c, &o, port);
+	if (e)
+		return e;
 	if (o.conv.ports && (e = check_ports(&o.conv)))
 		return e;
 	return rd_sonic_sync_run(&o);

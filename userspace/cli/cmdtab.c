@@ -144,6 +144,20 @@ static const struct cli_opt sonic_sync_opts[] = {
 	{ "auth-file", 0, "FILE", 0,
 	  "Redis AUTH from FILE: one line PASSWORD, or two lines USER and "
 	  "PASSWORD (not readable by others)" },
+	{ "tls", 0, NULL, 0,
+	  "TLS to HOST:PORT, the server's certificate verified (not for "
+	  "unix:PATH)" },
+	{ "tls-ca", 0, "FILE", 0,
+	  "the CA certificates (PEM) the server's must chain to (default: "
+	  "the system's)" },
+	{ "tls-cert", 0, "FILE", 0,
+	  "a client certificate (PEM), for a server that wants one; with "
+	  "--tls-key" },
+	{ "tls-key", 0, "FILE", 0,
+	  "its private key (PEM, not readable by others)" },
+	{ "tls-server-name", 0, "NAME", 0,
+	  "the name the server's certificate must carry (default: the "
+	  "host of --redis)" },
 	{ "ports", 0, "MAP", 0,
 	  "SONiC port names to devices: Ethernet0=eth1,Ethernet4=eth2" },
 	{ "strict", 0, NULL, 0,
@@ -152,6 +166,9 @@ static const struct cli_opt sonic_sync_opts[] = {
 	  "seconds between per-port counter writes, 0.1..3600 (default 1)" },
 	{ "queue-interval", 0, "SEC", 0,
 	  "seconds between per-queue counter writes, 0.1..3600 (default 10)" },
+	{ "qp-top", 0, "K", 0,
+	  "per-QP counters for the K most active QPs, 0..1024 (default 64; "
+	  "0: none)" },
 	{ "quiet-ms", 0, "MS", 0,
 	  "apply once a burst of CONFIG_DB events has been quiet this many "
 	  "milliseconds, 1..10000 (default 100)" },

@@ -38,11 +38,13 @@
 static const char hash_fields[] =
 	"SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL,RDMA_BTH_DEST_QP";
 
-void rd_scounters_init(struct rd_scounters *c, const char *ports_opt)
+void rd_scounters_init(struct rd_scounters *c, const char *ports_opt,
+		       unsigned int qp_top)
 {
 	memset(c, 0, sizeof(*c));
 	c->ports_opt = ports_opt;
 	rd_maps_init(&c->m);
+	rd_sqps_init(&c->qps, qp_top);
 }
 
 void rd_scounters_reopen(struct rd_scounters *c)
@@ -55,6 +57,19 @@ void rd_scounters_reopen(struct rd_scounters *c)
 void rd_scounters_close(struct rd_scounters *c)
 {
 	rd_scounters_reopen(c);
+	rd_sqps_free(&c->qps);
+}
+
+/* A QP's ports by their SONiC names (rd_sqps_name_fn) */
+static const char *sonic_port(void *ctx, unsigned int ifindex)
+{
+	const struct rd_scounters *c = ctx;
+	unsigned int i;
+
+	for (i = 0; i < c->n_ports; i++)
+		if (c->ports[i].ifindex == ifindex)
+			return c->ports[i].name;
+	return NULL;
 }
 
 static int queue_of(const char *s)
@@ -511,6 +526,9 @@ int rd_scounters_ports(struct rd_scounters *c, struct rd_sredis *r)
 			rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, av, 3);
 		}
 	}
+	/* per QP, every role: SONiC has no QP counters of its own */
+	if (rd_sqps_write(&c->qps, &c->m, r, sonic_port, c) == -EIO)
+		return -EIO;
 	return rd_sredis_flush(r) == -EIO ? -EIO : 0;
 }
 

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "mapset.h"
+#include "sonic_qps.h"
 
 #define RD_SCTR_MAX_PORTS 256
 
@@ -47,9 +48,12 @@ struct rd_scounters {
 	struct rd_sport ports[RD_SCTR_MAX_PORTS];
 	unsigned int n_ports;
 	enum rd_srole role;
+	struct rd_sqps qps; /* COUNTERS_ROCEDP_QP: the top K QPs */
 };
 
-void rd_scounters_init(struct rd_scounters *c, const char *ports_opt);
+/* qp_top: how many QPs get COUNTERS_ROCEDP_QP keys (0: none) */
+void rd_scounters_init(struct rd_scounters *c, const char *ports_opt,
+		       unsigned int qp_top);
 void rd_scounters_close(struct rd_scounters *c);
 /* The ports to count, from CONFIG_DB (PORT, QUEUE, ARS_OBJECT) and --ports */
 void rd_scounters_learn(struct rd_scounters *c, struct json_object *db);
@@ -58,7 +62,7 @@ bool rd_scounters_detect(struct rd_scounters *c, struct rd_sredis *r);
 const char *rd_srole_name(enum rd_srole role);
 /* Role, name maps and capabilities: after each (re)sync */
 void rd_scounters_names(struct rd_scounters *c, struct rd_sredis *r);
-/* Per-port counters: -EIO when Redis was lost while writing */
+/* Per-port and per-QP counters: -EIO when Redis was lost while writing */
 int rd_scounters_ports(struct rd_scounters *c, struct rd_sredis *r);
 /* Per-queue counters */
 void rd_scounters_queues(struct rd_scounters *c, struct rd_sredis *r);

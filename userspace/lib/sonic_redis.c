@@ -19,6 +19,7 @@
 #include <hiredis/hiredis.h>
 
 #include "sonic_redis.h"
+#include "sonic_tls.h"
 
 #define RD_SREDIS_TIMEOUT_MS 2000
 #define RD_SREDIS_SCAN_COUNT "512"
@@ -134,14 +135,28 @@ out:
 }
 
 static redisContext *open_one(struct rd_sredis *r, const char *host, int port,
-			      struct rd_resp_budget *b)
+			      struct rd_resp_budget *b, struct rd_stls_conn **t)
 {
 	struct timeval tv = { RD_SREDIS_TIMEOUT_MS / 1000,
 			      (RD_SREDIS_TIMEOUT_MS % 1000) * 1000 };
 	redisContext *c;
+	int fd;
 
-	c = port < 0 ? redisConnectUnixWithTimeout(host, tv) :
-		       redisConnectWithTimeout(host, port, tv);
+	if (r->tls) {
+		/* hiredis on the plain end of the TLS pump (sonic_tls.c) */
+		if (rd_stls_connect(r->tls, host, port, RD_SREDIS_TIMEOUT_MS,
+				    &fd, t, r->err, sizeof(r->err)))
+			return NULL;
+		c = redisConnectFd(fd);
+		if (!c) {
+			close(fd);
+			rd_stls_close(*t);
+			*t = NULL;
+		}
+	} else {
+		c = port < 0 ? redisConnectUnixWithTimeout(host, tv) :
+			       redisConnectWithTimeout(host, port, tv);
+	}
 	if (!c) {
 		snprintf(r->err, sizeof(r->err), "out of memory");
 		return NULL;
@@ -251,6 +266,9 @@ static int events_on(struct rd_sredis *r)
 	int e;
 
 	e = CMD(r, r->cmd, &rep, "CONFIG", "GET", "notify-keyspace-events");
+	/* a lost connection is not a refused CONFIG */
+	if (e == -EIO && r->cmd->err)
+		return e;
 	if (e == -EIO || e == -EACCES) {
 		r->no_config = true;
 		return 0;
@@ -312,6 +330,20 @@ void rd_sredis_restore_events(struct rd_sredis *r)
 	r->events_set[0] = 0;
 }
 
+/* A TLS session the server ended (an alert after the handshake: TLS 1.3
+ * refuses a client certificate only then) says why, not hiredis' "Server
+ * closed the connection". */
+static void tls_why(struct rd_sredis *r)
+{
+	char why[200];
+
+	rd_stls_reason(r->tcmd, why, sizeof(why));
+	if (!why[0])
+		rd_stls_reason(r->tsub, why, sizeof(why));
+	if (why[0])
+		snprintf(r->err, sizeof(r->err), "TLS: %s", why);
+}
+
 int rd_sredis_connect(struct rd_sredis *r, const char *url)
 {
 	char host[256], pat[32];
@@ -326,19 +358,31 @@ int rd_sredis_connect(struct rd_sredis *r, const char *url)
 			 "the address is neither unix:PATH nor HOST:PORT");
 		return e;
 	}
-	r->cmd = open_one(r, host, port, &r->bcmd);
-	if (!r->cmd)
+	if (r->tls && port < 0) {
+		snprintf(
+			r->err, sizeof(r->err),
+			"TLS needs HOST:PORT: Redis has no TLS on unix sockets");
+		return -EINVAL;
+	}
+	r->cmd = open_one(r, host, port, &r->bcmd, &r->tcmd);
+	if (!r->cmd) {
+		rd_sredis_close(r);
 		return -ECONNREFUSED;
-	r->sub = open_one(r, host, port, &r->bsub);
+	}
+	/* the first connection proven (AUTH, a round trip) before a second
+	 * is opened: a server that refuses it (a password, a client
+	 * certificate) sees one connection a try */
+	e = auth(r, r->cmd);
+	if (!e)
+		e = events_on(r);
+	if (e)
+		goto fail;
+	r->sub = open_one(r, host, port, &r->bsub, &r->tsub);
 	if (!r->sub) {
 		e = -ECONNREFUSED;
 		goto fail;
 	}
-	e = auth(r, r->cmd);
-	if (!e)
-		e = auth(r, r->sub);
-	if (!e)
-		e = events_on(r);
+	e = auth(r, r->sub);
 	if (e)
 		goto fail;
 	snprintf(pat, sizeof(pat), "__keyspace@%d__:*", RD_SDB_CONFIG(r));
@@ -358,6 +402,7 @@ int rd_sredis_connect(struct rd_sredis *r, const char *url)
 		goto fail;
 	return 0;
 fail:
+	tls_why(r);
 	rd_sredis_close(r);
 	return e;
 }
@@ -368,6 +413,10 @@ void rd_sredis_close(struct rd_sredis *r)
 		redisFree(r->cmd);
 	if (r->sub)
 		redisFree(r->sub);
+	/* after redisFree closed the plain ends: the pumps end */
+	rd_stls_close(r->tcmd);
+	rd_stls_close(r->tsub);
+	r->tcmd = r->tsub = NULL;
 	r->cmd = r->sub = NULL;
 	r->db = -1;
 	r->pending = 0;
@@ -745,13 +794,13 @@ static int pipe_select(struct rd_sredis *r, int db)
 int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
 		   const char *const *fv, unsigned int n)
 {
-	const char *argv[2 + 2 * 32];
+	const char *argv[2 + 2 * RD_SREDIS_HSET_MAX];
 	unsigned int i;
 	int e;
 
 	if (!r->cmd)
 		return -ENOTCONN;
-	if (!n || n > 32)
+	if (!n || n > RD_SREDIS_HSET_MAX)
 		return -EINVAL;
 	e = pipe_select(r, db);
 	if (e)
@@ -776,6 +825,79 @@ int rd_sredis_hincr(struct rd_sredis *r, int db, const char *key,
 	if (e)
 		return e;
 	return count_pending(r, redisAppendCommandArgv(r->cmd, 4, argv, NULL));
+}
+
+int rd_sredis_del(struct rd_sredis *r, int db, const char *key)
+{
+	const char *argv[] = { "DEL", key };
+	int e;
+
+	if (!r->cmd)
+		return -ENOTCONN;
+	e = pipe_select(r, db);
+	if (e)
+		return e;
+	return count_pending(r, redisAppendCommandArgv(r->cmd, 2, argv, NULL));
+}
+
+int rd_sredis_scan_del(struct rd_sredis *r, int db, const char *pattern,
+		       unsigned int max_keys,
+		       bool (*keep)(void *ctx, const char *key), void *ctx,
+		       unsigned int *n_del)
+{
+	char cursor[32] = "0";
+	unsigned int rounds = 0, seen = 0;
+	redisReply *scan = NULL, *k;
+	size_t i;
+	int e;
+
+	*n_del = 0;
+	if (!r->cmd)
+		return -ENOTCONN;
+	e = rd_sredis_flush(r); /* no pipelined reply may come first */
+	if (e == -EIO)
+		return e;
+	e = select_db(r, db);
+	/* the same bounds as a CONFIG_DB read: a cursor that never ends,
+	 * a database far bigger than what rocedp writes */
+	while (!e) {
+		if (++rounds > RD_SREDIS_SCAN_ROUNDS) {
+			snprintf(r->err, sizeof(r->err),
+				 "SCAN: no end after %u rounds",
+				 RD_SREDIS_SCAN_ROUNDS);
+			e = -E2BIG;
+			break;
+		}
+		e = CMD(r, r->cmd, &scan, "SCAN", cursor, "MATCH", pattern,
+			"COUNT", RD_SREDIS_SCAN_COUNT);
+		if (!e)
+			e = scan_ok(r, scan);
+		if (e)
+			break;
+		k = scan->element[1];
+		for (i = 0; !e && i < k->elements; i++) {
+			if (++seen > max_keys) {
+				snprintf(r->err, sizeof(r->err),
+					 "SCAN: over %u keys match %.64s",
+					 max_keys, pattern);
+				e = -E2BIG;
+			} else if (!keep(ctx, k->element[i]->str)) {
+				e = rd_sredis_del(r, db, k->element[i]->str);
+				(*n_del) += !e;
+			}
+		}
+		snprintf(cursor, sizeof(cursor), "%s", scan->element[0]->str);
+		freeReplyObject(scan);
+		scan = NULL;
+		if (rd_sredis_flush(r) == -EIO)
+			return -EIO;
+		if (!strcmp(cursor, "0"))
+			break;
+	}
+	freeReplyObject(scan);
+	if (e && e != -E2BIG && e != -EACCES && e != -EBUSY && e != -ENOMEM)
+		rd_sredis_close(r);
+	return e;
 }
 
 int rd_sredis_flush(struct rd_sredis *r)

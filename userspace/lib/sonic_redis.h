@@ -36,6 +36,8 @@
 #define RD_SREDIS_KEYS_MAX 500000u
 
 struct redisContext;
+struct rd_stls;
+struct rd_stls_conn;
 
 /* AUTH [user] password, from a file (rd_sredis_auth_load), never argv. */
 struct rd_sredis_auth {
@@ -53,6 +55,8 @@ struct rd_sredis {
 	const volatile sig_atomic_t *stop; /* every wait ends once *stop */
 	const struct rd_sredis_auth *auth; /* NULL: no AUTH */
 	const struct rd_sdb_ids *ids; /* database_config.json; NULL: 0/2/4/6 */
+	const struct rd_stls *tls; /* NULL: plain TCP (sonic_tls.h) */
+	struct rd_stls_conn *tcmd, *tsub; /* their TLS sessions */
 	/* the last failure: the server's own text when it sent one */
 	char err[256];
 	/* notify-keyspace-events as found and as this daemon set it ("" if
@@ -103,10 +107,22 @@ int rd_sredis_read_configdb(struct rd_sredis *r, struct json_object **out,
 int rd_sredis_add_hash(struct json_object *root, const char *key,
 		       const char *const *fv, size_t n);
 
-/* HSET key f1 v1 f2 v2 ... (n pairs) in db, pipelined with what follows
+/* HSET key f1 v1 f2 v2 ... (n pairs, at most RD_SREDIS_HSET_MAX) in db, pipelined with what follows
  * until rd_sredis_flush(). */
+#define RD_SREDIS_HSET_MAX 48
 int rd_sredis_hset(struct rd_sredis *r, int db, const char *key,
 		   const char *const *fv, unsigned int n);
+/* DEL key in db, pipelined like rd_sredis_hset(). */
+int rd_sredis_del(struct rd_sredis *r, int db, const char *key);
+/*
+ * SCAN db MATCH pattern and DEL each key that keep() says no to: at most
+ * RD_SREDIS_SCAN_ROUNDS rounds and max_keys keys (-E2BIG past them, what
+ * was seen so far deleted). *n_del counts the deletions. -errno.
+ */
+int rd_sredis_scan_del(struct rd_sredis *r, int db, const char *pattern,
+		       unsigned int max_keys,
+		       bool (*keep)(void *ctx, const char *key), void *ctx,
+		       unsigned int *n_del);
 /* HINCRBY key field 1 in db, pipelined like rd_sredis_hset(). */
 int rd_sredis_hincr(struct rd_sredis *r, int db, const char *key,
 		    const char *field);

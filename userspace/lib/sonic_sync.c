@@ -53,6 +53,7 @@ struct syncd {
 	long port_ms, queue_ms, quiet_ms;
 	bool once;
 	struct rd_sredis r;
+	struct rd_stls *tls; /* NULL: no TLS */
 	struct rd_scounters ctr; /* what goes back to COUNTERS_DB, STATE_DB */
 	struct rd_nl nl; /* link events: a skipped port's device appears */
 	bool nl_open;
@@ -650,6 +651,11 @@ int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o)
 		rd_err(OBJ, "sync: --auth-file %s", err);
 		return 2;
 	}
+	if (o->tls && rd_stls_new(&o->tls_opts, &d.tls, err, sizeof(err))) {
+		explicit_bzero(&d.auth, sizeof(d.auth));
+		rd_err(OBJ, "sync: %s", err);
+		return 2;
+	}
 	/* no SA_RESTART: a blocked read returns and the loops see stop */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -658,11 +664,12 @@ int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o)
 	rd_sredis_init(&d.r, &stop, d.auth_file ? &d.auth : NULL);
 	d.ids = o->ids;
 	d.r.ids = &d.ids;
-	rd_scounters_init(&d.ctr, d.opts.ports);
+	d.r.tls = d.tls;
+	rd_scounters_init(&d.ctr, d.opts.ports, o->qp_top);
 	d.nl_open = !rd_nl_open(&d.nl, link_grp, 1, 0, "sonic sync");
 	if (!d.nl_open)
 		logf_("no link events: a port whose device appears later waits for the next CONFIG_DB change");
-	logf_("following CONFIG_DB at %s%s", d.url,
+	logf_("following CONFIG_DB at %s%s%s", d.url, d.tls ? " over TLS" : "",
 	      d.auth_file ? " (AUTH from the auth file)" : "");
 	logf_("databases: CONFIG_DB %d, COUNTERS_DB %d, STATE_DB %d (%s%s%s)",
 	      d.ids.config, d.ids.counters, d.ids.state,
@@ -679,6 +686,7 @@ int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o)
 	rd_sredis_restore_events(&d.r);
 	rd_sredis_close(&d.r);
 	rd_scounters_close(&d.ctr);
+	rd_stls_free(d.tls);
 	if (d.nl_open)
 		rd_nl_close(&d.nl);
 	explicit_bzero(&d.auth, sizeof(d.auth));

@@ -11,13 +11,17 @@
 
 #include "sonic_dbconf.h"
 #include "sonic.h"
+#include "sonic_tls.h"
 
 /* What `rocedp sonic sync` was asked for (the CLI parses the options). */
 struct rd_sonic_sync_opts {
 	const char *url; /* unix:PATH or HOST:PORT, already checked */
 	const char *auth_file; /* AUTH [user and] password, or NULL */
+	bool tls; /* TLS to HOST:PORT with these files and name */
+	struct rd_stls_opts tls_opts;
 	struct rd_sonic_opts conv; /* --ports, --strict */
 	long port_ms, queue_ms, quiet_ms; /* counter periods, event quiet */
+	unsigned int qp_top; /* QPs with COUNTERS_ROCEDP_QP keys */
 	bool once; /* apply once and return */
 	struct rd_sdb_ids ids; /* database numbers (rd_sdb_ids_default) */
 	const char *db_config, *ns; /* where ids came from, for the log */
