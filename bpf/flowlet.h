@@ -18,6 +18,22 @@
 #include "member.h"
 #include "counters.h"
 
+/*
+ * A point where another CPU may act between two steps of this CPU. Empty
+ * in the program; tests/race_test.c compiles these headers in userspace
+ * and replays a replacement there, one interleaving at a time.
+ */
+#ifndef RD_RACE_POINT
+#define RD_RACE_POINT(id)
+#endif
+enum rd_race_id {
+	RD_RACE_FL_FOUND, /* a reader found its way (select) */
+	RD_RACE_FL_READ, /* ... and read last_ns and the claim */
+	RD_RACE_FL_CLAIMED, /* ... and swapped the claim */
+	RD_RACE_QP_FOUND, /* a request found its telemetry slot */
+	RD_RACE_QP_STEPPED, /* ... and worked out its PSN step */
+};
+
 /* The flowlet feature, or the flowlet hash mode, which implies it. */
 static __always_inline int rd_flowlets_on(const struct rocedp_config *cfg)
 {
@@ -78,6 +94,18 @@ rd_fl_set(const struct rd_flow *p, __u64 tag)
 	__u32 i = rd_fl_set_index(p, tag);
 
 	return bpf_map_lookup_elem(&rd_flowlets, &i);
+}
+
+/*
+ * Does w still hold the flow? Read after what was read of its record, so
+ * a way replaced since it was found (its tag BUSY, another tag, or the
+ * same tag with another key) is seen as gone.
+ */
+static __always_inline int rd_fl_still(struct rocedp_flowlet_way *w,
+				       const struct rd_flow *p, __u64 tag)
+{
+	asm volatile("" ::: "memory");
+	return rd_fl_tag_read(w) == tag && rd_fl_key_eq(w, p);
 }
 
 /* The lowest way of s holding the flow (its record), or NULL. */
@@ -279,7 +307,11 @@ static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
 	struct rocedp_flowlet_way *v, *w;
 	struct rd_scratch *sc;
 	struct rocedp_stats *st;
-	__u64 old, *k;
+	union {
+		struct rocedp_flowlet_shadow rec;
+		__u64 word;
+	} rec;
+	__u64 old, claim, *k;
 	__u32 si;
 
 	sc = rd_scratch_get();
@@ -293,11 +325,19 @@ static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
 	/* chosen first, used or not: fewer values live across the call */
 	sc->fl.slot = rd_flowlet_choose(cfg, g, hash, now);
 	sh = rd_shadow_get(sc->fl.hash);
-	if (sh && sc->fl.hash && sh->hash == sc->fl.hash &&
-	    sh->group == (sc->fl.group_id & 0xffff) &&
-	    rd_slot_active(g, sh->slot)) {
-		sc->fl.slot = sh->slot;
-		rd_count(ROCEDP_CTR_FLOWLET_EVICT_KEPT);
+	if (sh && sc->fl.hash) {
+		/*
+		 * One load of the whole record, then only the copy: another
+		 * CPU may rewrite the record between two loads, and a slot
+		 * loaded again after the check may be down or empty.
+		 */
+		rec.word = *(volatile __u64 *)sh;
+		if (rec.rec.hash == sc->fl.hash &&
+		    rec.rec.group == (sc->fl.group_id & 0xffff) &&
+		    rd_slot_active(g, rec.rec.slot)) {
+			sc->fl.slot = rec.rec.slot;
+			rd_count(ROCEDP_CTR_FLOWLET_EVICT_KEPT);
+		}
 	}
 	if (sc->fl.slot < 0)
 		return -1;
@@ -363,9 +403,11 @@ raced:
 	bpf_loop(RD_FL_SPIN, rd_fl_wait_step, NULL, 0);
 	w = rd_fl_find(s, p, sc->fl.tag);
 follow:
-	if (w && rd_slot_active(g, w->fl.claim & 0xffff)) {
+	/* one load: the slot checked is the slot returned */
+	claim = w ? *(volatile __u64 *)&w->fl.claim : 0;
+	if (w && rd_slot_active(g, claim & 0xffff)) {
 		rd_count(ROCEDP_CTR_FLOWLET_CLAIM_LOST);
-		return w->fl.claim & 0xffff;
+		return claim & 0xffff;
 	}
 	/*
 	 * No way for it this time: forward by the shadow's member or the
@@ -401,12 +443,18 @@ rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
 	if (!s)
 		return -1;
 	w = rd_fl_find(s, p, tag);
+	if (w) {
+		RD_RACE_POINT(RD_RACE_FL_FOUND);
+		last = *(volatile __u64 *)&w->fl.last_ns;
+		claim = *(volatile __u64 *)&w->fl.claim;
+		RD_RACE_POINT(RD_RACE_FL_READ);
+		/* replaced since it was found: last and claim are another's */
+		if (!rd_fl_still(w, p, tag))
+			w = NULL;
+	}
 	if (!w)
 		return rd_flowlet_insert(cfg, g, group_id, p, tag, hash, now);
 	fl = &w->fl;
-
-	last = *(volatile __u64 *)&fl->last_ns;
-	claim = *(volatile __u64 *)&fl->claim;
 	slot = claim & 0xffff;
 	/* another CPU has just started a flowlet: follow it */
 	if (rd_claim_newer(claim, last) && rd_slot_active(g, slot))
@@ -423,6 +471,16 @@ rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
 		return -1;
 	got = __sync_val_compare_and_swap(&fl->claim, claim,
 					  rd_claim_make(now, nslot));
+	RD_RACE_POINT(RD_RACE_FL_CLAIMED);
+	if (!rd_fl_still(w, p, tag)) {
+		/*
+		 * Replaced under us: a failed swap read the new flow's claim,
+		 * a won one was overwritten by its insert. Its record is not
+		 * ours to write; this frame takes the fresh choice.
+		 */
+		rd_shadow_set(hash, group_id, nslot);
+		return nslot;
+	}
 	if (got != claim) {
 		/* lost: the winner's member, unless it is no use here */
 		rd_count(ROCEDP_CTR_FLOWLET_CLAIM_LOST);

@@ -11,6 +11,18 @@
  * on one receive queue (RSS hashes its 5-tuple), so its counts are exact
  * there; a response handled on another CPU at the same instant may lose
  * an update of the wait fields, never crash or block.
+ *
+ * A slot can be taken over by another stream while a CPU works on it. The
+ * taker clears the key's family word first and writes it last; a request
+ * works its PSN step out on copies and checks the key again before it
+ * stores anything, so a slot taken over before that check never receives
+ * the old stream's request PSN state or counts (the frame is then counted
+ * nowhere). What can still go wrong: a take-over that starts in the few
+ * instructions between that check and the stores (no call or loop in
+ * between) can get that one frame's update in its fresh entry; responses
+ * (ACK, NAK, CNP, read responses) are not checked, so one arriving during
+ * a take-over may land its wait, answer or read-response PSN fields in the
+ * new stream's entry. tests/race_test.c replays the take-over at each step.
  */
 #ifndef ROCEDP_TELEMETRY_H
 #define ROCEDP_TELEMETRY_H
@@ -163,22 +175,46 @@ static __always_inline int rd_op_read_resp(__u8 op)
 
 #define RD_OP_FN_READ_REQ 0x0c
 
-static __always_inline void rd_tel_request(struct rocedp_qp_stat *q,
-					   const struct rd_flow *fl,
-					   struct rd_plan *pl)
-{
-	__u32 skipped = 0, t = fl->opcode >> 5;
-	int k;
+static __always_inline int rd_qp_still(void *q, const struct rd_flow *fl,
+				       int reverse, __u32 dqp);
+static __always_inline void rd_tel_touch(struct rocedp_qp_stat *q,
+					 const struct rd_flow *fl, __u64 now,
+					 __u64 stall_ns);
 
+/*
+ * A request on its stream's entry: the PSN step worked out on copies,
+ * then, only if the slot still holds the stream, every store. Returns 0
+ * when the slot was taken over meanwhile (nothing stored).
+ */
+static __always_inline int rd_tel_request(struct rocedp_qp_stat *q,
+					  const struct rd_flow *fl,
+					  struct rd_plan *pl, __u64 now,
+					  __u64 stall_ns)
+{
+	__u32 skipped = 0, t = fl->opcode >> 5, next, high, flags;
+	int k = RD_PSN_FIRST, psn = t == 0 || t == 1 || t == 5;
+
+	RD_RACE_POINT(RD_RACE_QP_FOUND);
+	next = *(volatile __u32 *)&q->next_psn;
+	high = *(volatile __u32 *)&q->high_psn;
+	flags = *(volatile __u32 *)&q->flags;
+	/* UD: one sender's PSNs go to many QPs, no order */
+	if (psn)
+		k = rd_psn_step(&next, &high, fl->psn,
+				flags & ROCEDP_QPF_AFTER_READ, &skipped);
+	RD_RACE_POINT(RD_RACE_QP_STEPPED);
+	if (!rd_qp_still(q, fl, 0, fl->dest_qp))
+		return 0;
+	rd_tel_touch(q, fl, now, stall_ns);
 	q->req_pkts++;
 	q->in_ifindex = pl->in_ifindex;
 	q->out_ifindex = pl->egress_ifindex;
 	if ((pl->tos_out & 3) == 3)
 		q->ce++;
-	if (t != 0 && t != 1 && t != 5)
-		return; /* UD: one sender's PSNs go to many QPs, no order */
-	k = rd_psn_step(&q->next_psn, &q->high_psn, fl->psn,
-			q->flags & ROCEDP_QPF_AFTER_READ, &skipped);
+	if (!psn)
+		return 1;
+	q->next_psn = next;
+	q->high_psn = high;
 	if (k == RD_PSN_GAP) {
 		q->gaps++;
 		q->gap_psns += skipped;
@@ -188,7 +224,7 @@ static __always_inline void rd_tel_request(struct rocedp_qp_stat *q,
 		q->dups++;
 	}
 	if (t == 1)
-		return; /* UC: nothing is acknowledged */
+		return 1; /* UC: nothing is acknowledged */
 	/* a read request takes one PSN per response: the next request jumps */
 	if ((fl->opcode & 0x1f) == RD_OP_FN_READ_REQ)
 		q->flags |= ROCEDP_QPF_AFTER_READ;
@@ -199,6 +235,7 @@ static __always_inline void rd_tel_request(struct rocedp_qp_stat *q,
 		q->unacked_psn = fl->psn & ROCEDP_PSN_MASK;
 		q->flags &= ~ROCEDP_QPF_STALL_COUNTED;
 	}
+	return 1;
 }
 
 /* A read response: its own PSN stream, and an answer to the requests. */
@@ -299,6 +336,35 @@ static __always_inline int rd_qp_kw_eq(const struct rocedp_qp_slot *q,
 		 (w[4] ^ rd_qp_kw(fl, reverse, dqp, 4)));
 }
 
+/* The slot a stream's stat lives in. */
+static __always_inline struct rocedp_qp_slot *rd_qp_slot_of(void *q)
+{
+	return (struct rocedp_qp_slot *)((char *)q -
+					 __builtin_offsetof(
+						 struct rocedp_qp_slot, st));
+}
+
+/*
+ * Does the slot still hold the stream? The family word first: a taker
+ * clears it before anything else and writes it last, so a match of it
+ * and then of the addresses is the stream's key, not a mix.
+ */
+static __always_inline int rd_qp_still(void *q, const struct rd_flow *fl,
+				       int reverse, __u32 dqp)
+{
+	volatile __u64 *w = (volatile __u64 *)&rd_qp_slot_of(q)->key;
+	__u64 fam;
+
+	asm volatile("" ::: "memory");
+	fam = w[4];
+	asm volatile("" ::: "memory");
+	return !((fam ^ rd_qp_kw(fl, reverse, dqp, 4)) |
+		 (w[0] ^ rd_qp_kw(fl, reverse, dqp, 0)) |
+		 (w[1] ^ rd_qp_kw(fl, reverse, dqp, 1)) |
+		 (w[2] ^ rd_qp_kw(fl, reverse, dqp, 2)) |
+		 (w[3] ^ rd_qp_kw(fl, reverse, dqp, 3)));
+}
+
 static __always_inline struct rocedp_qp_slot *rd_qp_slot(__u32 i)
 {
 	return bpf_map_lookup_elem(&rd_qps, &i);
@@ -344,14 +410,18 @@ rd_tel_slot(const struct rd_flow *fl, int reverse, __u32 dqp, int create,
 	if (v->key.family)
 		rd_count(ROCEDP_CTR_QP_REPLACED);
 	rd_count(ROCEDP_CTR_QP_NEW);
+	w = (__u64 *)&v->key;
+	/* the old stream's readers see the slot gone before it changes */
+	*(volatile __u64 *)&w[4] = 0;
+	asm volatile("" ::: "memory");
 	__builtin_memset(&v->st, 0, sizeof(v->st));
 	v->st.first_ns = now;
-	w = (__u64 *)&v->key;
 	w[0] = rd_qp_kw(fl, reverse, dqp, 0);
 	w[1] = rd_qp_kw(fl, reverse, dqp, 1);
 	w[2] = rd_qp_kw(fl, reverse, dqp, 2);
 	w[3] = rd_qp_kw(fl, reverse, dqp, 3);
-	w[4] = rd_qp_kw(fl, reverse, dqp, 4);
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&w[4] = rd_qp_kw(fl, reverse, dqp, 4);
 	return &v->st;
 }
 
@@ -417,9 +487,7 @@ static __always_inline int rd_tel_on_request(const struct rd_flow *fl,
 
 	if (!q)
 		return 0;
-	rd_tel_touch(q, fl, now, rd_tel_stall_ns(cfg));
-	rd_tel_request(q, fl, pl);
-	return 1;
+	return rd_tel_request(q, fl, pl, now, rd_tel_stall_ns(cfg));
 }
 
 /*

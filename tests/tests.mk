@@ -92,3 +92,9 @@ $(TEST_OUT)/rtt_test: TEST_LDLIBS := -lpthread
 # the pin directory checks (userspace/lib/pindir.c) on a plain tree
 FORMAT_EXTRA += tests/pindir_test.c
 test-progs: $(TEST_OUT)/pindir_test
+
+# A table entry taken over between two steps of a frame: the flowlet way
+# and the telemetry slot, the BPF headers compiled as C (tests/bpf_user.h)
+FORMAT_EXTRA += tests/race_test.c tests/bpf_user.h
+test-progs: $(TEST_OUT)/race_test
+$(TEST_OUT)/race_test: CFLAGS += -Wno-unknown-pragmas
