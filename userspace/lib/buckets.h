@@ -32,7 +32,10 @@ void rd_buckets_overlay(struct rocedp_group *g);
 /*
  * The invariants of a built table: every bucket names a usable member
  * (none only when there is none), and an own table's shares are within
- * one bucket of the weights. 0, -EINVAL or -ERANGE (shares).
+ * one bucket of the weights, two when a weighted member is down (its
+ * buckets cannot always lift every other member to the floor of its share
+ * without moving a healthy bucket, and the healthy buckets win).
+ * 0, -EINVAL or -ERANGE (shares).
  */
 int rd_buckets_check(const struct rocedp_group *g);
 

@@ -554,6 +554,14 @@ def main():
                  100.0 * r["threshold_up_healthy_moved"] / healthy))
         p("   (healthy: flows not on the member taken out; hash-threshold: the choice this replaced, "
           "on the same hashes)")
+        rw = rs.get("random_weights")
+        if rw:
+            p("   random weights 1..8, 2..16 members, 128 buckets: %d of %d member-down events moved"
+              " a healthy bucket (goal 0), %d not restored; worst share %.3f bucket(s) off,"
+              " %.3f with one down; weight 0 instead: %d events, %d buckets"
+              % (rw["healthy_moved_events"], rw["events"], rw["not_restored"],
+                 rw["max_share_dev"], rw["max_share_dev_down"],
+                 rw["weight_0_healthy_moved_events"], rw["weight_0_healthy_moved_buckets"]))
     else:
         p("   MISSING (section failed or not run)")
 
