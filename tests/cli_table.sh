@@ -265,6 +265,9 @@ done
 printf '{"ecn": {"ports": {"eth77": {"kmin_bytes": 1000, "kmax_bytes": 2000}}}}\n' >"$TMP/off.json"
 printf '{"ecn": {"ports": {"a/b": {}}}}\n' >"$TMP/badname.json"
 printf '{"ecn": \n' >"$TMP/syntax.json"
+# a member with no smac: the default is the port's own MAC, which an
+# offline check takes from its stand-in host, not from this machine's
+printf '{"groups": [{"id": 1, "members": [{"dev": "eth77", "dmac": "02:00:00:00:00:09"}]}], "routes": [{"prefix": "10.0.0.0/8", "group": 1}]}\n' >"$TMP/nosmac.json"
 chmod 644 "$TMP"/*.json
 # rcis DESC WANT_RC CMD...: CMD exits WANT_RC
 rcis() {
@@ -282,6 +285,8 @@ rcis "config check --offline: a name no device can have is refused" 1 \
 	asnobody "$ROCEDP" config check --offline "$TMP/badname.json"
 rcis "config check --offline: a syntax error is refused" 1 \
 	asnobody "$ROCEDP" config check --offline "$TMP/syntax.json"
+rcis "config check --offline: a member's smac defaults without reading this host" 0 \
+	asnobody "$ROCEDP" config check --offline "$TMP/nosmac.json"
 rcis "config check --offline: the shipped example leaf.json" 0 \
 	asnobody "$ROCEDP" config check --offline "$ROOT/docs/examples/leaf.json"
 if [ "$(id -u)" = 0 ]; then

@@ -297,7 +297,9 @@ static int set_step_port(struct rd_engine *e, __u32 port, __u32 flags)
 
 static void test_defer(void)
 {
-	struct rd_engine_opts o = { .trace = false, .map_clock = true };
+	struct rd_engine_opts o = { .trace = false,
+				    .map_clock = true,
+				    .bind_cpu = true };
 	const uint64_t t0 = 1000000000ull,
 		       bound = D_KMIN >> ROCEDP_VQ_DEFER_SHIFT;
 	unsigned long frames = 0, readings = 0, early = 0, late = 0, low = 0;
@@ -508,7 +510,9 @@ static __u64 counter(struct rd_engine *e, unsigned int idx)
 
 int main(void)
 {
-	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	struct rd_engine_opts o = { .trace = true,
+				    .map_clock = true,
+				    .bind_cpu = true };
 	const char *fam_name[2] = { "IPv4", "IPv6" };
 	struct run_result res;
 	struct rd_engine *e;

@@ -199,7 +199,8 @@ static struct rd_engine *engine_for(const char *config, int *errp)
 {
 	struct rd_engine_opts o = { .trace = true,
 				    .map_clock = true,
-				    .general_path = general_path };
+				    .general_path = general_path,
+				    .bind_cpu = true };
 	struct cfg_engine *c;
 	char path[512];
 	int i, err;

@@ -99,7 +99,9 @@ static inline int apply_flowlet(struct rd_engine *e, const char *flowlet)
 static inline struct rd_engine *engine_open_with(const char *flowlet,
 						 bool map_clock)
 {
-	struct rd_engine_opts eo = { .trace = true, .map_clock = map_clock };
+	struct rd_engine_opts eo = { .trace = true,
+				     .map_clock = map_clock,
+				     .bind_cpu = true };
 	struct rd_engine *e;
 	int err;
 

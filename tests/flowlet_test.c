@@ -244,20 +244,33 @@ static void test_tau_change(void)
 	rd_engine_close(e);
 }
 
-/* An open engine keeps its thread on one CPU; the last close lets go. */
+/*
+ * An engine opened with bind_cpu keeps its thread on one CPU; the last
+ * close lets go. One opened without it leaves the affinity alone.
+ */
 static void test_engine_cpu(void)
 {
-	struct rd_engine *a = NULL, *b = NULL;
+	struct rd_engine_opts bo = { .trace = true,
+				     .map_clock = true,
+				     .bind_cpu = true };
+	struct rd_engine *a = NULL, *b = NULL, *u = NULL;
 	cpu_set_t s0, s;
-	int c0, c1, c2, c3;
+	int c0, c1, c2, c3, cu;
 
 	if (sched_getaffinity(0, sizeof(s0), &s0))
 		return;
 	c0 = CPU_COUNT(&s0);
-	rd_engine_open(&a, NULL);
+	rd_engine_open(&u, NULL);
+	sched_getaffinity(0, sizeof(s), &s);
+	cu = CPU_COUNT(&s);
+	result(u && CPU_EQUAL(&s, &s0),
+	       "an engine without bind_cpu leaves the thread's CPUs alone (%d of %d)",
+	       cu, c0);
+	rd_engine_close(u);
+	rd_engine_open(&a, &bo);
 	sched_getaffinity(0, sizeof(s), &s);
 	c1 = CPU_COUNT(&s);
-	rd_engine_open(&b, NULL);
+	rd_engine_open(&b, &bo);
 	rd_engine_close(a);
 	sched_getaffinity(0, sizeof(s), &s);
 	c2 = CPU_COUNT(&s);

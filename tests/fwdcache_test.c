@@ -284,8 +284,12 @@ static void behind_routew(void)
 
 int main(int argc, char **argv)
 {
-	struct rd_engine_opts with_trace = { .trace = true, .map_clock = true };
-	struct rd_engine_opts no_trace = { .trace = false, .map_clock = true };
+	struct rd_engine_opts with_trace = { .trace = true,
+					     .map_clock = true,
+					     .bind_cpu = true };
+	struct rd_engine_opts no_trace = { .trace = false,
+					   .map_clock = true,
+					   .bind_cpu = true };
 	unsigned int i;
 	int err;
 

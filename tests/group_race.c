@@ -149,7 +149,9 @@ static double now_s(void)
 
 int main(int argc, char **argv)
 {
-	struct rd_engine_opts eo = { .trace = false, .map_clock = true };
+	struct rd_engine_opts eo = { .trace = false,
+				     .map_clock = true,
+				     .bind_cpu = true };
 	__u64 want = 10000000, tx[N_PORTS], runs = 0, bad, fwd, busy;
 	struct rd_frame spec = {
 		.src4 = 0x0a090001,

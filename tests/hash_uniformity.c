@@ -123,7 +123,9 @@ static int set_group(struct env *v, const unsigned int *weights, int n)
 
 static int setup(struct env *v)
 {
-	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	struct rd_engine_opts o = { .trace = true,
+				    .map_clock = true,
+				    .bind_cpu = true };
 	struct rocedp_route4_key k = { .prefixlen = 16 };
 	struct rocedp_route rt = { .group_id = GROUP_ID };
 	struct bpf_devmap_val dv = { .ifindex = EGRESS_IFINDEX };

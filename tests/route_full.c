@@ -97,7 +97,9 @@ static struct rocedp_route4_key key4(uint32_t addr, uint32_t plen)
 
 int main(int argc, char **argv)
 {
-	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
+	struct rd_engine_opts eo = { .trace = true,
+				     .map_clock = true,
+				     .bind_cpu = true };
 	struct rd_hop a = { .ifindex = 2, .weight = 1, .family = AF_INET };
 	struct rd_hop b = { .ifindex = 3, .weight = 1, .family = AF_INET };
 	uint32_t net8 = htonl(0x0a000000), net24 = htonl(0x0a010200);

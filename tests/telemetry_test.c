@@ -60,7 +60,8 @@ static struct rd_engine *engine(const char *json)
 {
 	struct rd_engine_opts eo = { .trace = !cached,
 				     .map_clock = true,
-				     .general_path = general };
+				     .general_path = general,
+				     .bind_cpu = true };
 	struct rd_engine *e;
 	int err = rd_engine_open(&e, &eo);
 

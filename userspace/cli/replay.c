@@ -170,7 +170,9 @@ int cmd_replay(const struct cli_call *c)
 {
 	static struct rd_pcap_rec rec;
 	static uint8_t out[RD_PCAP_MAX_FRAME + 256];
-	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
+	struct rd_engine_opts eo = { .trace = true,
+				     .map_clock = true,
+				     .bind_cpu = true };
 	struct replay_totals tot = {};
 	struct rd_pcap in, pout = {};
 	struct rd_engine *e = NULL;
@@ -191,9 +193,9 @@ int cmd_replay(const struct cli_call *c)
 					strerror(-err));
 		return 1;
 	}
-	rd_config_offline = true; /* the config's ports are modelled */
 	if (o.config) {
-		err = rd_config_check_file(o.config);
+		/* the config's ports are modelled: any ifindex */
+		err = rd_config_check_file_host(o.config, rd_host_modelled());
 		if (err)
 			goto out; /* the checker named the problem */
 	}

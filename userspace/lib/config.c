@@ -12,8 +12,6 @@
 #include "config.h"
 #include "names.h"
 
-bool rd_config_offline;
-
 /* qsort() with an empty table may get a NULL base, which is undefined */
 void rd_cfg_qsort(void *base, size_t n, size_t size,
 		  int (*cmp)(const void *, const void *))

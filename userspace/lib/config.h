@@ -61,12 +61,6 @@ struct rd_staged {
 	int attach_mode; /* enum rd_attach_mode */
 };
 
-/*
- * Set by the engine: ports named by a config need not exist here, so the
- * config writer skips devmap entries (the programs skip the devmap check).
- */
-extern bool rd_config_offline;
-
 void rd_staged_defaults(struct rd_staged *s);
 void rd_staged_free(struct rd_staged *s);
 

@@ -430,11 +430,45 @@ static bool offline_has(void *ctx, unsigned int ifindex)
 	return ifindex;
 }
 
+static int offline_mac(void *ctx, unsigned int ifindex, __u8 mac[6])
+{
+	static const __u8 stand_in[6] = { 0x02 };
+
+	(void)ctx;
+	(void)ifindex;
+	memcpy(mac, stand_in, 6);
+	return 0;
+}
+
+static unsigned int live_ifindex(void *ctx, const char *name)
+{
+	(void)ctx;
+	return if_nametoindex(name);
+}
+
+static int live_mac(void *ctx, unsigned int ifindex, __u8 mac[6])
+{
+	(void)ctx;
+	return rd_dev_mac(ifindex, mac);
+}
+
+const struct rd_host *rd_host_modelled(void)
+{
+	static const struct rd_host modelled = {
+		.ifindex = live_ifindex,
+		.has_ifindex = offline_has,
+		.mac = live_mac,
+	};
+
+	return &modelled;
+}
+
 void rd_host_offline_init(struct rd_host_offline *o)
 {
 	o->n = 0;
 	o->h.ifindex = offline_ifindex;
 	o->h.has_ifindex = offline_has;
+	o->h.mac = offline_mac;
 	o->h.ctx = o;
 }
 
@@ -450,7 +484,7 @@ static __u32 dev_index(struct rd_json_ctx *c, const char *path,
 	if (rd_parse_uint_str(name, UINT32_MAX, &idx) && idx) {
 		/* offline (replay, tests): ports are modelled, not real */
 		if (h ? !h->has_ifindex(h->ctx, idx) :
-			(!rd_config_offline && !if_indextoname(idx, buf))) {
+			!if_indextoname(idx, buf)) {
 			rd_json_err(c, path, "no device with ifindex %llu",
 				    idx);
 			return 0;
@@ -628,7 +662,10 @@ static void parse_member(struct rd_json_ctx *c, const char *path,
 				rd_json_text(x));
 	} else if (mb->ifindex) {
 		/* default: the egress device's own address */
-		err = rd_dev_mac(mb->ifindex, mb->smac);
+		err = c->host && c->host->mac ?
+			      c->host->mac(c->host->ctx, mb->ifindex,
+					   mb->smac) :
+			      rd_dev_mac(mb->ifindex, mb->smac);
 		if (err)
 			rd_json_err(
 				c, path,

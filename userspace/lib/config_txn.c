@@ -280,8 +280,8 @@ static int apply_ports(struct txn *t, const struct rd_maps *m,
 
 			/* no program: XDP decides ECN in the ingress program */
 			want.bpf_prog.fd = -1;
-			/* offline ports do not exist: the devmap refuses them */
-			if (rd_config_offline)
+			/* modelled ports do not exist: the devmap refuses them */
+			if (m->modelled)
 				goto port_cfg;
 			if (!bpf_map_lookup_elem(m->fd[RD_MAP_TX_PORTS], &ifx,
 						 &have) &&
@@ -607,7 +607,8 @@ static int apply_root(struct json_object *root, const struct rd_maps *m)
 	struct rd_staged s;
 	int err;
 
-	err = rd_config_parse(root, &s);
+	err = rd_config_parse_host(root,
+				   m->modelled ? rd_host_modelled() : NULL, &s);
 	json_object_put(root);
 	if (err)
 		return err;

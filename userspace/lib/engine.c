@@ -60,10 +60,12 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 
 	for (i = 0; i < RD_MAP_MAX; i++)
 		m->fd[i] = bpf_map__fd(maps[i]);
+	m->modelled = false;
 }
 
 /*
- * One switch CPU's view. The flowlet choice's load estimate is per CPU
+ * One switch CPU's view, for callers that ask (bind_cpu). The flowlet
+ * choice's load estimate is per CPU
  * (rd_port_load), and a test run executes on the calling thread's CPU:
  * frames run on several would split the estimate between them, and the
  * choices would follow the scheduler, not the trace. So while an engine
@@ -119,7 +121,6 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->skel->rodata->cfg_ecn_kfunc = o ? o->ecn_kfunc : false;
 	e->skel->rodata->cfg_express = o ? !o->general_path : true;
 	e->skel->rodata->cfg_offline = true;
-	rd_config_offline = true;
 	err = rocedp__load(e->skel);
 	if (err) {
 		rocedp__destroy(e->skel);
@@ -127,6 +128,8 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 		return err < 0 ? err : -EINVAL;
 	}
 	rd_maps_from_skel(&e->maps, e->skel);
+	e->maps.modelled =
+		true; /* private maps: a config's ports are modelled */
 	e->prog_fd[RD_HOOK_XDP] = bpf_program__fd(e->skel->progs.rocedp_xdp);
 	e->prog_fd[RD_HOOK_TC] =
 		bpf_program__fd(e->skel->progs.rocedp_tc_ingress);
@@ -137,7 +140,7 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->prog_fd[RD_HOOK_TC_RX] =
 		bpf_program__fd(e->skel->progs.rocedp_tc_ingress_rx);
 	err = rd_config_apply_defaults(&e->maps);
-	if (!err) {
+	if (!err && o && o->bind_cpu) {
 		err = engine_bind_cpu();
 		e->bound = !err;
 	}

@@ -32,13 +32,16 @@ struct rd_engine_opts {
 	bool ecn_kfunc; /* use the module's kfunc (only if loaded) */
 	bool general_path; /* no express path: every frame through the
 			    * general parser (tests compare the two) */
+	bool bind_cpu; /* keep the calling thread on its CPU while open */
 };
 
 /*
- * Load the object; -errno. Maps are private (not pinned). While any
- * engine is open, the calling thread is bound to the CPU it opened the
- * first on (the per-CPU load estimate must see every frame); closing the
- * last one restores the thread's CPU mask.
+ * Load the object; -errno. Maps are private (not pinned) and modelled
+ * (rd_maps.modelled). Only with o->bind_cpu, and while any such engine is
+ * open, the calling thread is bound to the CPU it opened the first on
+ * (the per-CPU load estimate must see every frame, as a replay of
+ * flowlets needs); closing the last one restores the thread's CPU mask.
+ * Without it the caller's affinity is left alone.
  */
 int rd_engine_open(struct rd_engine **e, const struct rd_engine_opts *o);
 void rd_engine_close(struct rd_engine *e);

@@ -115,6 +115,7 @@ void rd_maps_init(struct rd_maps *m)
 
 	for (i = 0; i < RD_MAP_MAX; i++)
 		m->fd[i] = -1;
+	m->modelled = false;
 }
 
 int rd_maps_open_pinned(struct rd_maps *m, const char *pin_dir)

@@ -9,6 +9,7 @@
 #ifndef ROCEDP_MAPSET_H
 #define ROCEDP_MAPSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "rocedp_abi.h"
@@ -50,6 +51,12 @@ extern const char *const rd_map_names[RD_MAP_MAX];
 /* A set of map fds: from pinned paths (live) or from a loaded object. */
 struct rd_maps {
 	int fd[RD_MAP_MAX];
+	/*
+	 * The offline engine's private maps: the ports a config names are
+	 * modelled, not devices of this host, so the config writer skips the
+	 * devmap (the programs skip its check) and accepts any ifindex.
+	 */
+	bool modelled;
 };
 
 void rd_maps_init(struct rd_maps *m);

@@ -222,7 +222,9 @@ int main(int argc, char **argv)
 {
 	static const char *const how[] = { "link_down", "neighbour_failed",
 					   "weight_0" };
-	struct rd_engine_opts o = { .trace = true, .map_clock = true };
+	struct rd_engine_opts o = { .trace = true,
+				    .map_clock = true,
+				    .bind_cpu = true };
 	static struct rocedp_group base, g;
 	struct pass up, dn, back;
 	int flows = argc > 1 ? atoi(argv[1]) : 100000, k, err, a, h;

@@ -41,9 +41,12 @@ static inline void fz_fail(const char *fmt, ...)
 /* The BPF object loaded for test runs, or exit 2 with the reason. */
 static inline struct rd_engine *fz_engine_open(const struct rd_engine_opts *o)
 {
+	struct rd_engine_opts b = *o;
 	struct rd_engine *e;
-	int err = rd_engine_open(&e, o);
+	int err;
 
+	b.bind_cpu = true; /* one CPU's view, as replay's */
+	err = rd_engine_open(&e, &b);
 	if (err) {
 		fprintf(stderr, "%s: cannot load the BPF object: %s\n", fz_name,
 			strerror(-err));

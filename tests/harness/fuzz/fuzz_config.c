@@ -163,7 +163,7 @@ static int parse(const char *buf, size_t len, struct rd_staged *s)
 	err = rd_config_parse_text("fuzz", buf, len, &root);
 	if (err)
 		return err;
-	err = rd_config_parse(root, s);
+	err = rd_config_parse_host(root, rd_host_modelled(), s);
 	json_object_put(root);
 	return err;
 }
@@ -549,7 +549,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n_syntax++;
 		return 0;
 	}
-	err = rd_config_parse(root, &s);
+	err = rd_config_parse_host(root, rd_host_modelled(), &s);
 	json_object_put(root);
 	if (err) {
 		listen_end_refused(data, size);

@@ -337,7 +337,9 @@ static int run_raw(struct rd_engine *e, const struct lb_opts *o,
 static int run_mode(const struct lb_trace *t, const struct lb_opts *o,
 		    enum lb_mode mode, struct lb_result *r)
 {
-	struct rd_engine_opts eo = { .trace = true, .map_clock = true };
+	struct rd_engine_opts eo = { .trace = true,
+				     .map_clock = true,
+				     .bind_cpu = true };
 	uint64_t delay_ps[LB_MAX_MEMBERS], phase_bytes[LB_MAX_MEMBERS] = {};
 	uint64_t *last_arrival = NULL, arrival;
 	struct rd_frame s = { .tos = LB_TOS };
