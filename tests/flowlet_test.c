@@ -244,44 +244,6 @@ static void test_tau_change(void)
 	rd_engine_close(e);
 }
 
-/*
- * An engine opened with bind_cpu keeps its thread on one CPU; the last
- * close lets go. One opened without it leaves the affinity alone.
- */
-static void test_engine_cpu(void)
-{
-	struct rd_engine_opts bo = { .trace = true,
-				     .map_clock = true,
-				     .bind_cpu = true };
-	struct rd_engine *a = NULL, *b = NULL, *u = NULL;
-	cpu_set_t s0, s;
-	int c0, c1, c2, c3, cu;
-
-	if (sched_getaffinity(0, sizeof(s0), &s0))
-		return;
-	c0 = CPU_COUNT(&s0);
-	rd_engine_open(&u, NULL);
-	sched_getaffinity(0, sizeof(s), &s);
-	cu = CPU_COUNT(&s);
-	result(u && CPU_EQUAL(&s, &s0),
-	       "an engine without bind_cpu leaves the thread's CPUs alone (%d of %d)",
-	       cu, c0);
-	rd_engine_close(u);
-	rd_engine_open(&a, &bo);
-	sched_getaffinity(0, sizeof(s), &s);
-	c1 = CPU_COUNT(&s);
-	rd_engine_open(&b, &bo);
-	rd_engine_close(a);
-	sched_getaffinity(0, sizeof(s), &s);
-	c2 = CPU_COUNT(&s);
-	rd_engine_close(b);
-	sched_getaffinity(0, sizeof(s), &s);
-	c3 = CPU_COUNT(&s);
-	result(a && b && c1 == 1 && c2 == 1 && CPU_EQUAL(&s, &s0),
-	       "engines bind the thread to one CPU while open (CPUs %d, open %d, one of two closed %d, all closed %d)",
-	       c0, c1, c2, c3);
-}
-
 /* group 6: rtt 2 us -> gap 1 us, clamped up to gap_min 5 us;
  * group 7: rtt 1000 us -> gap 500 us, clamped down to gap_max 50 us */
 static void test_clamps(struct rd_engine *e)
@@ -998,7 +960,6 @@ int main(int argc, char **argv)
 	test_two_cpus();
 	test_two_cpus_full_set();
 	test_tau_change();
-	test_engine_cpu();
 	result(risk == 0, "flowlet_reorder_risk stayed 0 in every run");
 	printf("1..%d\n", n_test);
 	return n_fail ? 1 : 0;

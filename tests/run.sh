@@ -38,7 +38,7 @@ mkdir -p "$LOGS"
 # minute each under load): fixture_selfcheck, cli_files.
 # Everything else, and these again, is `make test`.
 CHECK_SUITES="fixtures fixtures_general unit_group frame_test escape_test
-pindir_test ecn_test sonic_redis_test cli_json tree_rules fixtures_regen
+pindir_test engine_test ecn_test sonic_redis_test cli_json tree_rules fixtures_regen
 include_circles bpf_stack"
 if [ "${TIER:-}" = check ] && [ -z "${SUITES:-}" ]; then
 	SUITES=$(echo $CHECK_SUITES) # one line: want_suite matches " NAME "

@@ -89,6 +89,10 @@ FORMAT_EXTRA += tests/rtt_test.c tests/flowlet_harness.h
 test-progs: $(TEST_OUT)/rtt_test
 $(TEST_OUT)/rtt_test: TEST_LDLIBS := -lpthread
 
+# the engine leaves the caller's CPU affinity alone unless asked
+FORMAT_EXTRA += tests/engine_test.c
+test-progs: $(TEST_OUT)/engine_test
+
 # the pin directory checks (userspace/lib/pindir.c) on a plain tree
 FORMAT_EXTRA += tests/pindir_test.c
 test-progs: $(TEST_OUT)/pindir_test
