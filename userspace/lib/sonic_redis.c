@@ -266,8 +266,10 @@ static int events_on(struct rd_sredis *r)
 	int e;
 
 	e = CMD(r, r->cmd, &rep, "CONFIG", "GET", "notify-keyspace-events");
-	/* a lost connection is not a refused CONFIG */
-	if (e == -EIO && r->cmd->err)
+	/* a lost connection is not a refused CONFIG, nor is a server that
+	 * wants a password first (NOAUTH: it refuses everything) */
+	if ((e == -EIO && r->cmd->err) ||
+	    (e == -EACCES && strstr(r->err, "says: NOAUTH")))
 		return e;
 	if (e == -EIO || e == -EACCES) {
 		r->no_config = true;
