@@ -116,6 +116,21 @@ $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 -include $(wildcard $(OUT)/*.d $(OUT)/user/*.d $(OUT)/user-faults/*.d \
 	$(OUT)/tests/*.d $(OUT)/fuzz/obj/*.d $(OUT)/clang/*.d)
 
+# An output without its .d (built before there were .d files, or the .d
+# lost) does not know its headers: it is built again once, not trusted.
+# (A dependency on the .d itself would not do: the .d is written after
+# its output, so the output would always look stale.)
+DEP_OUTS := $(BPF_OBJS) $(wildcard $(OUT)/user/*.o $(OUT)/user-faults/*.o \
+	$(OUT)/fuzz/obj/*.o) \
+	$(foreach t,$(filter-out %.d,$(wildcard $(OUT)/tests/*)),\
+		$(if $(wildcard tests/$(notdir $(t)).c),$(t))) \
+	$(if $(wildcard $(OUT)/tests/fixtures),$(OUT)/tests/fixtures)
+NO_DEP_OUTS := $(foreach o,$(DEP_OUTS),\
+	$(if $(wildcard $(o)),$(if $(wildcard $(basename $(o)).d),,$(o)))) \
+	$(foreach o,$(wildcard $(OUT)/clang/*.ok),$(if $(wildcard $(o).d),,$(o)))
+.PHONY: FORCE
+$(NO_DEP_OUTS): FORCE
+
 FORMAT_SRCS = $(BPF_SRCS) $(BPF_HDRS) $(USER_SRCS) $(USER_HDRS) $(CLI_HDRS) \
 	$(FORMAT_EXTRA)
 
