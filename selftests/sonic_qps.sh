@@ -49,9 +49,11 @@ t_check $? "redis-server on $SOCK answers" "$(tail -n3 "$T_TMP/redis.out")"
 rc -n 4 >"$T_TMP/load.out" 2>&1 <<'EOF2'
 HSET "PORT|Ethernet0" alias etp1 speed 100000 admin_status up
 HSET "PORT|Ethernet4" alias etp2 speed 100000 admin_status up
-HSET "ROCEDP|global" features@ forward,remark,ecn,telemetry
+HSET "ROCEDP|global" features@ forward,remark,ecn,telemetry telemetry_qp_stall_us 60000000
 SET CONFIG_DB_INITIALIZED 1
 EOF2
+# a stall (an ACK late by the 4 ms default) would make a QP "sick", and
+# the sick rank first for good: a busy machine must not reorder the top K
 t_check $? "CONFIG_DB written, ROCEDP|global features@ with telemetry" "$(cat "$T_TMP/load.out")"
 {
 	for i in 0 1; do
