@@ -16,7 +16,8 @@
 # COUNTERS_DB as portstat and queuestat do; no column may be N/A, the
 # columns equal `rocedp -j stats` (packets, bytes, the group-addressed
 # split) and the kernel's counters (errors, discards) once the port
-# interval has passed, queuestat's per-port totals equal the port's, and
+# interval has passed, and under traffic lie between two `rocedp -j stats`
+# reads a port interval (and a margin) apart around them, queuestat's per-port totals equal the port's, and
 # broadcast and multicast frames (IPv4 broadcast and multicast datagrams,
 # IPv6 ND/MLD) move the non-unicast columns only.
 #
@@ -219,7 +220,39 @@ T_BG_OUT=/dev/null T_BG_ERR=$T_TMP/rsync.log t_bg RSYNC_PID \
 ip -n "$H2" addr add 10.9.0.2/32 dev eth0
 ip -n "$SW" route add 10.9.0.0/24 via 10.2.0.2 dev s1
 sleep 1 # sync's first dump
-udp "$H1" 10.9.0.2 50 0.01
+# under traffic: each column no older than one port interval (0.2 s).
+# rocedp -j stats is read, then, a port interval and a margin later,
+# COUNTERS_DB, then rocedp again: A <= COUNTERS_DB <= B for the counters
+# that move (RX on Ethernet0, TX on Ethernet4), while they move (A < B)
+T_BG_OUT=/dev/null T_BG_ERR=/dev/null t_bg UDP_PID \
+	timeout 8 bash -c "$(declare -f udp); PY=$PY; udp $H1 10.9.0.2 400 0.01"
+fresh() {
+	X -j stats >"$T_TMP/sa.json" 2>/dev/null || return 1
+	sleep 0.3
+	PS || return 1
+	X -j stats >"$T_TMP/sb.json" 2>/dev/null || return 1
+	$PY - "$T_TMP/sa.json" "$T_TMP/ps.json" "$T_TMP/sb.json" >"$T_TMP/fresh" 2>&1 <<'EOF2'
+import json, sys
+a, ps, b = (json.load(open(f)) for f in sys.argv[1:4])
+a = {p["name"]: p for p in a["ports"]}
+b = {p["name"]: p for p in b["ports"]}
+ps = ps["ports"]
+bad, shown = [], []
+for port, dev, col, key in (("Ethernet0", "s0", "rx_ok", "rx_pkts"),
+                            ("Ethernet0", "s0", "rx_byt", "rx_bytes"),
+                            ("Ethernet4", "s1", "tx_ok", "tx_pkts"),
+                            ("Ethernet4", "s1", "tx_byt", "tx_bytes")):
+    lo, x, hi = a[dev][key], ps[port][col], b[dev][key]
+    shown.append("%s %s %d <= %s <= %d" % (port, col, lo, x, hi))
+    if not (lo < hi and lo <= x <= hi):
+        bad.append(shown[-1])
+print("; ".join(bad) or "; ".join(shown))
+sys.exit(1 if bad else 0)
+EOF2
+}
+t_wait_for 6 fresh
+t_check $? "under traffic, portstat's columns are no older than a port interval: $(cat "$T_TMP/fresh")"
+wait "$UDP_PID"
 agree() {
 	PS || return 1
 	X -j stats >"$T_TMP/stats.json" 2>/dev/null || return 1
