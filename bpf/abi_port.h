@@ -119,8 +119,9 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_load) == 32, "port load");
  * rocedp_port_l2: ARRAY[ROCEDP_PORT_SLOTS], ingress ifindex -> the port's
  * own MAC, written by attach (one writer). A unicast frame to another MAC
  * is another host's (a promiscuous or bridged port sees them): the kernel
- * gets it, as its IP layer drops PACKET_OTHERHOST. No MAC set (offline
- * replay, a port not attached): no check.
+ * gets it, as its IP layer drops PACKET_OTHERHOST. Offline, replay sets
+ * a port's MAC from the config's members' smac. No MAC set (a port not
+ * attached, or one the config names no MAC for): no check.
  */
 #define ROCEDP_PORTL2F_MAC (1u << 0) /* mac is the port's */
 

@@ -16,6 +16,7 @@
 #include "config_txn.h"
 #include "names.h"
 #include "config_parse.h"
+#include "portl2.h"
 #include "pcap.h"
 #include "safefile.h"
 
@@ -207,6 +208,13 @@ int cmd_replay(const struct cli_call *c)
 	}
 	if (o.config && rd_config_apply_file(o.config, rd_engine_maps(e)))
 		goto out;
+	/* the ports' MACs, so frames for other hosts pass as they do live */
+	err = rd_port_l2_learn(rd_engine_maps(e));
+	if (err < 0) {
+		rd_err("replay", "the ports' MACs from the config: %s",
+		       strerror(-err));
+		goto out;
+	}
 	if (o.out) {
 		err = rd_pcap_open_write(&pout, o.out);
 		if (err) {

@@ -13,4 +13,13 @@ int rd_dev_mac(__u32 ifindex, __u8 *mac);
  */
 int rd_port_l2_set(int fd, __u32 ifindex);
 
+struct rd_maps;
+/*
+ * Offline: each port's MAC from the groups in m (the smac of the members
+ * that leave by it; ports whose members disagree get none), into m's
+ * rd_port_l2 where it has none, so that a replay checks other-host frames
+ * as the live port does. The number of ports learned, or -errno.
+ */
+int rd_port_l2_learn(const struct rd_maps *m);
+
 #endif
