@@ -55,6 +55,18 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
 #define ROCEDP_GROUP_BANKS (2 * ROCEDP_MAX_GROUPS)
 
 /*
+ * rd_route_gen: ARRAY[1] of one __u32, mmapped by its one writer
+ * (userspace/lib/routew.c): a count that every route write moves, which
+ * the decision cache checks its entries against (bpf/fwdcache.h), and in
+ * the top bit the writers' mark: set only while every route writer of the
+ * pin directory is one that moves the count. A sync from before the cache
+ * writes routes without it; with the mark clear the dataplane uses no
+ * cache at all. Setting or clearing the mark moves the count too, so no
+ * entry made before is trusted after.
+ */
+#define ROCEDP_ROUTE_GEN_MARK (1u << 31)
+
+/*
  * members[] are stable slots (per-member counters are keyed by slot);
  * active[0..n_active) lists the slots eligible now (the least-loaded scan
  * walks it). The member of a hash is one array index: bucket

@@ -96,7 +96,7 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 	if (a->ingress && a->verdict == ROCEDP_VERDICT_REDIRECT) {
 		rd_member_count(a, fl->frame_len);
 		/* the load estimate only serves the flowlet choice */
-		if (rd_flowlets_on(cfg))
+		if (a->flowlets)
 			rd_load_add(a->egress_ifindex, fl->frame_len, a->now,
 				    cfg->load_tau_us);
 		ps = rd_port_stats_get(a->egress_ifindex);
@@ -174,7 +174,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	 * flowlets, which need it on every frame; RTT and telemetry read it on
 	 * first use (rd_plan_clock), ECN only when a decision depends on it.
 	 */
-	if (cfg_trace || rd_flowlets_on(cfg))
+	rd_plan_settings(pl, cfg);
+	if (cfg_trace || pl->flowlets)
 		pl->now = rd_now();
 	rd_classify(fl, cfg, 1);
 	pl->tos_out = fl->tos;

@@ -175,6 +175,26 @@ rd_route_lookup(const struct rd_flow *p)
 	return rt;
 }
 
+/*
+ * The settings a forwarding decision depends on, into the plan once a
+ * frame, each word read once: the route, the member and the decision
+ * cache's fill then agree on them even while a writer changes rd_config
+ * (an array value is copied in place, field by field). The later steps
+ * read the plan, never rd_config, for these.
+ */
+static __always_inline void rd_plan_settings(struct rd_plan *f,
+					     const struct rocedp_config *cfg)
+{
+	const volatile struct rocedp_config *c = cfg;
+	__u32 mode = c->hash_mode, features = c->features;
+
+	f->hash_mode = mode;
+	f->flowlets = (features & ROCEDP_F_FLOWLET) ||
+		      mode == ROCEDP_HASH_FLOWLET;
+	f->hash_seed = c->hash_seed;
+	f->hash_flags = c->hash_flags;
+}
+
 /* The route: group id and flow hash into f, or a pass reason. */
 static __always_inline int rd_fwd_route_body(struct rd_flow *p,
 					     struct rd_plan *f,
@@ -193,10 +213,10 @@ static __always_inline int rd_fwd_route_body(struct rd_flow *p,
 			       ROCEDP_PASS_LOCAL :
 			       ROCEDP_PASS_ROUTE_PENDING;
 	f->group_id = rt->group_id;
-	mode = cfg->hash_mode;
+	mode = f->hash_mode;
 	p->hash = rd_flow_hash(
 		p, mode == ROCEDP_HASH_FLOWLET ? ROCEDP_HASH_QP_ONLY : mode,
-		cfg->hash_seed, cfg->hash_flags);
+		f->hash_seed, f->hash_flags);
 	return 0;
 }
 
@@ -279,13 +299,13 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 		return ROCEDP_PASS_NO_GROUP;
 	if (!g->n_active)
 		return ROCEDP_PASS_NO_MEMBER;
-	mode = cfg->hash_mode;
+	mode = f->hash_mode;
 	if (mode == ROCEDP_HASH_SPRAY) {
 		rd_count(ROCEDP_CTR_SPRAY_PKTS);
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
-	} else if (with_flowlets == 2 && rd_flowlets_on(cfg)) {
+	} else if (with_flowlets == 2 && f->flowlets) {
 		slot = rd_flowlet_select_sub(cfg, g, p, f, group_id);
-	} else if (with_flowlets && rd_flowlets_on(cfg)) {
+	} else if (with_flowlets && f->flowlets) {
 		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash,
 					 f->in_ifindex, f->now);
 	} else {

@@ -210,8 +210,8 @@ struct {
 #define RD_FC_BITS 14
 #endif
 struct rd_fc_ent {
-	__u32 src; /* the key: IPv4 addresses, ports, destination QP */
-	__u32 dst;
+	__u32 src; /* the key: IPv4 addresses (IPv6: folded, rd_fc_key6 */
+	__u32 dst; /* holds them whole), ports, destination QP */
 	__u32 ports; /* sport << 16 | dport */
 	__u32 qp;
 	__u32 route_gen; /* what it was computed under */
@@ -222,7 +222,7 @@ struct rd_fc_ent {
 	__u32 egress; /* 0: empty */
 	__u32 hash;
 	__u16 slot;
-	__u8 hash_mode;
+	__u8 hash_mode; /* | RD_FC_V6 for an IPv6 flow's entry */
 	__u8 route_only; /* made under flowlets: the member is not for reuse */
 	__u8 macs[12]; /* destination, source MAC */
 	__u32 qp_ref; /* telemetry's hint: the flow's rd_qps slot + 1, or 0 */
@@ -236,6 +236,23 @@ struct {
 	__type(key, __u32);
 	__type(value, struct rd_fc_ent);
 } rd_fwd_cache SEC(".maps");
+
+/*
+ * An IPv6 entry's addresses, whole, at its rd_fwd_cache index: the rest
+ * of the key and the answer stay in the one line, so an IPv4 frame never
+ * touches this (32 B a slot, 512 KiB a CPU; not pinned either).
+ */
+struct rd_fc_key6 {
+	__u32 src[4];
+	__u32 dst[4];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1 << RD_FC_BITS);
+	__type(key, __u32);
+	__type(value, struct rd_fc_key6);
+} rd_fwd_cache6 SEC(".maps");
 
 /* Telemetry (telemetry.h; rocedp_abi.h gives the layouts). */
 struct {

@@ -33,7 +33,16 @@ struct rd_plan {
 	__u8 strip_tag; /* forwarded with a priority tag: send it untagged */
 	__u8 redirected; /* XDP: bpf_redirect_map done, the verdict stands */
 	__u8 from_cache; /* route (member too without flowlets) from the cache */
-	__u8 pad[2];
+	/*
+	 * The forwarding settings, read from rd_config once a frame
+	 * (rd_plan_settings): the route, the member and the decision cache's
+	 * fill all use this copy, so a writer changing them mid-frame cannot
+	 * file a decision under settings it was not made with.
+	 */
+	__u8 hash_mode;
+	__u8 flowlets; /* rd_flowlets_on */
+	__u32 hash_seed;
+	__u32 hash_flags;
 	__u32 group_seq; /* the group's live word its member was read under */
 	struct rd_fc_ent *fc; /* that cache's entry when it holds this flow */
 };

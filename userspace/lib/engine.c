@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "config.h"
 #include "config_txn.h"
+#include "routew.h"
 #include "rocedp.skel.h"
 
 struct rd_engine {
@@ -140,6 +141,9 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->prog_fd[RD_HOOK_TC_RX] =
 		bpf_program__fd(e->skel->progs.rocedp_tc_ingress_rx);
 	err = rd_config_apply_defaults(&e->maps);
+	/* its maps are its own: every route writer is this version's */
+	if (!err)
+		err = rd_routew_mark_fd(e->maps.fd[RD_MAP_ROUTE_GEN], true);
 	if (!err && o && o->bind_cpu) {
 		err = engine_bind_cpu();
 		e->bound = !err;

@@ -17,6 +17,8 @@
 #include "groupw.h"
 #include "pindir.h"
 #include "portw.h"
+#include "routew.h"
+#include "syncowner.h"
 #include "rocedp.skel.h"
 
 static const char *pin_path(char *buf, size_t len, const char *sub)
@@ -90,7 +92,8 @@ static int set_pin_paths(struct rocedp *skel)
 		 */
 		if (strncmp(bpf_map__name(map), "rd_", 3) ||
 		    map == skel->maps.rd_scratch ||
-		    map == skel->maps.rd_fwd_cache)
+		    map == skel->maps.rd_fwd_cache ||
+		    map == skel->maps.rd_fwd_cache6)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", rd_pin_dir(),
 			 bpf_map__name(map));
@@ -140,6 +143,26 @@ static void adopt_groups(struct rocedp *skel)
 }
 
 /*
+ * The decision cache runs only while every route writer moves the route
+ * generation: a sync from before the cache, kept over an upgrade, writes
+ * routes without it, so the cache stays off until a current sync takes
+ * over (its start sets the mark; routew.h).
+ */
+static void mark_cache(struct rocedp *skel)
+{
+	int fd = bpf_map__fd(skel->maps.rd_route_gen);
+	bool current = rd_sync_owner_moves_gen(rd_pin_dir());
+	int err = rd_routew_mark_fd(fd, current);
+
+	if (err)
+		rd_err("attach", "rd_route_gen: %s", strerror(-err));
+	else if (!current)
+		rd_err("attach",
+		       "%s: an older rocedp sync writes its routes: the decision cache stays off until a current sync replaces it",
+		       rd_pin_dir());
+}
+
+/*
  * Open and load the object for live use: pinned maps reused (created and
  * pinned the first time), kfunc flag from the module's presence.
  */
@@ -163,8 +186,10 @@ int rd_live_load(struct rocedp **out, bool pin)
 		rocedp__destroy(skel);
 		return err < 0 ? err : -EINVAL;
 	}
-	if (pin)
+	if (pin) {
 		adopt_groups(skel);
+		mark_cache(skel);
+	}
 	*out = skel;
 	return 0;
 }

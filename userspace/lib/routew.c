@@ -36,9 +36,49 @@ void rd_routew_gen_unmap(__u32 *gen)
  * separate processes (their writes are serialised by the writers' lock,
  * but an add costs nothing more).
  */
+static void gen_step(__u32 *gen, int mark)
+{
+	__u32 old = __atomic_load_n(gen, __ATOMIC_SEQ_CST), next;
+
+	/* the count moves in the low 31 bits, wrapping there */
+	do {
+		next = ((old + 1) & ~ROCEDP_ROUTE_GEN_MARK) |
+		       (mark < 0 ? old & ROCEDP_ROUTE_GEN_MARK :
+			mark	 ? ROCEDP_ROUTE_GEN_MARK :
+				   0);
+	} while (!__atomic_compare_exchange_n(
+		gen, &old, next, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+}
+
 static void gen_bump(__u32 *gen)
 {
-	__atomic_fetch_add(gen, 1, __ATOMIC_SEQ_CST);
+	gen_step(gen, -1);
+}
+
+int rd_routew_mark(__u32 *gen, bool on)
+{
+	if (!gen)
+		return -EBADF;
+	gen_step(gen, on);
+	return 0;
+}
+
+int rd_routew_mark_fd(int fd, bool on)
+{
+	__u32 *gen;
+	int err = rd_routew_gen_map(fd, &gen);
+
+	if (err)
+		return err;
+	err = rd_routew_mark(gen, on);
+	rd_routew_gen_unmap(gen);
+	return err;
+}
+
+bool rd_routew_marked(const __u32 *gen)
+{
+	return gen &&
+	       (__atomic_load_n(gen, __ATOMIC_SEQ_CST) & ROCEDP_ROUTE_GEN_MARK);
 }
 
 int rd_routew_put(int fd, __u32 *gen, const void *key,

@@ -22,6 +22,17 @@ void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen);
 int rd_routew_gen_map(int fd, __u32 **gen);
 void rd_routew_gen_unmap(__u32 *gen);
 
+/*
+ * The writers' mark in *gen (ROCEDP_ROUTE_GEN_MARK): on only while every
+ * route writer of these maps moves the generation, i.e. no sync from
+ * before the decision cache runs; the dataplane uses its cache only then.
+ * Either way the count moves, so entries made before are stale. -errno.
+ */
+int rd_routew_mark(__u32 *gen, bool on);
+/* The same through rd_route_gen's fd (mapped for the call). */
+int rd_routew_mark_fd(int fd, bool on);
+bool rd_routew_marked(const __u32 *gen);
+
 /* key is a struct rocedp_route4_key or rocedp_route6_key, as fd's map;
  * flags BPF_ANY or BPF_EXIST (an in-place rewrite); gen from
  * rd_routew_gen_map (NULL: -EBADF, no write). -errno. */

@@ -538,6 +538,11 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 		       strerror(-err));
 		goto err;
 	}
+	/*
+	 * We hold the sync lock: no older sync writes routes behind the
+	 * generation, so the decision cache may run (routew.h).
+	 */
+	rd_routew_mark(fm.route_gen, true);
 	s->fm = fm;
 	rd_fib_set_maps(s->fib, &s->fm);
 	rd_flaps_init(&s->flaps, s->maps.fd[RD_MAP_PORT_FLAPS]);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/limits.h>
@@ -43,8 +44,9 @@ static void sleep_ms(int ms)
 
 int rd_sync_owner_note(int fd)
 {
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	char buf[40];
+	int n = snprintf(buf, sizeof(buf), "%d " RD_SYNC_OWNER_GEN "\n",
+			 (int)getpid());
 
 	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n)
 		return errno ? -errno : -EIO;
@@ -249,4 +251,56 @@ int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid)
 free:
 	rd_sync_owner_release(fd, path);
 	return 0;
+}
+
+/*
+ * Is the file *st locked by anyone? From /proc/locks, without taking the
+ * lock ourselves even for a moment: a sync starting then would find it
+ * held and refuse to run.
+ */
+static int locked_by_anyone(const struct stat *st)
+{
+	unsigned int maj, min;
+	unsigned long ino;
+	char line[256];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/locks", "re");
+	if (!f)
+		return 1; /* cannot tell: assume the worst */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "FLOCK");
+		int i;
+
+		/* "N: FLOCK  ADVISORY  WRITE pid maj:min:ino start end" */
+		for (i = 0; p && i < 4; i++) {
+			p = strchr(p, ' ');
+			while (p && *p == ' ')
+				p++;
+		}
+		found = p && sscanf(p, "%x:%x:%lu", &maj, &min, &ino) == 3 &&
+			ino == st->st_ino && maj == major(st->st_dev) &&
+			min == minor(st->st_dev);
+	}
+	fclose(f);
+	return found;
+}
+
+int rd_sync_owner_moves_gen(const char *dir)
+{
+	char path[PATH_MAX], buf[40] = "";
+	struct stat st;
+	int fd, held;
+
+	if (rd_sync_lock_path(dir, path, sizeof(path)))
+		return 1; /* no pin directory: no sync either */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	held = !fstat(fd, &st) && locked_by_anyone(&st);
+	if (held && pread(fd, buf, sizeof(buf) - 1, 0) < 0)
+		buf[0] = 0;
+	close(fd);
+	return !held || strstr(buf, " " RD_SYNC_OWNER_GEN "\n") != NULL;
 }

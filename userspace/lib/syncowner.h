@@ -36,4 +36,17 @@ int rd_sync_owner_note(int fd);
  */
 int rd_sync_owner_stop(const char *dir, int timeout_ms, pid_t *pid);
 
+/*
+ * The lock file's word after the pid: its sync moves rd_route_gen with
+ * every route it writes (routew.h). A sync from before the decision
+ * cache records its pid alone.
+ */
+#define RD_SYNC_OWNER_GEN "route_gen"
+/*
+ * 1: no sync holds dir's lock, or the one that does moves the route
+ * generation; 0: an older sync holds it (attach then keeps the decision
+ * cache off, ROCEDP_ROUTE_GEN_MARK).
+ */
+int rd_sync_owner_moves_gen(const char *dir);
+
 #endif

@@ -17,6 +17,7 @@
 #include "config_txn.h"
 #include "frame.h"
 #include "groupw.h"
+#include "routew.h"
 #include "stats.h"
 #include "rocedp.skel.h"
 #include "bench_abi.h"
@@ -488,6 +489,10 @@ int cmd_cost(int argc, char **argv)
 	if (err)
 		die("defaults", err);
 	setup_fib(&m, ports);
+	/* the bench is the maps' only writer: the decision cache may run */
+	err = rd_routew_mark_fd(m.fd[RD_MAP_ROUTE_GEN], true);
+	if (err)
+		die("rd_route_gen", err);
 	fd_xdp = bpf_program__fd(skel->progs.rocedp_xdp);
 	fd_egr = bpf_program__fd(skel->progs.rocedp_egress_tr);
 	egr_port = if_nametoindex(ports[0]);
