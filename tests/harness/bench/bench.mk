@@ -53,9 +53,13 @@ FORMAT_EXTRA += tests/harness/bench/resil.c
 # the evaluator belongs to tests/harness/lbeval; built here when it exists.
 # The failover section's traffic comes from rocegen (tools/rocegen).
 bench-progs: $(ROCEDP) $(BENCH) $(BENCH_OUT)/resil $(OUT)/rocegen \
+	$(OUT)/tests/fwdcache_race \
 	$(if $(wildcard tests/harness/lbeval/lbeval.mk),$(OUT)/lbeval)
 
 # BENCH_JSON=1 (or BENCH_ARGS=-j) also prints the JSON document.
 bench: deps
 	$(MAKE) --no-print-directory bench-progs
 	OUT=$(OUT) PY=$(PY) tests/harness/bench/bench.sh $(if $(BENCH_JSON),-j) $(BENCH_ARGS)
+	@# the decision cache under a racing writer at full length (make test
+	@# runs 2M frames): quiet but for failures, which fail the bench
+	$(OUT)/tests/fwdcache_race -q -n 10000000 2>/dev/null
