@@ -1,0 +1,138 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The fabric seen from Prometheus (docs/metrics.md, docs/lab.md): a
+# 2-leaf x 2-spine lab with --prometheus (one rocedp exporter per switch,
+# Debian's Prometheus with tools/prometheus/rocedp.rules.yml), telemetry
+# on, rocegen sending 8 QPs from h1-1 to h2-1:
+#
+#   - under traffic, `promtool check metrics` finds nothing in any
+#     switch's /metrics (leaves with rocedp, spines with rocedp_up 0);
+#   - without loss: no rocedp alert pending or firing, `rocedp-lab
+#     diagnose` says no frames are lost (exit 0);
+#   - the lab's injector drops 1 in 20 requests on spine2: diagnose, from
+#     Prometheus alone, names spine2 first (exit 3), the links it names
+#     all come from spine2, and RocedpLossyLink fires for them only;
+#   - a queue on spine2's link to leaf2 (a 3 Mb/s token bucket: this
+#     kernel has no netem): RocedpPathRttRegression fires for leaf1's
+#     path through up2 (spine2) only.
+#
+# Usage: selftests/prom_lab.sh   (root). About 3 minutes.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_require ip bpftool tc ethtool prometheus promtool || exit $?
+[ -r "$T_OUT/lab_inject.bpf.o" ] || {
+	t_fail "$T_OUT/lab_inject.bpf.o built (make)"
+	t_done
+	exit 1
+}
+export LAB_INJECT_OBJ=$T_OUT/lab_inject.bpf.o
+T_LAB_PREFIX=pl$((RANDOM % 10000))
+t_cleanup "lab down"
+
+DIAG() { lab diagnose "$@"; }
+# pq EXPR: an instant query's result as "labels value" lines, from the
+# lab's Prometheus
+pq() {
+	ip netns exec "$(ns mgmt)" $PY - "$1" <<'EOF_PY'
+import json, sys, urllib.parse, urllib.request
+u = "http://127.0.0.1:9090/api/v1/query?" + urllib.parse.urlencode({"query": sys.argv[1]})
+for r in json.load(urllib.request.urlopen(u, timeout=10))["data"]["result"]:
+    m = r["metric"]
+    print(",".join("%s=%s" % kv for kv in sorted(m.items()) if kv[0] != "__name__"), r["value"][1])
+EOF_PY
+}
+# send NAME QPN_BASE: 8 QPs x 300 messages of 8 KiB at 10 Mb/s (about 20 s)
+send() {
+	ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dev eth0 --dst 10.2.1.2 \
+		--qpn-base "$2" --qps 8 --msg 8192 --count 300 --window 8 \
+		--rate 10 --rto 200000 -j >"$T_TMP/$1.send" 2>&1
+}
+
+lab up --leaves 2 --spines 2 --hosts 1 --mtu 1500 --prometheus >"$T_TMP/up.log" 2>&1
+t_check $? "lab up --prometheus: 2 leaves, 2 spines, every exporter scraped" "$(tail -n3 "$T_TMP/up.log")" || {
+	t_done
+	exit 1
+}
+for l in 1 2; do
+	rocedp_set "leaf$l" config set features=forward,remark,ecn,telemetry \
+		telemetry.qp_stall_us=200000 >"$T_TMP/set$l.log" 2>&1
+	t_check $? "leaf$l: telemetry on" "$(cat "$T_TMP/set$l.log")"
+done
+t_serve spid serve "$(ns h2-1)" eth0 || t_fail "responder ready"
+
+# ---------------------------------------------------------------- no loss
+send clean 0x100 &
+cpid=$!
+sleep 8
+bad=
+for sw in leaf1:10.253.1.1 leaf2:10.253.1.2 spine1:10.253.2.1 spine2:10.253.2.2; do
+	ip netns exec "$(ns mgmt)" $PY -c 'import sys, urllib.request
+sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1], timeout=10).read())' \
+		"http://${sw#*:}:9436/metrics" >"$T_TMP/${sw%%:*}.prom" 2>"$T_TMP/m.err" || {
+		bad="$bad ${sw%%:*}: $(cat "$T_TMP/m.err")"
+		continue
+	}
+	promtool check metrics <"$T_TMP/${sw%%:*}.prom" >"$T_TMP/lint" 2>&1 && [ ! -s "$T_TMP/lint" ] ||
+		bad="$bad ${sw%%:*}: $(head -n 3 "$T_TMP/lint")"
+done
+n=$(grep -c '^rocedp_qp_bytes_total{' "$T_TMP/leaf1.prom")
+[ -z "$bad" ] && [ "$n" -ge 1 ] && grep -qx 'rocedp_up 0' "$T_TMP/spine1.prom"
+t_check $? "under traffic, promtool check metrics finds nothing on any switch's /metrics (leaf1: $n QP series a family; spines: rocedp_up 0)" "$bad"
+wait "$cpid"
+t_check $? "clean run: rocegen send completes" "$(tail -n2 "$T_TMP/clean.send")"
+# the rules have seen the whole run (20 s for: the alerts had time)
+sleep 6
+al=$(pq 'ALERTS{alertname=~"Rocedp.*"}')
+[ -z "$al" ]
+t_check $? "no loss: no rocedp alert pending or firing" "$al"
+DIAG >"$T_TMP/diag.clean" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '^no frames lost' "$T_TMP/diag.clean"
+t_check $? "no loss: diagnose says no frames lost, exit 0" "exit $rc: $(cat "$T_TMP/diag.clean")"
+
+# ---------------------------------------------------------------- loss
+lab inject spine2 drop 20 >/dev/null || t_fail "inject spine2 drop 20"
+send lossy 0x200 &
+cpid=$!
+named=
+for _ in $(seq 45); do
+	sleep 1
+	DIAG >"$T_TMP/diag.lossy" 2>&1
+	[ $? = 3 ] || continue
+	al=$(pq 'ALERTS{alertname="RocedpLossyLink",alertstate="firing"}')
+	[ -n "$al" ] && { named=1; break; }
+done
+head -n 1 "$T_TMP/diag.lossy" | grep -q '^frames lost at spine2:'
+t_check $? "drops on spine2: diagnose names spine2 from Prometheus alone ($(head -n 1 "$T_TMP/diag.lossy"))" "$(cat "$T_TMP/diag.lossy")"
+links=$(sed -n '/ qp /d; s/^  \([^ ]*\) *-> \([^ ]*:[^ ]*\) .*/\1->\2/p' "$T_TMP/diag.lossy" | tr '\n' ' ')
+[ -n "$links" ] && ! grep -qv '^spine2->' <<<"$(tr ' ' '\n' <<<"$links" | sed '/^$/d')"
+t_check $? "every lossy link diagnose names comes from spine2: $links" "$(cat "$T_TMP/diag.lossy")"
+[ -n "$named" ] && ! grep -v 'peer=spine2' <<<"$al" | grep -q .
+t_check $? "RocedpLossyLink fires, for links from spine2 only ($(cut -d' ' -f1 <<<"$al" | tr '\n' ' '))" "$al"
+wait "$cpid"
+lab inject spine2 off >/dev/null
+
+# ---------------------------------------------------------------- delay
+# This kernel may have no netem: the delay is a queue. A token bucket of
+# 3 Mb/s on spine2's link to leaf2 holds the requests of the QPs leaf1
+# sends through spine2 (their windows fill it); the ACKs come back to
+# leaf1 through ports without it, so paths through spine1 keep their RTT.
+ip netns exec "$(ns spine2)" tc qdisc add dev leaf2 root tbf rate 3mbit burst 4k latency 500ms ||
+	t_fail "tbf on spine2:leaf2"
+send slow 0x300 &
+cpid=$!
+fired=
+for _ in $(seq 50); do
+	sleep 1
+	al=$(pq 'ALERTS{alertname="RocedpPathRttRegression",alertstate="firing"}')
+	[ -n "$al" ] && { fired=1; break; }
+done
+[ -n "$fired" ] && ! grep -v 'out_port=up2' <<<"$al" | grep -q . && grep -q 'switch=leaf1' <<<"$al"
+t_check $? "a queue on spine2's link to leaf2: RocedpPathRttRegression fires for leaf1:up2 only" \
+	"$al; paths: $(pq 'rocedp:path_rtt_ewma:seconds' | tr '\n' ';') baselines: $(pq 'rocedp:path_rtt_baseline_loaded:seconds' | tr '\n' ';')"
+wait "$cpid"
+ip netns exec "$(ns spine2)" tc qdisc del dev leaf2 root 2>/dev/null
+kill -INT "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+t_done
