@@ -102,3 +102,8 @@ test-progs: $(TEST_OUT)/pindir_test
 FORMAT_EXTRA += tests/race_test.c tests/bpf_user.h
 test-progs: $(TEST_OUT)/race_test
 $(TEST_OUT)/race_test: CFLAGS += -Wno-unknown-pragmas
+
+# attach's adoption of groups under the writers' lock
+FORMAT_EXTRA += tests/attach_lock_test.c
+test-progs: $(TEST_OUT)/attach_lock_test
+$(TEST_OUT)/attach_lock_test: TEST_LDLIBS := -lpthread

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "liveload.h"
+#include "config_txn.h"
 #include "engine.h"
 #include "groupw.h"
 #include "pindir.h"
@@ -125,19 +126,36 @@ static int pin_devmap(struct rocedp *skel)
 	return bpf_map__pin(skel->maps.rd_tx_ports, path);
 }
 
+int rd_live_adopt(const struct rd_maps *m)
+{
+	struct rd_groupw w;
+	int lock, n;
+
+	/*
+	 * Under the writers' lock: a sync still running writes groups, and
+	 * a group read here before its write and published after it would
+	 * be the older version under the newer sequence.
+	 */
+	lock = rd_config_lock("attach");
+	if (lock < 0)
+		return lock;
+	rd_groupw_from_maps(&w, m);
+	n = rd_groupw_adopt(&w);
+	close(lock);
+	return n;
+}
+
 /*
  * Groups in a reused rd_groups pin that the dataplane's banks lack (banks
  * new with this version): made live, as a config load would.
  */
 static void adopt_groups(struct rocedp *skel)
 {
-	struct rd_groupw w;
 	struct rd_maps m;
 	int n;
 
 	rd_maps_from_skel(&m, skel);
-	rd_groupw_from_maps(&w, &m);
-	n = rd_groupw_adopt(&w);
+	n = rd_live_adopt(&m);
 	if (n < 0)
 		rd_err("attach", "rd_group_banks: %s", strerror(-n));
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 struct rocedp;
+struct rd_maps;
 
 /* The netns's directory on the host's bpffs, with links/ and progs/. */
 int rd_pin_dir_prepare(void);
@@ -16,6 +17,11 @@ int rd_pin_dir_prepare(void);
 bool rd_ecn_module_loaded(void);
 /* Open and load; pin: reuse (or create and pin) the maps. */
 int rd_live_load(struct rocedp **out, bool pin);
+/*
+ * Groups in m's rd_groups that the banks lack made live (rd_groupw_adopt),
+ * under the writers' lock. The number adopted, or -errno.
+ */
+int rd_live_adopt(const struct rd_maps *m);
 /* Open (not load) the XDP program on the pinned maps, for libxdp. */
 int rd_live_open_xdp(struct rocedp **out);
 /* Drop devmap egress programs an older version left behind. */
