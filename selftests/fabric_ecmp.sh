@@ -183,20 +183,49 @@ ok = any(m["ifindex"] == want and m["flags"] & 3 == 3 for g in j.get("groups", [
 sys.exit(0 if ok else 1)' "$(ip -n "$(ns leaf1)" -j link show dev "$1" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["ifindex"])')"
 }
 
+# forwarded: leaf1's rocedp forwarded_packets counter
+forwarded() {
+	lab_exec leaf1 "$ROCEDP" -j stats 2>/dev/null |
+		$PY -c 'import json,sys; print(json.load(sys.stdin)["counters"]["forwarded_packets"])' 2>/dev/null ||
+		echo 0
+}
+
+# wait_fwd N: until leaf1's rocedp forwarded N more frames (10 s at most).
+# Windows are sized by the traffic the machine delivered, not by the
+# clock, so a busy machine that stalls the sender a while still gets a
+# window with traffic in it.
+wait_fwd() {
+	local a i
+	a=$(forwarded)
+	for i in $(seq 200); do
+		[ $(($(forwarded) - a)) -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # an uplink goes down mid-traffic and comes back (qp mode)
 flap() {
 	local mode=$1 rc i out
 	rocedp_set leaf1 config set hash.mode=qp >/dev/null 2>&1
 	serve_start "$mode-flap" || t_fail "$mode/flap: responder starts"
-	# 256 QPs x 80 x 4 KiB at 100 Mbit/s: about 7 s of traffic (the RTO is
-	# long so that CPU stalls on this small VM give no spurious timeouts)
-	T_BG_OUT=/dev/null t_bg sender send "$mode-flap" --qps 256 --msg 4K --count 80 --rate 100 --rto 1000000
-	sleep 0.8
+	# 256 QPs x 4 KiB at 100 Mbit/s until SIGUSR1 ends it (rocegen then
+	# completes the messages it began), however long the flap takes on a
+	# busy machine; the RTO is long so that CPU stalls give no spurious
+	# timeouts, and a QP gives up only after 30 of them in a row
+	T_BG_OUT=$T_TMP/$mode-flap.send T_BG_ERR=$T_TMP/$mode-flap.send.err \
+		t_bg sender ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dst 10.2.1.2 \
+		--qps 256 --sport $SPORT -j --msg 4K --count 1000000 --rate 100 \
+		--rto 1000000 --retries 30 --timeout 600
+	wait_fwd 2000
 	snap "$mode-flap-0"
 	ip -n "$(ns leaf1)" link set up2 down
-	sleep 0.3 # sync takes < 10 ms; generous
+	for i in $(seq 200); do member_up up2 || break; sleep 0.05; done
+	# frames sent before the member left reach the spines first (a veth
+	# backlog can hold them a while under load)
+	wait_fwd 300
 	snap "$mode-flap-1"
-	sleep 1.0
+	wait_fwd 3000
 	snap "$mode-flap-2"
 	out=$(share "$mode-flap-1" "$mode-flap-2")
 	echo "# $mode/flap: up2 down, 1 s of traffic per uplink (spines' rx / rocedp tx): $out"
@@ -206,14 +235,15 @@ d = json.loads(sys.argv[1]); r = d["rocedp"]; s = d["spine"]
 sys.exit(0 if r[1] == 0 and s[1] == 0 and all(x > 0 for i, x in enumerate(r) if i != 1) else 1)' "$out"
 	t_check $? "$mode/flap: after the sync no frame leaves on the downed uplink up2, the other three carry the traffic ($out)"
 	ip -n "$(ns leaf1)" link set up2 up
-	for i in $(seq 60); do member_up up2 && break; sleep 0.05; done
+	for i in $(seq 200); do member_up up2 && break; sleep 0.05; done
 	member_up up2
 	t_check $? "$mode/flap: up2 back in leaf1's group after link up (~$((i * 50)) ms)"
 	snap "$mode-flap-3"
-	sleep 1.2
+	wait_fwd 3000
 	snap "$mode-flap-4"
 	kill -0 "$sender" 2>/dev/null
 	t_check $? "$mode/flap: traffic still running when measuring the return" "sender finished too early"
+	kill -USR1 "$sender" 2>/dev/null
 	wait "$sender"
 	rc=$?
 	serve_stop
