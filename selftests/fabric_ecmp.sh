@@ -228,7 +228,7 @@ flap() {
 	wait_fwd 3000
 	snap "$mode-flap-2"
 	out=$(share "$mode-flap-1" "$mode-flap-2")
-	echo "# $mode/flap: up2 down, 3000 forwarded frames per uplink (spines' rx / rocedp tx): $out"
+	echo "# $mode/flap: up2 down, a window of 3000 forwarded frames, per uplink (spines' rx / rocedp tx): $out"
 	$PY -c '
 import json, sys
 d = json.loads(sys.argv[1]); r = d["rocedp"]; s = d["spine"]
