@@ -81,6 +81,20 @@ static const struct cli_opt exporter_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt ipfix_opts[] = {
+	{ "collector", 'c', "ADDR:PORT", 0,
+	  "the IPFIX collector (needed): 192.0.2.1:4739 or [2001:db8::1]:4739" },
+	{ "interval", 'i', "SEC", 0,
+	  "seconds between exports, 0.1 to 3600 (default 10)" },
+	{ "count", 'n', "N", 0,
+	  "stop after N exports (default: until SIGTERM)" },
+	{ "domain", 0, "N", 0, "the observation domain id (default 0)" },
+	{ "enterprise", 0, "PEN", 0,
+	  "the enterprise number of rocedp's own elements (default 32473, "
+	  "RFC 5612's number for documentation)" },
+	{ NULL },
+};
+
 static const struct cli_opt flows_opts[] = {
 	{ "limit", 0, "N", 0, "at most N flowlets" },
 	{ NULL },
@@ -311,6 +325,14 @@ static const struct cli_cmd cmds[] = {
 	  "Runs until SIGTERM; tells systemd when it is ready "
 	  "(rocedp-exporter.service).",
 	  exporter_opts },
+	{ "ipfix", NULL, "", 0, 0, CLI_ROOT, cmd_ipfix,
+	  "send every QP's flow record to an IPFIX collector",
+	  "IPFIX (RFC 7011) over UDP, once an interval, the templates first "
+	  "each time: IANA's elements for the addresses and the packet and "
+	  "octet totals, rocedp's own (under --enterprise) for the QP, "
+	  "gaps, rewinds, NAKs, CNPs, RTT min and mean (ns) and stalls. The "
+	  "counts are totals since the QP's entry was made.",
+	  ipfix_opts },
 	{ "flows", NULL, "", 0, 0, CLI_ROOT, cmd_flows, "active flowlets", NULL,
 	  flows_opts },
 	{ "qps", NULL, "", 0, 0, CLI_ROOT, cmd_qps,

@@ -29,6 +29,7 @@ int cmd_sonic_import(const struct cli_call *c); /* cmd_sonic.c */
 int cmd_sonic_sync(const struct cli_call *c);
 int cmd_stats(const struct cli_call *c); /* cmd_stats.c */
 int cmd_exporter(const struct cli_call *c); /* cmd_exporter.c */
+int cmd_ipfix(const struct cli_call *c); /* cmd_ipfix.c */
 int cmd_flows(const struct cli_call *c); /* cmd_flows.c */
 int cmd_qps(const struct cli_call *c); /* cmd_qps.c */
 int cmd_top(const struct cli_call *c); /* cmd_top.c */
