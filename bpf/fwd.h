@@ -110,6 +110,19 @@ static __always_inline int rd_fwd_precheck(const struct rd_flow *fl,
 	    d8 != 127 && fl->ttl > 1)
 		return rd_other_host(fl, in_ifindex) ? ROCEDP_PASS_OTHER_HOST :
 						       0;
+	/*
+	 * And its IPv6 twin: UDP (no neighbour discovery), both addresses'
+	 * first word non-zero (so neither is :: or ::1), neither multicast
+	 * nor link-local, hop limit over 1.
+	 */
+	if (!(fl->malformed | fl->vlan_tags | fl->dmac_group | fl->is_fragment |
+	      fl->has_options) &&
+	    fl->family == 6 && fl->l4_proto == IPPROTO_UDP && fl->src[0] &&
+	    fl->dst[0] && s8 != 0xff && d8 != 0xff &&
+	    (bpf_ntohl(fl->src[0]) >> 22) != (0xfe80 >> 6) &&
+	    (d0 >> 22) != (0xfe80 >> 6) && fl->ttl > 1)
+		return rd_other_host(fl, in_ifindex) ? ROCEDP_PASS_OTHER_HOST :
+						       0;
 
 	if (fl->malformed)
 		return ROCEDP_PASS_MALFORMED;

@@ -53,6 +53,32 @@ static void build_frame(__u8 *f, unsigned int qp, const __u8 *dmac)
 	rd_frame_build(f, FRAME_LEN, &s);
 }
 
+/*
+ * The same over IPv6 (fd00:200::2 -> fd09::1, traffic class 0x02): 20
+ * bytes more header, 20 less payload, so the frames are as long and the
+ * same time_prog runs them (the IPv6 rows, beside each IPv4 row).
+ */
+static void build_frame6(__u8 *f, unsigned int qp, const __u8 *dmac)
+{
+	struct rd_frame s = {
+		.smac = { 2, 0xcc, 0, 0, 0, 1 },
+		.v6 = true,
+		.src6 = { 0xfd, 0, 2, 0, [15] = 2 },
+		.dst6 = { 0xfd, 0x09, [15] = 1 },
+		.tos = 0x02,
+		.ttl = 255,
+		.sport = 0xc000,
+		.opcode = ROCEDP_OP_RC_WRITE_ONLY,
+		.dest_qp = qp,
+		.psn = 0x1234,
+		.payload = 34,
+	};
+
+	memcpy(s.dmac, dmac, 6);
+	if (rd_frame_build(f, FRAME_LEN, &s) != FRAME_LEN)
+		die("IPv6 frame", EINVAL);
+}
+
 struct timing {
 	uint64_t rounds;
 	double sum_ns; /* sum of duration x repeat */
@@ -173,6 +199,8 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 	struct bpf_devmap_val dv = { .bpf_prog.fd = -1 };
 	struct rocedp_group g = {};
 	struct rocedp_route4_key rk = { .prefixlen = 16 };
+	struct rocedp_route6_key rk6 = { .prefixlen = 32,
+					 .addr = { 0xfd, 0x09 } };
 	struct rocedp_route rv = { .group_id = 1,
 				   .flags = ROCEDP_ROUTEF_STATIC };
 	struct rocedp_port_cfg pc;
@@ -211,6 +239,8 @@ static void setup_fib(const struct rd_maps *m, char **ports)
 	inet_pton(AF_INET, "10.9.0.0", &rk.addr);
 	if (bpf_map_update_elem(m->fd[RD_MAP_ROUTES4], &rk, &rv, 0))
 		die("rd_routes4", errno);
+	if (bpf_map_update_elem(m->fd[RD_MAP_ROUTES6], &rk6, &rv, 0))
+		die("rd_routes6", errno);
 	if (bpf_map_update_elem(m->fd[RD_MAP_QOS], &cls, &cost_data_qos, 0))
 		die("rd_qos", errno);
 }
@@ -397,7 +427,7 @@ int cmd_cost(int argc, char **argv)
 	int disp_idx = 0;
 	int hold_idx, hold2_idx, hold3_idx, bare_idx;
 	char *ports[4] = {}, *list = NULL, why[256];
-	static __u8 frames[N_FRAMES][FRAME_LEN];
+	static __u8 frames[N_FRAMES][FRAME_LEN], frames6[N_FRAMES][FRAME_LEN];
 	struct rocedp_port_cfg pc;
 	struct empty *eo;
 	struct rocedp *skel;
@@ -405,7 +435,8 @@ int cmd_cost(int argc, char **argv)
 	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, fd_bflow,
 		fd_bdef, in_idx, egr_port;
 	double empty[16], empty_tc[16], ref[N_REFS][16], e, et, bare_ns, mn, mx;
-	static struct row ing[N_COMBOS], egr, bare, bflow, bdef, bfib;
+	static struct row ing[N_COMBOS], ing6[N_COMBOS], egr, bare, bflow, bdef,
+		bfib;
 	int fd_ref[N_REFS], fd_fib, fib_idx = 0, ref_idx[N_REFS] = {};
 	static const char *const ref_names[N_REFS] = {
 		"ktime", "percpu_counter", "lpm_lookup", "hash_lookup",
@@ -472,8 +503,10 @@ int cmd_cost(int argc, char **argv)
 	err = get_mac(in_if, in_mac);
 	if (err)
 		die(in_if, err);
-	for (i = 0; i < N_FRAMES; i++)
+	for (i = 0; i < N_FRAMES; i++) {
 		build_frame(frames[i], 0x100 + i, in_mac);
+		build_frame6(frames6[i], 0x100 + i, in_mac);
+	}
 
 	skel = rdbench_rocedp_open();
 	/* live settings: no trace, real clock, real devmap */
@@ -590,7 +623,7 @@ int cmd_cost(int argc, char **argv)
 			die("holding libxdp's dispatcher", errno);
 	}
 	for (ci = 0; ci < N_COMBOS; ci++)
-		ing[ci].ok = true;
+		ing[ci].ok = ing6[ci].ok = true;
 	egr.ok = bare.ok = bflow.ok = bdef.ok = bfib.ok = true;
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
@@ -633,6 +666,13 @@ int cmd_cost(int argc, char **argv)
 			snap(m.fd[RD_MAP_STATS], &b);
 			ok = verify(cb, &a, &b, rounds, why, sizeof(why));
 			row_check(&ing[ci], ok, why);
+			/* the IPv6 row right after, under the same drift */
+			snap(m.fd[RD_MAP_STATS], &a);
+			ing6[ci].ns[p] = time_prog(fd_xdp, true, frames6,
+						   batches, repeat, in_idx, 0);
+			snap(m.fd[RD_MAP_STATS], &b);
+			ok = verify(cb, &a, &b, rounds, why, sizeof(why));
+			row_check(&ing6[ci], ok, why);
 		}
 
 		/* the tc path's ECN point: port from skb->mark */
@@ -698,6 +738,16 @@ int cmd_cost(int argc, char **argv)
 		print_row(combos[ci].name, combos[ci].what, &ing[ci], passes, e,
 			  bare_ns);
 		all_ok &= ing[ci].ok;
+	}
+	printf("],\"combos_v6\":[");
+	for (ci = 0; ci < N_COMBOS; ci++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s_v6", combos[ci].name);
+		printf("%s", ci ? "," : "");
+		print_row(name, "the row above, IPv6 frames", &ing6[ci], passes,
+			  e, bare_ns);
+		all_ok &= ing6[ci].ok;
 	}
 	printf("],\"ops_per_frame\":{");
 	print_ops(skel, eo, frames, in_idx, fib_idx);

@@ -230,6 +230,14 @@ def main():
                 row(r, "%.2f" % r["ratio_bare"])
         for c in cost["combos"]:
             row(c, "%.2f" % c["ratio_bare"] if "ratio_bare" in c else "-")
+        for c in cost.get("combos_v6", []):
+            row(c, "%.2f" % c["ratio_bare"] if "ratio_bare" in c else "-")
+        v4 = {c["name"]: c for c in cost["combos"]}
+        v6 = {c["name"]: c for c in cost.get("combos_v6", [])}
+        if "default" in v4 and "default_v6" in v6:
+            p("   IPv6: default_v6 %.1f ns against default %.1f ns (%.2fx), same run"
+              % (v6["default_v6"]["ns"], v4["default"]["ns"],
+                 v6["default_v6"]["ns"] / v4["default"]["ns"]))
         row(tce, "-", "*")
         disp = cost.get("dispatcher")
         if disp and "default" in {c["name"] for c in cost["combos"]}:
@@ -248,8 +256,9 @@ def main():
         p("   * tc path: ratio to the empty tc program; net of it %.1f ns per frame"
           % cost["tc_egress_net_ns"])
         ops_table(p, cost)
-        unverified = [c["name"] for c in refs + [tce] + cost["combos"] if not c["verified"]]
-        for c in refs + [tce] + cost["combos"]:
+        allc = cost["combos"] + cost.get("combos_v6", [])
+        unverified = [c["name"] for c in refs + [tce] + allc if not c["verified"]]
+        for c in refs + [tce] + allc:
             if not c["verified"]:
                 p("   !! %s UNVERIFIED (counters: %s): its figure may time another path"
                   % (c["name"], c["counters"]))
