@@ -244,20 +244,24 @@ static __always_inline void rd_rtt_request(struct rd_scratch *sc, __u32 qp,
 	 * so lock-stepped QPs past the slots learn their pairing too.
 	 */
 	if (!rd_rtt_pair_get(sc, qp, 1, now)) {
+		/* the new request waits in the scratch: fewer spills (6.1) */
+		init->slot[0].sent_ns = now;
+		init->slot[0].qpf = want;
+		init->sport[0] = sport;
 		for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
-			s = &e->slot[i];
-			old = s->qpf;
+			old = e->slot[i].qpf;
 			if (!(old & ROCEDP_RTT_QPF_VALID) ||
 			    (old & ROCEDP_RTT_QPF_BUSY) ||
 			    !rd_rtt_pair_get(sc, old & ROCEDP_RTT_QP_MASK, 1,
-					     now))
+					     init->slot[0].sent_ns))
 				continue;
+			s = &e->slot[i];
 			if (__sync_val_compare_and_swap(
 				    &s->qpf, old, ROCEDP_RTT_QPF_BUSY) != old)
 				continue;
-			s->sent_ns = now;
-			e->sport[i & (ROCEDP_RTT_SLOTS - 1)] = sport;
-			s->qpf = want;
+			s->sent_ns = init->slot[0].sent_ns;
+			e->sport[i & (ROCEDP_RTT_SLOTS - 1)] = init->sport[0];
+			s->qpf = init->slot[0].qpf;
 			break;
 		}
 	}
@@ -265,18 +269,28 @@ static __always_inline void rd_rtt_request(struct rd_scratch *sc, __u32 qp,
 	rd_count(ROCEDP_CTR_RTT_PEND_FULL);
 }
 
+/* The slot of a one-bit mask of slots (no ctz in BPF v1). */
+static __always_inline int rd_rtt_bit_slot(__u32 bit)
+{
+	return bit == 1 ? 0 : bit == 2 ? 1 : bit == 4 ? 2 : 3;
+}
+
 /*
- * The slot an ACK from requester QP qp (source port port) closes, or -1
- * (counted when it is ambiguous or too old). *rule says how an unpaired
- * ACK was matched (the pairing to learn).
+ * The slot an ACK from requester QP qp (source port port) closes, as
+ * rule << 2 | slot (rule: how an unpaired ACK was matched, the pairing to
+ * learn; 0 when the pairing was known), or -1 (counted when ambiguous or
+ * too old). Masks, not counters and indexes: 6.1's stack is tight here.
  */
 static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 					struct rocedp_rtt_pending *e, __u32 qp,
-					__u16 port, __u64 now, int *rule)
+					__u16 port, __u64 now)
 {
 	struct rocedp_rtt_pair *pr, *rev;
+	/* cand: candidate slots, 0x10 a dead one seen; fit: slots a rule
+	 * fits, the (last) rule << 4 */
+	__u32 cand = 0, fit = 0;
 	__u64 q;
-	int i, hit = -1, n = 0, old = 0, phit = -1, np = 0, prule = 0, r;
+	int i, r;
 
 	pr = rd_rtt_pair_get(sc, qp, 0, now);
 	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
@@ -286,7 +300,7 @@ static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 		if (pr && (q & ROCEDP_RTT_QP_MASK) != pr->qp)
 			continue;
 		if (!rd_rtt_live(&e->slot[i], q, now)) {
-			old++;
+			cand |= 0x10;
 			continue;
 		}
 		if (pr) {
@@ -297,36 +311,52 @@ static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 		rev = rd_rtt_pair_get(sc, q & ROCEDP_RTT_QP_MASK, 1, now);
 		if (rev && rev->qp != qp)
 			continue;
-		hit = i;
-		n++;
+		cand |= 1u << i;
 		r = rd_rtt_port_rule(qp, port, q & ROCEDP_RTT_QP_MASK,
 				     e->sport[i]);
-		if (r) {
-			phit = i;
-			prule = r;
-			np++;
-		}
+		if (r)
+			fit = (fit & 0xf) | 1u << i | r << 4;
 	}
-	if (!n) {
-		if (old)
+	if (!(cand & 0xf)) {
+		if (cand)
 			rd_count(ROCEDP_CTR_RTT_EXPIRED);
 		return -1;
 	}
-	if (np == 1 && !rd_rtt_port_shared(e, phit, now)) {
-		*rule = prule;
-		return phit;
+	cand &= 0xf;
+	/* one fit (two would mean a chance fit: ambiguous) */
+	r = fit & 0xf;
+	if (r && !(r & (r - 1))) {
+		i = rd_rtt_bit_slot(r);
+		if (!rd_rtt_port_shared(e, i, now))
+			return (fit >> 4) << 2 | i;
 	}
-	if (n > 1 ||
+	if ((cand & (cand - 1)) ||
 	    (e->full_ns && now - e->full_ns <= ROCEDP_RTT_MAX_AGE_NS)) {
 		rd_count(ROCEDP_CTR_RTT_AMBIGUOUS);
 		return -1;
 	}
-	*rule = RD_RTT_BY_ELIMINATION;
-	return hit;
+	return RD_RTT_BY_ELIMINATION << 2 | rd_rtt_bit_slot(cand);
 }
 
-__attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
-					     __u64 now)
+/*
+ * Requests and ACKs in two global functions, each verified once and each
+ * its own stack frame: one function holding both overflowed 6.1's 512
+ * bytes along the ingress chain.
+ */
+__attribute__((noinline)) int rd_rtt_on_request(struct rd_flow *p,
+						__u32 ifindex, __u64 now)
+{
+	struct rd_scratch *sc = rd_scratch_get();
+
+	if (!p || !sc)
+		return 0;
+	rd_rtt_key(&sc->rtt_key, p, 0);
+	rd_rtt_request(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport, ifindex,
+		       now);
+	return 0;
+}
+
+__attribute__((noinline)) int rd_rtt_on_ack(struct rd_flow *p, __u64 now)
 {
 	struct rocedp_config *cfg;
 	struct rocedp_rtt_pending *e;
@@ -334,30 +364,22 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	struct rocedp_rtt_slot *s;
 	struct rd_scratch *sc;
 	__u64 sample, sent, qpf;
-	int i, rule = RD_RTT_BY_NONE;
+	int i, rule;
 
 	cfg = rd_config_get();
 	sc = rd_scratch_get();
 	if (!p || !cfg || !sc)
-		return 0;
-	if ((p->cls == ROCEDP_CLASS_DATA || p->cls == ROCEDP_CLASS_CTS) &&
-	    p->ack_req) {
-		rd_rtt_key(&sc->rtt_key, p, 0);
-		rd_rtt_request(sc, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport,
-			       ifindex, now);
-		return 0;
-	}
-	if (p->cls != ROCEDP_CLASS_ACK)
 		return 0;
 	sc->rtt_sample_ok = 0; /* telemetry takes only this frame's sample */
 	rd_rtt_key(&sc->rtt_key, p, 1);
 	e = bpf_map_lookup_elem(&rd_rtt_pend, &sc->rtt_key);
 	if (!e)
 		return 0;
-	i = rd_rtt_match(sc, e, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport, now,
-			 &rule);
-	if (i < 0 || i >= ROCEDP_RTT_SLOTS)
+	i = rd_rtt_match(sc, e, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport, now);
+	if (i < 0)
 		return 0;
+	rule = i >> 2;
+	i &= ROCEDP_RTT_SLOTS - 1;
 	s = &e->slot[i];
 	qpf = s->qpf;
 	sent = s->sent_ns;
@@ -391,6 +413,17 @@ __attribute__((noinline)) int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
 	st->rtt_samples++;
 	rd_count(ROCEDP_CTR_RTT_SAMPLES);
 	return 1;
+}
+
+static __always_inline int rd_rtt_observe(struct rd_flow *p, __u32 ifindex,
+					  __u64 now)
+{
+	if ((p->cls == ROCEDP_CLASS_DATA || p->cls == ROCEDP_CLASS_CTS) &&
+	    p->ack_req)
+		return rd_rtt_on_request(p, ifindex, now);
+	if (p->cls == ROCEDP_CLASS_ACK)
+		return rd_rtt_on_ack(p, now);
+	return 0;
 }
 
 #endif
