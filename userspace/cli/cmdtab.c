@@ -348,7 +348,7 @@ static const struct cli_cmd cmds[] = {
 	  "ECN queue high-water mark of the interval and link flaps. Keys: q "
 	  "quits, s cycles the sort, p pauses. -j prints one JSON document "
 	  "a refresh. Each refresh takes the ports' high-water marks (so "
-	  "does a Prometheus scrape).",
+	  "does rocedp exporter, once a window; a scrape never does).",
 	  top_opts },
 	{ "sync", NULL, "", 0, 0, CLI_ROOT, cmd_sync,
 	  "mirror routes, next hops, neighbours and links from the kernel",
