@@ -19,6 +19,10 @@
  * byte: the cached engine finds a request's QP slot through the hint in
  * its cache entry, the reference through the table's hash.
  *
+ * Through the config phases a third engine without the express path
+ * (general parser, out-of-line decisions, no cache) runs the same frames
+ * and must agree too, IPv4 and IPv6 flows alike.
+ *
  * A route written behind routew's back (bpf_map_update_elem, no
  * generation) must leave the cached engine on the old member: the check
  * that the comparison can see a stale entry at all.
@@ -106,6 +110,14 @@ static const char *const phases[][2] = {
 };
 
 static struct rd_engine *ref, *cached;
+/*
+ * A third engine without the express path (the general parser and the
+ * out-of-line decisions, no cache): through the config phases it must
+ * agree with both, so the express path's cache and the general path give
+ * the same frames, IPv4 and IPv6.
+ */
+static struct rd_engine *general;
+static bool with_general;
 static __u64 now_ns;
 
 static int apply(const char *text)
@@ -114,6 +126,9 @@ static int apply(const char *text)
 
 	err = rd_config_apply_text("fwdcache", text, strlen(text),
 				   rd_engine_maps(ref));
+	if (!err && with_general)
+		err = rd_config_apply_text("fwdcache", text, strlen(text),
+					   rd_engine_maps(general));
 	return err   ?:
 		       rd_config_apply_text("fwdcache", text, strlen(text),
 					    rd_engine_maps(cached));
@@ -168,19 +183,26 @@ static void build(uint8_t *in, uint32_t *len, int flow, int fam, int twin)
 static int run_both(enum rd_hook h, int f, int fam, int twin,
 		    unsigned int *fwd_ref, unsigned int *fwd_cached)
 {
-	uint8_t in[256], out_a[512], out_b[512];
-	struct rd_run a, b;
+	uint8_t in[256], out_a[512], out_b[512], out_c[512];
+	struct rd_run a, b, c;
 
 	memset(&a, 0, sizeof(a));
 	build(in, &a.in_len, f, fam, twin);
 	a.in = in;
 	a.ingress_ifindex = 3;
 	b = a;
+	c = a;
 	a.out = out_a;
 	a.out_size = sizeof(out_a);
 	b.out = out_b;
 	b.out_size = sizeof(out_b);
+	c.out = out_c;
+	c.out_size = sizeof(out_c);
 	if (rd_engine_run(ref, h, &a) || rd_engine_run(cached, h, &b))
+		return 1;
+	if (with_general &&
+	    (rd_engine_run(general, h, &c) || a.verdict != c.verdict ||
+	     a.out_len != c.out_len || memcmp(out_a, out_c, a.out_len)))
 		return 1;
 	*fwd_ref += a.verdict == ROCEDP_VERDICT_REDIRECT;
 	*fwd_cached += b.verdict == ROCEDP_VERDICT_REDIRECT;
@@ -193,7 +215,8 @@ static int tick(void)
 	/* both engines at one time, which moves on: flowlets age */
 	now_ns += 10 * 1000 * 1000;
 	return rd_engine_set_time(ref, now_ns) ||
-	       rd_engine_set_time(cached, now_ns);
+	       rd_engine_set_time(cached, now_ns) ||
+	       (with_general && rd_engine_set_time(general, now_ns));
 }
 
 /* Each flow of family fam PASSES times through both engines on hook h;
@@ -247,9 +270,11 @@ static void run_phase(const char *name, enum rd_hook h, int fam)
 
 	bad = compare_fam(h, fam, &fwd);
 	hits = cache_hits() - hits;
-	result(!bad, "%s (%s, IPv%d): %u of %u frames the same on both paths",
+	result(!bad,
+	       "%s (%s, IPv%d): %u of %u frames the same on every path (%s)",
 	       name, h == RD_HOOK_XDP ? "xdp" : "tc", fam, PASSES * FLOWS - bad,
-	       PASSES * FLOWS);
+	       PASSES * FLOWS,
+	       with_general ? "cached, full, general" : "cached, full");
 	/*
 	 * After the first pass every forwarded flow is known, but for the
 	 * few that share a slot (direct-mapped: they evict each other).
@@ -497,16 +522,21 @@ int main(int argc, char **argv)
 	struct rd_engine_opts no_trace = { .trace = false,
 					   .map_clock = true,
 					   .bind_cpu = true };
+	struct rd_engine_opts general_path = { .map_clock = true,
+					       .bind_cpu = true,
+					       .general_path = true };
 	unsigned int i;
 	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "-q"))
 		quiet = true;
-	err = rd_engine_open(&ref, &with_trace) ?:
-		      rd_engine_open(&cached, &no_trace);
-	if (!result(!err, "two engines%s%s", err ? ": " : "",
+	err = rd_engine_open(&ref, &with_trace)		 ?:
+		      rd_engine_open(&cached, &no_trace) ?:
+		      rd_engine_open(&general, &general_path);
+	if (!result(!err, "three engines%s%s", err ? ": " : "",
 		    err ? strerror(-err) : ""))
 		return 1;
+	with_general = true; /* through the config phases */
 	for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
 		err = apply(phases[i][1]);
 		if (!result(!err, "config: %s", phases[i][0]))
@@ -518,6 +548,7 @@ int main(int argc, char **argv)
 		if (strstr(phases[i][1], "telemetry"))
 			qps_phase();
 	}
+	with_general = false; /* the writes below go to the other two */
 	if (result(!new_neighbour_mac(), "config: a neighbour's new MAC")) {
 		run_phase("a neighbour's new MAC, no route written",
 			  RD_HOOK_XDP, 4);
@@ -529,6 +560,7 @@ int main(int argc, char **argv)
 	twins();
 	older_sync();
 	behind_routew();
+	rd_engine_close(general);
 	rd_engine_close(cached);
 	rd_engine_close(ref);
 	printf("1..%d\n", n_test);
