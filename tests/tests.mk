@@ -107,3 +107,7 @@ $(TEST_OUT)/race_test: CFLAGS += -Wno-unknown-pragmas
 FORMAT_EXTRA += tests/attach_lock_test.c
 test-progs: $(TEST_OUT)/attach_lock_test
 $(TEST_OUT)/attach_lock_test: TEST_LDLIBS := -lpthread
+
+# the RIB: selection among route sources against a brute force
+FORMAT_EXTRA += tests/rib_test.c
+test-progs: $(TEST_OUT)/rib_test

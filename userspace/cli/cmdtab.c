@@ -95,6 +95,13 @@ static const struct cli_opt ipfix_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt routes_opts[] = {
+	{ "table", 0, "N", 0,
+	  "the kernel's routing table N instead of main (254), as rocedp "
+	  "sync --table; local (255) is always read" },
+	{ NULL },
+};
+
 static const struct cli_opt flows_opts[] = {
 	{ "limit", 0, "N", 0, "at most N flowlets" },
 	{ NULL },
@@ -335,6 +342,16 @@ static const struct cli_cmd cmds[] = {
 	  ipfix_opts },
 	{ "flows", NULL, "", 0, 0, CLI_ROOT, cmd_flows, "active flowlets", NULL,
 	  flows_opts },
+	{ "routes", NULL, "", 0, 0, CLI_ROOT, cmd_routes,
+	  "every route of every source, and the one selected per prefix",
+	  "The RIB, as show ip route shows zebra's: the config's static "
+	  "routes (C, distance 1) and the kernel's routes (K, distance by "
+	  "protocol as zebra gives it: connected 0, static 1, bgp 20, ospf "
+	  "110, isis 115, rip 120), each with [distance/metric]. Per prefix "
+	  "> marks the selected one (lowest distance, then metric, then "
+	  "config before kernel) and * a route the route maps hold; F lists "
+	  "what the maps hold and no source has.",
+	  routes_opts },
 	{ "qps", NULL, "", 0, 0, CLI_ROOT, cmd_qps,
 	  "per-QP health (feature telemetry)",
 	  "Frames, bytes, PSN gaps, rewinds and duplicates, NAKs by "

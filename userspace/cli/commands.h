@@ -14,6 +14,7 @@ int cmd_attach(const struct cli_call *c); /* cmd_attach.c */
 int cmd_detach(const struct cli_call *c);
 int cmd_status(const struct cli_call *c);
 int cmd_selftest_load(const struct cli_call *c);
+int cmd_routes(const struct cli_call *c); /* cmd_routes.c */
 int cmd_config_show(const struct cli_call *c); /* cmd_config.c */
 int cmd_config_dump(const struct cli_call *c);
 int cmd_config_check(const struct cli_call *c);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
+#include "group_types.h"
 #include "nlrecv.h"
 
 struct rd_nl {
@@ -87,5 +88,13 @@ uint16_t rd_nl_res_buckets(struct rd_nl *nl, const struct nlattr *type,
 			   const struct nlattr *res);
 int rd_nl_res_bucket(struct rd_nl *nl, const struct nlmsghdr *nlh,
 		     uint32_t *group, uint16_t *index, uint32_t *nh);
+
+/*
+ * RTA_MULTIPATH of a route of family rt_family into out[] (weight
+ * rtnh_hops + 1; RTA_GATEWAY or RTA_VIA as the gateway). Returns the
+ * hops read, or max + 1 when there are more than max.
+ */
+int rd_nl_multipath(struct rd_nl *nl, const struct nlattr *mp,
+		    uint8_t rt_family, struct rd_hop *out, int max);
 
 #endif

@@ -294,77 +294,6 @@ void rd_on_nexthop(struct rd_sync *s, struct rd_nl *nl,
 
 /* ------------------------------------------------------------ routes */
 
-/* Parse RTA_MULTIPATH: struct rtnexthop records, each with attributes. */
-static int parse_multipath(struct rd_nl *nl, const struct nlattr *mp,
-			   uint8_t rt_family, struct rd_hop *out, int max)
-{
-	const uint8_t *p = mnl_attr_get_payload(mp);
-	size_t left = mnl_attr_get_payload_len(mp);
-	int n = 0;
-
-	while (left >= sizeof(struct rtnexthop)) {
-		const struct rtnexthop *nh = (const void *)p;
-		size_t len = nh->rtnh_len, alen;
-		const struct nlattr *attr;
-		struct rd_hop *h;
-
-		if (len < sizeof(*nh) || len > left) {
-			nl->bad_attrs++;
-			break;
-		}
-		if (n == max)
-			return max + 1;
-		h = &out[n++];
-		memset(h, 0, sizeof(*h));
-		h->ifindex = nh->rtnh_ifindex;
-		h->weight = nh->rtnh_hops + 1;
-		alen = len - RTNH_ALIGN(sizeof(*nh));
-		attr = (const void *)(p + RTNH_ALIGN(sizeof(*nh)));
-		while (alen >= sizeof(*attr) &&
-		       attr->nla_len >= sizeof(*attr) &&
-		       attr->nla_len <= alen) {
-			size_t plen = attr->nla_len - MNL_ATTR_HDRLEN;
-			const uint8_t *pl =
-				(const uint8_t *)attr + MNL_ATTR_HDRLEN;
-
-			if ((attr->nla_type & NLA_TYPE_MASK) == RTA_GATEWAY) {
-				size_t need = rt_family == AF_INET6 ? 16 : 4;
-
-				if (plen >= need) {
-					memcpy(h->gw, pl, need);
-					h->family = rt_family;
-				} else {
-					nl->bad_attrs++;
-				}
-			} else if ((attr->nla_type & NLA_TYPE_MASK) ==
-					   RTA_VIA &&
-				   plen >= 2) {
-				uint16_t fam;
-
-				memcpy(&fam, pl, 2);
-				if ((fam == AF_INET && plen >= 6) ||
-				    (fam == AF_INET6 && plen >= 18)) {
-					memcpy(h->gw, pl + 2,
-					       fam == AF_INET ? 4 : 16);
-					h->family = fam;
-				}
-			} else if ((attr->nla_type & NLA_TYPE_MASK) > RTA_MAX) {
-				nl->unknown_attrs++;
-			}
-			if ((size_t)MNL_ALIGN(attr->nla_len) >= alen)
-				break;
-			alen -= MNL_ALIGN(attr->nla_len);
-			attr = (const void *)((const uint8_t *)attr +
-					      MNL_ALIGN(attr->nla_len));
-		}
-		if (RTNH_ALIGN(len) >= left)
-			break;
-		left -= RTNH_ALIGN(len);
-		p += RTNH_ALIGN(len);
-	}
-	return n;
-}
-
 static bool hop_same(const struct rd_hop *a, const struct rd_hop *b)
 {
 	return a->ifindex == b->ifindex && a->family == b->family &&
@@ -406,7 +335,7 @@ void rd_on_route(struct rd_sync *s, struct rd_nl *nl,
 	metric = rd_nl_attr_u32(nl, tb[RTA_PRIORITY], 0);
 	nh_id = rd_nl_attr_u32(nl, tb[RTA_NH_ID], 0);
 	if (tb[RTA_MULTIPATH]) {
-		n = parse_multipath(nl, tb[RTA_MULTIPATH], rtm->rtm_family,
+		n = rd_nl_multipath(nl, tb[RTA_MULTIPATH], rtm->rtm_family,
 				    hops, ROCEDP_MAX_MEMBERS);
 	} else if (!nh_id) {
 		memset(&hops[0], 0, sizeof(hops[0]));
