@@ -184,7 +184,7 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	if (rd_rtt_wanted(fl, cfg))
 		rd_rtt_observe(fl, pl->in_ifindex, rd_plan_clock(pl));
 	if (cfg->features & ROCEDP_F_FORWARD) {
-		pass = rd_fwd_precheck(fl, pl->in_ifindex);
+		pass = rd_fwd_precheck(fl, pl->in_ifindex, express);
 		if (!pass && express) {
 			pass = rd_fwd_express(fl, pl, cfg, xdp);
 		} else if (!pass) {
