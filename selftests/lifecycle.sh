@@ -397,7 +397,7 @@ phase_detach() {
 	# the sync daemon still runs: detach stops it, or it would write maps
 	# nobody reads and keep the netns alive (its lock file names it)
 	spid=$(cat "$SYNC_PID" 2>/dev/null)
-	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
+	lock=$(grep -lE "^$spid( |$)" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	[ -n "$spid" ] && running "$spid" && [ -n "$lock" ]
 	t_check $? "$mode/detach: before it, the sync daemon (pid $spid) runs and its lock file $lock names it" "$(ls /run/rocedp)"
 	rd detach --all >"$T_TMP/detach.out" 2>&1
@@ -492,7 +492,7 @@ phase_pins_gone() {
 	sleep 2.5 # two of the daemon's once-a-second checks
 	running "$spid"
 	t_check $? "pins gone: the upgrade leaves the daemon (pid $spid) running" "$(tail -n2 "$T_TMP/sync.out")"
-	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
+	lock=$(grep -lE "^$spid( |$)" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	kill -TERM "$spid"
 	t_wait_for 5 stopped "$spid" && [ -n "$lock" ] && [ ! -e "$lock" ]
 	t_check $? "pins gone: a daemon stopped by SIGTERM exits and takes its lock file ($lock) with it" "$(ls /run/rocedp)"
@@ -506,7 +506,7 @@ phase_pins_gone() {
 	sleep 2.5
 	[ -n "$spid" ] && running "$spid"
 	t_check $? "pins gone: a daemon given a relative --pin-dir keeps running (pid $spid)" "$(tail -n2 "$T_TMP/sync.out")"
-	lock=$(grep -l "^$spid\$" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
+	lock=$(grep -lE "^$spid( |$)" /run/rocedp/sync-*.lock 2>/dev/null | head -1)
 	rm -rf "$PIN"
 	t_wait_for 6 stopped "$spid"
 	t_check $? "pins gone: the daemon (pid $spid) stops by itself once $PIN is removed" "$(tail -n2 "$T_TMP/sync.out")"
