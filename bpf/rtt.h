@@ -165,6 +165,31 @@ static __always_inline int rd_rtt_port_rule(__u32 a, __u16 ack_port, __u32 r,
 }
 
 /*
+ * The pairing of requester QP a for a response (ACK, NAK, read response)
+ * with UDP source port port, or NULL. A port that fits a rule for the
+ * pair confirms it: the pairing is refreshed and outlives its TTL, so a
+ * slow, lossy connection (few sampled ACKs) keeps its responses
+ * attributed. Without a fit the TTL holds (QP numbers are reused).
+ */
+static __always_inline struct rocedp_rtt_pair *
+rd_rtt_pair_resp(struct rd_scratch *sc, __u32 a, __u16 port, __u64 now)
+{
+	struct rocedp_rtt_pair_key *pk = &sc->pair_key;
+	struct rocedp_rtt_pair *v;
+
+	rd_rtt_pair_key(pk, &sc->rtt_key, a, 0);
+	v = bpf_map_lookup_elem(&rd_rtt_pairs, pk);
+	if (!v)
+		return NULL;
+	if (port == rd_rtt_sym_port(a, v->qp) ||
+	    port == rd_rtt_rxe_port(v->qp)) {
+		v->seen_ns = now;
+		return v;
+	}
+	return now - v->seen_ns > ROCEDP_RTT_PAIR_TTL_NS ? NULL : v;
+}
+
+/*
  * Another live request of the entry carries slot i's source port: the
  * endpoints do not give each connection a port of its own (a NIC with one
  * fixed port, say), and ports prove nothing.
@@ -292,7 +317,7 @@ static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 	__u64 q;
 	int i, r;
 
-	pr = rd_rtt_pair_get(sc, qp, 0, now);
+	pr = rd_rtt_pair_resp(sc, qp, port, now);
 	for (i = 0; i < ROCEDP_RTT_SLOTS; i++) {
 		q = e->slot[i].qpf;
 		if (!(q & ROCEDP_RTT_QPF_VALID))

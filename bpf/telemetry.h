@@ -518,7 +518,8 @@ __attribute__((noinline)) int rd_tel_observe(struct rd_flow *fl,
 	stall_ns = rd_tel_stall_ns(cfg);
 	/* the pairing is keyed from the requester's side */
 	rd_rtt_key(&sc->rtt_key, fl, 1);
-	pr = rd_rtt_pair_get(sc, fl->dest_qp & ROCEDP_RTT_QP_MASK, 0, now);
+	pr = rd_rtt_pair_resp(sc, fl->dest_qp & ROCEDP_RTT_QP_MASK, fl->sport,
+			      now);
 	pair_qp = pr ? pr->qp & ROCEDP_PSN_MASK : 0;
 	if (pr)
 		q = rd_tel_slot(fl, 1, pair_qp, 0, now, &at);

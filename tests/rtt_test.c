@@ -294,6 +294,35 @@ static void test_lockstep_ports(enum endpoint_kind k, int n)
 }
 
 /*
+ * A pairing lives 1 s without a sampled ACK (QP numbers are reused); a
+ * response whose port fits the pair confirms it. After 2 s idle, the
+ * next round is matched through the pairings, none learned again.
+ */
+static void test_port_keeps_pairing(enum endpoint_kind k)
+{
+	static const char *const kind_name[] = { "ib_core", "Soft-RoCE" };
+	struct rd_engine *e = engine_with(auto_cfg);
+	uint64_t t = T0, pairs, samples;
+	int n = 4;
+
+	if (!result(e != NULL, "%s pairing kept: engine loaded", kind_name[k]))
+		return;
+	lockstep_round(e, k, t, n, 0);
+	pairs = ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED);
+	samples = ctr(e, ROCEDP_CTR_RTT_SAMPLES);
+	t += ROCEDP_RTT_PAIR_TTL_NS * 2;
+	lockstep_round(e, k, t, n, 1);
+	result(pairs == (uint64_t)n &&
+		       ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED) == pairs &&
+		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == samples + n,
+	       "%s ports, %d QPs idle 2 s (pairing TTL 1 s): the ACKs' ports confirm the pairings, none learned again (pairs %llu -> %llu, samples +%llu)",
+	       kind_name[k], n, (unsigned long long)pairs,
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED),
+	       (unsigned long long)(ctr(e, ROCEDP_CTR_RTT_SAMPLES) - samples));
+	rd_engine_close(e);
+}
+
+/*
  * Ports that prove nothing pair nothing: requests from ib_core endpoints
  * answered by Soft-RoCE ones fit neither rule; and when every request
  * carries one port (a NIC with a fixed port), an ACK whose QPs happen to
@@ -469,6 +498,8 @@ int main(int argc, char **argv)
 		test_lockstep_ports(EP_IB_CORE, n);
 		test_lockstep_ports(EP_SOFT_ROCE, n);
 	}
+	test_port_keeps_pairing(EP_IB_CORE);
+	test_port_keeps_pairing(EP_SOFT_ROCE);
 	test_ports_no_mispair();
 	test_slots_full();
 	test_karn();
