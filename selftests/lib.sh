@@ -107,6 +107,18 @@ t_bg() {
 	printf -v "$var" %s $!
 }
 
+# t_redis VAR SOCK [ARG...]: a private redis-server listening only on the
+# unix socket SOCK (no TCP port, no persistence, output in
+# $T_TMP/redis.out), its pid in VAR; 0 once it answers PING
+t_redis() {
+	local var=$1 sock=$2
+	shift 2
+	T_BG_OUT=$T_TMP/redis.out T_BG_ERR=$T_TMP/redis.out t_bg "$var" \
+		redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 \
+		--dir "$T_TMP" --save "" --appendonly no --daemonize no "$@"
+	t_wait_for 5 sh -c "redis-cli -s '$sock' ping 2>/dev/null | grep -q PONG"
+}
+
 # t_netns_cookie NS: the cookie of netns NS (SO_NETNS_COOKIE = 71), which
 # keys rocedp's attachment record and pin directory there
 t_netns_cookie() {

@@ -35,11 +35,7 @@ teardown() {
 t_cleanup teardown
 
 redis_start() {
-	T_BG_OUT=$T_TMP/redis.out T_BG_ERR=$T_TMP/redis.out t_bg REDIS_PID \
-		redis-server --port 0 --unixsocket "$SOCK" --unixsocketperm 700 \
-		--dir "$T_TMP" --dbfilename dump.rdb --save "" --appendonly no \
-		--daemonize no
-	t_wait_for 5 sh -c "redis-cli -s '$SOCK' ping | grep -q PONG"
+	t_redis REDIS_PID "$SOCK" --dbfilename dump.rdb
 }
 redis_stop() { # SHUTDOWN SAVE: the data comes back, as SONiC's does
 	rc shutdown save >/dev/null 2>&1

@@ -46,10 +46,7 @@ t_switch3 "$H1" "$SW" "$H2" || { t_fail "topology h1 - sw - h2"; t_done; exit 1;
 X attach s0 s1 --mode generic >"$T_TMP/attach.out" 2>&1
 t_check $? "attach s0 s1 in the switch namespace" "$(cat "$T_TMP/attach.out")"
 
-T_BG_OUT=$T_TMP/redis.out T_BG_ERR=$T_TMP/redis.out t_bg REDIS_PID \
-	redis-server --port 0 --unixsocket "$SOCK" --unixsocketperm 700 \
-	--dir "$T_TMP" --save "" --appendonly no --daemonize no
-t_wait_for 5 sh -c "redis-cli -s '$SOCK' ping | grep -q PONG"
+t_redis REDIS_PID "$SOCK"
 t_check $? "redis-server on $SOCK answers" "$(tail -n3 "$T_TMP/redis.out")"
 
 rc -n 4 >"$T_TMP/load.out" 2>&1 <<'EOF'

@@ -33,10 +33,7 @@ ip -n "$SW" link set s0p up
 X attach s0 --mode generic >"$T_TMP/attach.out" 2>&1
 t_check $? "attach s0 in the switch namespace" "$(cat "$T_TMP/attach.out")"
 
-T_BG_OUT=$T_TMP/redis.out T_BG_ERR=$T_TMP/redis.out t_bg REDIS_PID \
-	redis-server --port 0 --unixsocket "$SOCK" --unixsocketperm 700 \
-	--dir "$T_TMP" --save "" --appendonly no --daemonize no
-t_wait_for 5 sh -c "redis-cli -s '$SOCK' ping | grep -q PONG"
+t_redis REDIS_PID "$SOCK"
 t_check $? "redis-server on $SOCK answers" "$(tail -n3 "$T_TMP/redis.out")"
 printf '%s\n' \
 	'HSET "PORT|Ethernet0" speed 100000 admin_status up' \
