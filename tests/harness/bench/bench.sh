@@ -162,8 +162,41 @@ fabric_up() {
 	# rocedp attach rightly warns that such frames would drop, on every
 	# one of the section's attaches (GRO only acts on bs0's receive side)
 	in_ns bn_src ethtool -K bs0 gro on >/dev/null
+	tput_part v6 && { fabric_v6 || return 1; }
 	in_ns bn_sink "$RDB" sink /sys/fs/bpf/bn_sink_count bsk0 bsk1 bsk2 bsk3 ||
 		return 1
+}
+
+# IPv6 in bn_fw only, for the _v6 rows: the same four next hops as
+# fd00:100:N::2 (on link, permanent neighbours: no addresses of its own),
+# fd09::/16 over them, as 10.9.0.0/16 (rocedp syncs it from the kernel, as
+# the IPv4 route). No addresses, no link-locals, no forwarding (nothing but
+# XDP forwards here): nothing joins a multicast group, so no MLD report,
+# router solicitation or DAD frame of the forwarder's own reaches the sinks'
+# counts.
+V6_SRC=fd00:200::2
+V6_DST=fd09::1
+fabric_v6() {
+	local i m
+	for i in default all bfin bfup0 bfup1 bfup2 bfup3; do
+		in_ns bn_fw sysctl -qw net.ipv6.conf.$i.addr_gen_mode=1 \
+			net.ipv6.conf.$i.accept_dad=0 \
+			net.ipv6.conf.$i.router_solicitations=0 || return 1
+	done
+	in_ns bn_fw sysctl -qw net.ipv6.fib_multipath_hash_policy=1 || return 1
+	for i in default all bfin bfup0 bfup1 bfup2 bfup3; do
+		in_ns bn_fw sysctl -qw net.ipv6.conf.$i.disable_ipv6=0 || return 1
+	done
+	for i in 0 1 2 3; do
+		m=$(mac_of bn_sink bsk$i)
+		ip -n bn_fw neigh replace fd00:100:$i::2 lladdr "$m" nud permanent \
+			dev bfup$i || return 1
+	done
+	ip -n bn_fw -6 route add fd09::/16 \
+		nexthop via fd00:100:0::2 dev bfup0 onlink \
+		nexthop via fd00:100:1::2 dev bfup1 onlink \
+		nexthop via fd00:100:2::2 dev bfup2 onlink \
+		nexthop via fd00:100:3::2 dev bfup3 onlink
 }
 
 # The ECN port settings of the tput section (`rocedp ecn set` words), for
@@ -174,7 +207,8 @@ TPUT_ECN="kmin 100000 kmax 400000 pmax 20 rate 25000"
 # settings with a rate, so RED really runs (sync leaves the rate at 0).
 # native_fwd: features forward only (hash qp), the kernel's own job.
 rocedp_up() { # rocedp_up native|native_fwd|native_flowlet[_same]|tc
-	local i mode=${1%_fwd} feat=()
+	local i mode=${1%_v6} feat=()
+	mode=${mode%_fwd}
 	mode=${mode%_same}
 	mode=${mode%_flowlet}
 	[ "$1" = native_fwd ] && feat=(--features forward)
@@ -206,8 +240,8 @@ bare_down() { ip -n bn_fw link set dev bfin xdpdrv off; }
 # xdp-forward does, bpf_fib_lookup in the kernel's own route and neighbours
 fib_up() { in_ns bn_fw "$RDB" fibfwd bfin bfup0,bfup1,bfup2,bfup3; }
 
-fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode
-	case $1 in
+fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode (_v6: the same)
+	case ${1%_v6} in
 	kernel) ;;
 	bare) bare_up ;;
 	bare_default) bare_default_up ;;
@@ -216,17 +250,20 @@ fwd_up() { # fwd_up MODE: kernel (nothing), bare, or a rocedp mode
 	esac
 }
 fwd_down() {
-	case $1 in
+	case ${1%_v6} in
 	kernel) ;;
 	bare | bare_default | fib) bare_down ;;
 	*) rocedp_down "$1" ;;
 	esac
 }
-tput_name() { case $1 in kernel | bare | bare_default | fib) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
+tput_name() { case ${1%_v6} in kernel | bare | bare_default | fib) echo "$1" ;; *) echo "rocedp_$1" ;; esac; }
 Q2="numtxqueues 2 numrxqueues 2"
-# BENCH_TPUT_PARTS (main onepath twocpu jumbo) and BENCH_TPUT_SIZES (64
-# 1024, the main part's): a subset, to re-measure only the rows in question
-tput_part() { case " ${BENCH_TPUT_PARTS:-main onepath twocpu jumbo} " in *" $1 "*) ;; *) return 1 ;; esac; }
+# BENCH_TPUT_PARTS (main onepath twocpu jumbo v6) and BENCH_TPUT_SIZES (64
+# 1024, the main part's): a subset, to re-measure only the rows in question.
+# v6 adds the IPv6 rows to the main part's 64 B runs and to the jumbo runs
+# (it measures only beside them: "main jumbo v6" with BENCH_TPUT_SIZES=64
+# for the IPv6 rows and the IPv4 rows they are compared with)
+tput_part() { case " ${BENCH_TPUT_PARTS:-main onepath twocpu jumbo v6} " in *" $1 "*) ;; *) return 1 ;; esac; }
 
 # tput_two MODE RUN: the source on both CPUs at once (64 bytes, a hold
 # veth each); frames at the sinks over the union of the two windows. Each
@@ -274,13 +311,20 @@ set_mtu() { # set_mtu MTU: every link of the fabric, both ends
 
 # RoCE with a 4096-byte payload: Ethernet, IPv4, UDP, BTH, payload, ICRC
 JUMBO_SIZE=$((14 + 20 + 8 + 12 + 4096 + 4))
+# The IPv6 rows' frames: at 64 B the IPv4 frame's 10 bytes after the BTH
+# behind a 40-byte IPv6 header (84 B: 64 B cannot hold it); the jumbo row's
+# as long as IPv4's (4154 B, 20 bytes less payload, as the cost rows' IPv6
+# frames are), so both compare the same bytes on the wire
+V6_SMALL=84
+JUMBO6_SIZE=$JUMBO_SIZE
 
 # tput_one MODE RUN SIZE: one source run, a line appended to tput.jsonl
 tput_one() {
-	local mode=$1 r=$2 size=$3 c0='{}' c1='{}' out
+	local mode=$1 r=$2 size=$3 c0='{}' c1='{}' out sa=10.200.0.2 da=10.9.0.1
+	case $mode in *_v6) sa=$V6_SRC da=$V6_DST ;; esac
 	case $mode in rocedp_*) c0=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
 	out=$(taskset -c "$CPU" nsenter --net=/run/netns/bn_src "$RDB" src \
-		-i bs0 -d "$DMAC" -s 10.200.0.2 -D 10.9.0.1 -l "$size" \
+		-i bs0 -d "$DMAC" -s "$sa" -D "$da" -l "$size" \
 		-t "$TPUT_S" -k /sys/fs/bpf/bn_sink_count -H bshold) || return 1
 	case $mode in rocedp_*) c1=$("$RDB" ctrs /sys/fs/bpf/bn_fw) || return 1 ;; esac
 	echo "{\"mode\":\"$mode\",\"run\":$r,\"ctrs_before\":$c0,\"ctrs_after\":$c1,${out#\{}" \
@@ -294,11 +338,13 @@ tput_one() {
 # machine's speed drifts by tens of percent over minutes). Then the jumbo
 # row: the fabric at MTU 9000, 4096-byte RoCE payloads (AF_PACKET source:
 # live test-run frames must fit a page) through the kernel, rocedp native
-# and the bare forwarder, again back to back per run.
+# and the bare forwarder, again back to back per run. The v6 part adds
+# rocedp native and the bare forwarder over IPv6 right after the 64 B
+# forwarders and after the jumbo ones, in the same runs.
 sec_tput() {
 	local r size mode
 	# interleaved runs, jumbo and one path; two CPUs: 4 forwarders x 2 runs
-	log "throughput on the veth fabric, interleaved (~$(((2 * 6 + 3 + 3) * TPUT_RUNS * (TPUT_S + 1) + 8 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
+	log "throughput on the veth fabric, interleaved (~$(((2 * 6 + 3 + 3 + 2 + 2) * TPUT_RUNS * (TPUT_S + 1) + 8 * ${BENCH_TPUT_2CPU_RUNS:-3} * (TPUT_S + 1))) s)"
 	rm -f "$B/tput.jsonl"
 	fabric_up || return 1
 	DMAC=$(mac_of bn_fw bfin)
@@ -309,6 +355,13 @@ sec_tput() {
 			for mode in native native_fwd tc bare fib; do
 				fwd_up $mode || return 1
 				tput_one "$(tput_name $mode)" "$r" $size || return 1
+				fwd_down $mode || return 1
+			done
+			# the IPv6 rows beside the 64 B ones, same run
+			[ "$size" = 64 ] && tput_part v6 || continue
+			for mode in native_v6 bare_v6; do
+				fwd_up $mode || return 1
+				tput_one "$(tput_name $mode)" "$r" $V6_SMALL || return 1
 				fwd_down $mode || return 1
 			done
 		done
@@ -347,6 +400,12 @@ sec_tput() {
 		for mode in kernel native bare_default bare; do
 			fwd_up $mode || return 1
 			tput_one "$(tput_name $mode)" "$r" $JUMBO_SIZE || return 1
+			fwd_down $mode || return 1
+		done
+		tput_part v6 || continue
+		for mode in native_v6 bare_v6; do
+			fwd_up $mode || return 1
+			tput_one "$(tput_name $mode)" "$r" $JUMBO6_SIZE || return 1
 			fwd_down $mode || return 1
 		done
 	done

@@ -17,12 +17,14 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/udp.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "rocedp_abi.h"
 
 #define HDRS_LEN (ETH_HLEN + 20 + 8 + ROCEDP_BTH_LEN)
+#define HDRS6_LEN (ETH_HLEN + 40 + 8 + ROCEDP_BTH_LEN)
 
 const volatile __u8 src_dmac[ETH_ALEN];
 const volatile __u8 src_smac[ETH_ALEN];
@@ -31,6 +33,11 @@ const volatile __u32 src_daddr; /* network order; low byte varied */
 const volatile __u32 src_n_dst = 64; /* destinations: daddr + 0..n-1 */
 const volatile __u32 src_n_qp = 64; /* destination QPs per destination */
 const volatile __u32 src_n_sport = 8; /* UDP source ports */
+/* IPv6 frames instead (the _v6 rows): these addresses, the last byte of
+ * the destination varied as daddr's low byte is */
+const volatile __u8 src_v6;
+const volatile __u8 src_saddr6[16];
+const volatile __u8 src_daddr6[16];
 
 __u64 src_seq;
 
@@ -54,43 +61,16 @@ static __always_inline __u16 ip_csum(const __u16 *w)
 	return ~s;
 }
 
-SEC("xdp")
-int bench_src(struct xdp_md *ctx)
+/* UDP, then BTH: RC RDMA WRITE ONLY, pkey default, dest QP, PSN */
+static __always_inline void src_l4(struct udphdr *udp, __u8 *bth, __u32 seq,
+				   __u32 udp_len)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
-	struct iphdr *ip = data + ETH_HLEN;
-	struct udphdr *udp = data + ETH_HLEN + 20;
-	__u8 *bth = data + ETH_HLEN + 28;
-	__u32 len = end - data, seq, qp;
-	int i;
+	__u32 qp = 0x100 + (seq / src_n_dst) % src_n_qp;
 
-	if (data + HDRS_LEN > end)
-		return XDP_DROP;
-	seq = src_seq++;
-#pragma unroll
-	for (i = 0; i < ETH_ALEN; i++) {
-		eth->h_dest[i] = src_dmac[i];
-		eth->h_source[i] = src_smac[i];
-	}
-	eth->h_proto = bpf_htons(ETH_P_IP);
-	*(__u16 *)ip = bpf_htons(0x4502); /* v4, ihl 5, DSCP 0, ECT(0) */
-	ip->tot_len = bpf_htons(len - ETH_HLEN);
-	ip->id = bpf_htons(seq);
-	ip->frag_off = bpf_htons(0x4000); /* DF */
-	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->check = 0;
-	ip->saddr = src_saddr;
-	ip->daddr = bpf_htonl(bpf_ntohl(src_daddr) + seq % src_n_dst);
-	ip->check = ip_csum((__u16 *)ip);
 	udp->source = bpf_htons(49152 + (seq / src_n_dst) % src_n_sport);
 	udp->dest = bpf_htons(ROCEDP_ROCEV2_PORT);
-	udp->len = bpf_htons(len - ETH_HLEN - 20);
+	udp->len = bpf_htons(udp_len);
 	udp->check = 0;
-	/* BTH: RC RDMA WRITE ONLY, pkey default, dest QP, PSN */
-	qp = 0x100 + (seq / src_n_dst) % src_n_qp;
 	bth[0] = ROCEDP_OP_RC_WRITE_ONLY;
 	bth[1] = 0;
 	bth[2] = 0xff;
@@ -103,6 +83,71 @@ int bench_src(struct xdp_md *ctx)
 	bth[9] = seq >> 16;
 	bth[10] = seq >> 8;
 	bth[11] = seq;
+}
+
+static __always_inline void src_eth(struct ethhdr *eth, __u16 proto)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < ETH_ALEN; i++) {
+		eth->h_dest[i] = src_dmac[i];
+		eth->h_source[i] = src_smac[i];
+	}
+	eth->h_proto = bpf_htons(proto);
+}
+
+/* RoCEv2 over IPv6: traffic class 0x02 (ECT(0)), as the IPv4 frames' TOS */
+static __always_inline int src_frame6(void *data, void *end, __u32 seq)
+{
+	struct ipv6hdr *ip6 = data + ETH_HLEN;
+	__u32 len = end - data;
+	int i;
+
+	if (data + HDRS6_LEN > end)
+		return XDP_DROP;
+	src_eth(data, ETH_P_IPV6);
+	*(__be32 *)ip6 = bpf_htonl(0x60000000 | 0x02 << 20);
+	ip6->payload_len = bpf_htons(len - ETH_HLEN - 40);
+	ip6->nexthdr = IPPROTO_UDP;
+	ip6->hop_limit = 64;
+#pragma unroll
+	for (i = 0; i < 16; i++) {
+		ip6->saddr.in6_u.u6_addr8[i] = src_saddr6[i];
+		ip6->daddr.in6_u.u6_addr8[i] = src_daddr6[i];
+	}
+	ip6->daddr.in6_u.u6_addr8[15] = src_daddr6[15] + seq % src_n_dst;
+	src_l4(data + ETH_HLEN + 40, data + ETH_HLEN + 48, seq,
+	       len - ETH_HLEN - 40);
+	return XDP_TX;
+}
+
+SEC("xdp")
+int bench_src(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct iphdr *ip = data + ETH_HLEN;
+	__u32 len = end - data, seq;
+
+	seq = src_seq++;
+	if (src_v6)
+		return src_frame6(data, end, seq);
+	if (data + HDRS_LEN > end)
+		return XDP_DROP;
+	src_eth(data, ETH_P_IP);
+	*(__u16 *)ip = bpf_htons(0x4502); /* v4, ihl 5, DSCP 0, ECT(0) */
+	ip->tot_len = bpf_htons(len - ETH_HLEN);
+	ip->id = bpf_htons(seq);
+	ip->frag_off = bpf_htons(0x4000); /* DF */
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->check = 0;
+	ip->saddr = src_saddr;
+	ip->daddr = bpf_htonl(bpf_ntohl(src_daddr) + seq % src_n_dst);
+	ip->check = ip_csum((__u16 *)ip);
+	src_l4(data + ETH_HLEN + 20, data + ETH_HLEN + 28, seq,
+	       len - ETH_HLEN - 20);
 	return XDP_TX;
 }
 

@@ -35,6 +35,10 @@ void setup_bare_fwd(struct empty *eo, char **ports)
 	struct {
 		__u32 plen, addr;
 	} k = { 16, 0 };
+	struct {
+		__u32 plen;
+		__u8 addr[16];
+	} k6 = { 16, {} };
 	__u32 grp = 0, i;
 	int err;
 
@@ -42,6 +46,11 @@ void setup_bare_fwd(struct empty *eo, char **ports)
 	if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_routes), &k, &grp,
 				0))
 		die("ref_fwd_routes", errno);
+	/* the IPv6 rows' destinations (fd09::1 and on), the same group */
+	inet_pton(AF_INET6, "fd09::", k6.addr);
+	if (bpf_map_update_elem(bpf_map__fd(eo->maps.ref_fwd_routes6), &k6,
+				&grp, 0))
+		die("ref_fwd_routes6", errno);
 	for (i = 0; i < 4; i++) {
 		struct ref_fwd_member mb = { .ifindex =
 						     if_nametoindex(ports[i]) };

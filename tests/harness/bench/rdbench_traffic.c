@@ -129,6 +129,16 @@ static uint64_t src_packet(int prog_fd, unsigned int idx, unsigned int size,
 	return sent;
 }
 
+/* An address with a colon is IPv6 (bit in *v6): then both must be. */
+static int parse_src_addr(const char *s, struct in_addr *a4,
+			  struct in6_addr *a6, int *v6, int bit)
+{
+	if (!strchr(s, ':'))
+		return inet_pton(AF_INET, s, a4) != 1;
+	*v6 |= bit;
+	return inet_pton(AF_INET6, s, a6) != 1;
+}
+
 int cmd_src(int argc, char **argv)
 {
 	const char *ifname = NULL, *sink = NULL, *hold_if = NULL;
@@ -136,6 +146,8 @@ int cmd_src(int argc, char **argv)
 	double seconds = 2.0;
 	uint64_t sent = 0, t0, t1, c0, c1;
 	struct in_addr sa = {}, da = {};
+	struct in6_addr sa6 = {}, da6 = {};
+	int v6 = 0;
 	__u8 dmac[6] = {}, smac[6] = {};
 	struct pktgen *skel;
 	static __u8 frame[9000];
@@ -154,11 +166,11 @@ int cmd_src(int argc, char **argv)
 				die("-d", EINVAL);
 			break;
 		case 's':
-			if (inet_pton(AF_INET, optarg, &sa) != 1)
+			if (parse_src_addr(optarg, &sa, &sa6, &v6, 1))
 				die("-s", EINVAL);
 			break;
 		case 'D':
-			if (inet_pton(AF_INET, optarg, &da) != 1)
+			if (parse_src_addr(optarg, &da, &da6, &v6, 2))
 				die("-D", EINVAL);
 			break;
 		case 'l':
@@ -174,9 +186,11 @@ int cmd_src(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!ifname || !sink || size < 64 || size > SRC_PKT_MAX) {
+	if (!ifname || !sink || size < 64 || size > SRC_PKT_MAX ||
+	    (v6 && (v6 != 3 || size < 74))) {
 		fprintf(stderr,
-			"usage: rdbench src -i IF -d DSTMAC -s SADDR -D DADDR -l SIZE -t SECONDS -k SINK_PIN [-H HOLD_IF]\n");
+			"usage: rdbench src -i IF -d DSTMAC -s SADDR -D DADDR -l SIZE -t SECONDS -k SINK_PIN [-H HOLD_IF]\n"
+			"  (SADDR and DADDR both IPv6: RoCEv2 over IPv6, SIZE >= 74)\n");
 		return 2;
 	}
 	idx = if_nametoindex(ifname);
@@ -190,6 +204,9 @@ int cmd_src(int argc, char **argv)
 	memcpy((void *)skel->rodata->src_smac, smac, 6);
 	skel->rodata->src_saddr = sa.s_addr;
 	skel->rodata->src_daddr = da.s_addr;
+	skel->rodata->src_v6 = v6 != 0;
+	memcpy((void *)skel->rodata->src_saddr6, &sa6, 16);
+	memcpy((void *)skel->rodata->src_daddr6, &da6, 16);
 	if (pktgen__load(skel))
 		die("pktgen load", errno);
 	fd = bpf_program__fd(skel->progs.bench_src);

@@ -36,8 +36,11 @@ def mib(b):
 
 
 FORWARDERS = ("kernel", "rocedp_native", "rocedp_native_fwd", "rocedp_tc", "bare", "fib")
+# the IPv6 rows (RoCEv2 over IPv6), measured beside the 64 B and jumbo ones
+FORWARDERS_V6 = ("rocedp_native_v6", "bare_v6")
+V6_SMALL = "84"
 # not rocedp: no rocedp counters to read
-NOT_ROCEDP = ("kernel", "bare", "bare_default", "fib")
+NOT_ROCEDP = ("kernel", "bare", "bare_default", "fib", "bare_v6")
 # forward only: no ECN port settings, so no RED decision is expected
 NO_ECN = ("rocedp_native_fwd",)
 
@@ -50,8 +53,9 @@ def ctr_delta(r, key):
 
 
 def variant(mode):
-    """The suffix of a one-path (_1p) or one/two-CPU (_c1/_c2) row, or ""."""
-    for suf in ("_1p", "_c1", "_c2"):
+    """The suffix of a one-path (_1p), one/two-CPU (_c1/_c2) or IPv6 (_v6)
+    row, or ""."""
+    for suf in ("_1p", "_c1", "_c2", "_v6"):
         if mode.endswith(suf):
             return suf
     return ""
@@ -62,6 +66,41 @@ def per_run(rs, ref):
     {run: record}), where the reference ran."""
     return [x["mpps"] / ref[run]["mpps"] for run, x in sorted(rs.items())
             if run in ref and ref[run]["mpps"] > 0]
+
+
+def v6_points(summ, runs, targets, p):
+    """The IPv6 rows: rocedp default over IPv6 as a share of the bare
+    forwarder's IPv6 path, and that share against the IPv4 row's share of
+    the IPv4 bare forwarder, run by run (the four runs of a run number are
+    neighbours in time), in points."""
+    n6, b6 = summ.get("rocedp_native_v6", {}).get(V6_SMALL), summ.get("bare_v6", {}).get(V6_SMALL)
+    if not (n6 and b6 and "share_of_bare" in n6):
+        return
+    p("   IPv6 (RoCEv2 over IPv6, fd00:200::2 -> fd09::1..64, %s B: the 64 B frame behind a "
+      "40-byte IPv6 header), same runs as the 64 B rows:" % V6_SMALL)
+    p("     bare_v6 %.3f Mpps, rocedp_native_v6 %.3f Mpps = %.1f%% of it (%.0f..%.0f%%)"
+      % (b6["mpps_median"], n6["mpps_median"], 100 * n6["share_of_bare"],
+         100 * n6["share_of_bare_min"], 100 * n6["share_of_bare_max"]))
+    targets.append(("rocedp_native_v6 >= 85% of the bare forwarder's Mpps, IPv6 64 B class, 4 paths",
+                    "%.1f%%" % (100 * n6["share_of_bare"]), n6["share_of_bare"] >= 0.85))
+    by = {}
+    for r in runs:
+        by.setdefault((r["mode"], str(r["size"])), {})[r["run"]] = r
+    pts = []
+    for run in sorted(by.get(("rocedp_native_v6", V6_SMALL), {})):
+        try:
+            a = by[("rocedp_native_v6", V6_SMALL)][run]["mpps"] / by[("bare_v6", V6_SMALL)][run]["mpps"]
+            b = by[("rocedp_native", "64")][run]["mpps"] / by[("bare", "64")][run]["mpps"]
+        except (KeyError, ZeroDivisionError):
+            continue
+        pts.append(100 * (a - b))
+    if pts:
+        med = statistics.median(pts)
+        p("     IPv6 share of bare - IPv4 share of bare (64 B), per run: median %+.1f points "
+          "(%+.1f..%+.1f)" % (med, min(pts), max(pts)))
+        # "within 3 points": IPv6 no more than 3 points below IPv4
+        targets.append(("rocedp_native_v6 share of bare within 3 points of IPv4's, 64 B class",
+                        "%+.1f points" % med, med >= -3.0))
 
 
 def tput_summary(runs):
@@ -109,7 +148,7 @@ def tput_summary(runs):
             s["ecn_decided"] = None if None in ecn else sum(ecn)
             s["ecn_marked"] = sum(ctr_delta(x, "ecn_marked") or 0 for x in rs.values())
             # the floor of the default job, where it ran beside (jumbo)
-            of = per_run(rs, by.get(("bare_default", size), {}))
+            of = per_run(rs, by.get(("bare_default" + variant(mode), size), {}))
             if of:
                 s["share_of_floor"] = round(statistics.median(of), 3)
         # scaling: two CPUs over one, the same forwarder back to back
@@ -336,8 +375,8 @@ def main():
         fmt = "   %-17s %6s %9s %15s %9s %13s %10s %13s"
         p(fmt % ("forwarder", "bytes", "Mpps med", "min..max", "x kernel", "ratio min..max",
                  "lost", "ECN ran"))
-        for mode in FORWARDERS:
-            for size in ("64", "1024"):
+        for mode in FORWARDERS + FORWARDERS_V6:
+            for size in ("64", "1024", V6_SMALL):
                 s = summ.get(mode, {}).get(size)
                 if not s:
                     continue
@@ -401,12 +440,15 @@ def main():
                      n["over_fib_min"], n["over_fib_max"]))
                 targets.append(("rocedp_native >= 1.1x the kernel-FIB forwarder, 64 B, %s" % label,
                                 "%.2fx" % n["over_fib"], n["over_fib"] >= 1.1))
+        # IPv6: RoCEv2 over IPv6 in the same runs, against the bare
+        # forwarder's IPv6 path run beside, and against the IPv4 rows
+        v6_points(summ, runs, targets, p)
         # jumbo: 4096-byte RoCE payloads at MTU 9000, Gbit/s of whole frames
         jumbo = sorted({sz for m in summ.values() for sz in m if int(sz) > 1500})
         for size in jumbo:
-            p("   jumbo, MTU 9000, %s-byte frames (4096-byte RoCE payload), AF_PACKET source, "
-              "back to back per run:" % size)
-            for mode in ("kernel", "rocedp_native", "bare_default", "bare"):
+            p("   jumbo, MTU 9000, %s-byte frames (4096-byte RoCE payload; _v6: 4076 behind "
+              "IPv6), AF_PACKET source, back to back per run:" % size)
+            for mode in ("kernel", "rocedp_native", "bare_default", "bare") + FORWARDERS_V6:
                 n = summ.get(mode, {}).get(size)
                 if not n:
                     continue
@@ -414,11 +456,13 @@ def main():
                     mode, n["gbps_median"], n["mpps_median"], n["sent"] - n["received"],
                     "  x kernel %.2f" % n["ratio_to_kernel"] if "ratio_to_kernel" in n else "",
                     "  %.0f%% of bare" % (100 * n["share_of_bare"]) if "share_of_bare" in n else ""))
-                if mode == "rocedp_native" and (n.get("rocedp_forwarded") or 0) < n["received"]:
-                    p("   !! jumbo: rocedp forwarded %s of %d received frames"
-                      % (n.get("rocedp_forwarded"), n["received"]))
-                if mode == "rocedp_native" and "share_of_bare" in n:
-                    targets.append(("rocedp_native within 5%% of the bare forwarder, %s B" % size,
+                if mode.startswith("rocedp_") and (n.get("rocedp_forwarded") or 0) < n["received"]:
+                    p("   !! jumbo: %s forwarded %s of %d received frames"
+                      % (mode, n.get("rocedp_forwarded"), n["received"]))
+                if mode.startswith("rocedp_native") and "share_of_bare" in n:
+                    targets.append(("%s within 5%% of the bare forwarder%s, %s B"
+                                    % (mode, " (IPv6 both)" if mode.endswith("_v6") else "",
+                                       size),
                                     "%.1f%% (%.0f..%.0f%%)" % (
                                         100 * n["share_of_bare"], 100 * n["share_of_bare_min"],
                                         100 * n["share_of_bare_max"]),
