@@ -40,6 +40,7 @@
 #include "engine.h"
 #include "config_txn.h"
 #include "frame.h"
+#include "stats.h"
 #include "tap.h"
 
 #define FLOWS 512 /* half IPv4, half IPv6 */
@@ -193,23 +194,14 @@ static void build_flows(void)
 	}
 }
 
+/* the cached engine's hits, summed over CPUs (0 when unreadable) */
 static __u64 cache_hits(void)
 {
-	int fd = rd_engine_maps(cached)->fd[RD_MAP_STATS];
-	int n = libbpf_num_possible_cpus(), i;
-	struct rocedp_stats *s;
-	__u32 zero = 0;
-	__u64 sum = 0;
+	__u64 v;
 
-	s = calloc(n, sizeof(*s));
-	if (!s || bpf_map_lookup_elem(fd, &zero, s)) {
-		free(s);
-		return 0;
-	}
-	for (i = 0; i < n; i++)
-		sum += s[i].ctr[ROCEDP_CTR_FWD_CACHE_HIT];
-	free(s);
-	return sum;
+	rd_counter_get(rd_engine_maps(cached)->fd[RD_MAP_STATS],
+		       ROCEDP_CTR_FWD_CACHE_HIT, &v);
+	return v;
 }
 
 static double now_s(void)
