@@ -25,6 +25,8 @@ PIN=
 SOCK=$T_TMP/redis.sock
 X() { ip netns exec "$SW" "$ROCEDP" "$@"; }
 rc() { redis-cli -s "$SOCK" "$@"; }
+# qp_keys: how many COUNTERS_ROCEDP_QP keys COUNTERS_DB holds
+qp_keys() { rc -n 2 --scan --pattern 'COUNTERS_ROCEDP_QP:*' | wc -l; }
 teardown() {
 	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
 	ip netns del "$H1" 2>/dev/null
@@ -198,22 +200,22 @@ t_check $? "new QPs in the top 2: their keys replace the old ones, which are del
 wait "$SEND"
 X -j qps >"$T_TMP/all.json" 2>/dev/null
 n=$(t_pyj "$T_TMP/all.json" 'j["count"]')
-[ "$(rc -n 2 --scan --pattern 'COUNTERS_ROCEDP_QP:*' | wc -l)" = 2 ] && [ "${n:-0}" -ge 8 ]
+[ "$(qp_keys)" = 2 ] && [ "${n:-0}" -ge 8 ]
 t_check $? "$n QPs in the telemetry table, 2 keys in COUNTERS_DB"
 
 kill -TERM "$SYNC" 2>/dev/null
 wait "$SYNC"
 t_check $? "SIGTERM: exit 0"
 sync_bg SYNC "$T_TMP/sync1.log" --qp-top 1
-one() { [ "$(rc -n 2 --scan --pattern 'COUNTERS_ROCEDP_QP:*' | wc -l)" = 1 ]; }
+one() { [ "$(qp_keys)" = 1 ]; }
 t_wait_for 5 one
-t_check $? "restarted with --qp-top 1: the key left beyond its top 1 is deleted ($(rc -n 2 --scan --pattern 'COUNTERS_ROCEDP_QP:*' | wc -l) left)" "$(tail -n3 "$T_TMP/sync1.log")"
+t_check $? "restarted with --qp-top 1: the key left beyond its top 1 is deleted ($(qp_keys) left)" "$(tail -n3 "$T_TMP/sync1.log")"
 kill -TERM "$SYNC" 2>/dev/null
 wait "$SYNC"
 t_check $? "SIGTERM: exit 0"
 
 sync_bg SYNC "$T_TMP/sync0.log" --qp-top 0
-zero() { [ "$(rc -n 2 --scan --pattern 'COUNTERS_ROCEDP_QP:*' | wc -l)" = 0 ]; }
+zero() { [ "$(qp_keys)" = 0 ]; }
 t_wait_for 5 zero
 t_check $? "--qp-top 0: no QP key" "$(tail -n3 "$T_TMP/sync0.log")"
 kill -TERM "$SYNC" 2>/dev/null
