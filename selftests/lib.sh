@@ -265,9 +265,13 @@ t_pin_ns_down() {
 
 # t_switch3 H1 SW H2: h1 -- s0 [SW] s1 -- h2, routed through SW
 # (10.1.0.0/24 on s0, 10.2.0.0/24 on s1, hosts .2, SW .1, forwarding on);
-# PIN is SW's pin directory. The caller removes the namespaces.
+# PIN is SW's pin directory. At exit (t_cleanup) rocedp is detached in SW
+# and the namespaces and SW's pins are removed, even after a failure.
 t_switch3() {
 	local h1=$1 sw=$2 h2=$3 n
+	t_sw3=("$h1" "$sw" "$h2")
+	PIN=
+	t_cleanup t_switch3_down
 	for n in "$h1" "$sw" "$h2"; do ip netns add "$n" || return 1; done
 	PIN=/sys/fs/bpf/rocedp-netns/$(t_netns_cookie "$sw") || return 1
 	ip -n "$h1" link add eth0 type veth peer name s0 netns "$sw" &&
@@ -282,6 +286,14 @@ t_switch3() {
 		ip -n "$h1" route add default via 10.1.0.1 &&
 		ip -n "$h2" route add default via 10.2.0.1 &&
 		ip netns exec "$sw" sysctl -qw net.ipv4.ip_forward=1
+}
+
+t_switch3_down() {
+	local n
+	[ -e "/run/netns/${t_sw3[1]}" ] &&
+		ip netns exec "${t_sw3[1]}" "$ROCEDP" detach --all >/dev/null 2>&1
+	for n in "${t_sw3[@]}"; do ip netns del "$n" 2>/dev/null; done
+	[ -n "$PIN" ] && rm -rf "$PIN"
 }
 
 # t_rd_bg VAR ARGS...: `rocedp ARGS...` (the sync daemon) in t_pin_ns's

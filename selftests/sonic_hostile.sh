@@ -19,16 +19,7 @@ t_require ip redis-server redis-cli || exit $?
 H1=RH_h1$$
 SW=RH_sw$$
 H2=RH_h2$$
-PIN=
 X() { ip netns exec "$SW" "$ROCEDP" "$@"; }
-teardown() {
-	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$H1" 2>/dev/null
-	ip netns del "$SW" 2>/dev/null
-	ip netns del "$H2" 2>/dev/null
-	[ -n "$PIN" ] && rm -rf "$PIN"
-}
-t_cleanup teardown
 
 # redis NAME ARGS...: a redis-server of this test on $T_TMP/NAME.sock
 redis() {

@@ -21,20 +21,11 @@ t_require ip redis-server redis-cli || exit $?
 H1=SQ_h1$$
 SW=SQ_sw$$
 H2=SQ_h2$$
-PIN=
 SOCK=$T_TMP/redis.sock
 X() { ip netns exec "$SW" "$ROCEDP" "$@"; }
 rc() { redis-cli -s "$SOCK" "$@"; }
 # qp_keys: how many COUNTERS_ROCEDP_QP keys COUNTERS_DB holds
 qp_keys() { rc -n 2 --scan --pattern 'COUNTERS_ROCEDP_QP:*' | wc -l; }
-teardown() {
-	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$H1" 2>/dev/null
-	ip netns del "$SW" 2>/dev/null
-	ip netns del "$H2" 2>/dev/null
-	[ -n "$PIN" ] && rm -rf "$PIN"
-}
-t_cleanup teardown
 
 t_switch3 "$H1" "$SW" "$H2" || { t_fail "topology h1 - sw - h2"; t_done; exit 1; }
 X attach s0 s1 --mode generic >"$T_TMP/attach.out" 2>&1

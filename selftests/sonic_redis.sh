@@ -21,18 +21,9 @@ t_require ip redis-server redis-cli || exit $?
 H1=R_h1$$
 SW=R_sw$$
 H2=R_h2$$
-PIN= # the switch's own pin directory (t_netns_cookie), once it exists
 SOCK=$T_TMP/redis.sock
 X() { ip netns exec "$SW" "$ROCEDP" "$@"; }
 rc() { redis-cli -s "$SOCK" "$@"; }
-teardown() {
-	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$H1" 2>/dev/null
-	ip netns del "$SW" 2>/dev/null
-	ip netns del "$H2" 2>/dev/null
-	[ -n "$PIN" ] && rm -rf "$PIN"
-}
-t_cleanup teardown
 
 redis_start() {
 	t_redis REDIS_PID "$SOCK" --dbfilename dump.rdb

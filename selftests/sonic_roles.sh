@@ -29,18 +29,9 @@ t_require ip redis-server redis-cli || exit $?
 H1=S_h1$$
 SW=S_sw$$
 H2=S_h2$$
-PIN=
 SOCK=$T_TMP/redis.sock
 X() { ip netns exec "$SW" "$ROCEDP" "$@"; }
 rc() { redis-cli -s "$SOCK" "$@"; }
-teardown() {
-	[ -e "/run/netns/$SW" ] && X detach --all >/dev/null 2>&1
-	ip netns del "$H1" 2>/dev/null
-	ip netns del "$SW" 2>/dev/null
-	ip netns del "$H2" 2>/dev/null
-	[ -n "$PIN" ] && rm -rf "$PIN"
-}
-t_cleanup teardown
 
 t_switch3 "$H1" "$SW" "$H2" || { t_fail "topology h1 - sw - h2"; t_done; exit 1; }
 X attach s0 s1 --mode generic >"$T_TMP/attach.out" 2>&1
