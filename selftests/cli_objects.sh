@@ -22,6 +22,9 @@
 #
 # Usage: selftests/cli_objects.sh   (root)
 set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/nobody_reach.bash"
+nobody_reach "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 
 missing=$(t_need nsenter bpftool setpriv ip) || {

@@ -18,6 +18,8 @@
 # Output: TAP-like "ok N - ..." lines.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/nobody_reach.bash"
+nobody_reach "$0" "$@"
 # shellcheck source=tests/cli_lib.bash
 . "$ROOT/tests/cli_lib.bash"
 ROCEDP=$(readlink -f "$ROCEDP")
