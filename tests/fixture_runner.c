@@ -25,6 +25,7 @@
 #include "config_txn.h"
 #include "names.h"
 #include "icrc.h"
+#include "stats.h"
 #include "tap.h"
 
 #define MAX_FRAME 9216
@@ -185,6 +186,7 @@ static int load_file(const char *path, struct fixture **out, int *n_out)
 
 struct cfg_engine {
 	char name[256];
+	bool trace;
 	struct rd_engine *e;
 	int err;
 };
@@ -194,10 +196,15 @@ static struct cfg_engine engines[MAX_CONFIGS];
 static bool general_path;
 static int n_engines;
 
-/* One engine per config file, so no fixture sees another config's state. */
-static struct rd_engine *engine_for(const char *config, int *errp)
+/*
+ * One engine per config file and trace setting, so no fixture sees another
+ * config's state. trace off: the live programs' setting, under which the
+ * express path uses the decision cache (the trace keeps every frame on
+ * the full path).
+ */
+static struct rd_engine *engine_for(const char *config, bool trace, int *errp)
 {
-	struct rd_engine_opts o = { .trace = true,
+	struct rd_engine_opts o = { .trace = trace,
 				    .map_clock = true,
 				    .general_path = general_path,
 				    .bind_cpu = true };
@@ -206,7 +213,8 @@ static struct rd_engine *engine_for(const char *config, int *errp)
 	int i, err;
 
 	for (i = 0; i < n_engines; i++) {
-		if (!strcmp(engines[i].name, config)) {
+		if (!strcmp(engines[i].name, config) &&
+		    engines[i].trace == trace) {
 			*errp = engines[i].err;
 			return engines[i].e;
 		}
@@ -217,6 +225,7 @@ static struct rd_engine *engine_for(const char *config, int *errp)
 	}
 	c = &engines[n_engines++];
 	snprintf(c->name, sizeof(c->name), "%s", config);
+	c->trace = trace;
 	err = rd_engine_open(&c->e, &o);
 	if (!err && strcmp(config, "none")) {
 		snprintf(path, sizeof(path), "%s/%s", configs_dir, config);
@@ -331,6 +340,7 @@ struct ctx {
 	const uint8_t *in;
 	size_t in_len;
 	const struct rd_run *r;
+	__u64 cache_hits; /* forwarded_from_cache during the run */
 };
 
 #define NAME_CHECK(fn, field)                                         \
@@ -438,6 +448,16 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 		result(!strcmp(val, "valid") && !err,
 		       "%s[%s]: out ICRC %s (stored %08x, computed %08x, %d)",
 		       c->f->name, c->hook, val, found, computed, err);
+	} else if (!strcmp(key, "cache")) {
+		/* the general path has no cache: every frame misses there */
+		bool hit = !strcmp(val, "hit") && !general_path;
+
+		result((!strcmp(val, "hit") || !strcmp(val, "miss")) &&
+			       c->cache_hits == hit,
+		       "%s[%s]: %s%s (forwarded from the cache: %llu)",
+		       c->f->name, c->hook, hit ? "cache hit" : "cache miss",
+		       general_path ? " (general path)" : "",
+		       (unsigned long long)c->cache_hits);
 	} else if (!strcmp(key, "ipcsum")) {
 		bool ok =
 			ip4_csum_ok(c->r->out, c->r->out_len, why, sizeof(why));
@@ -454,14 +474,19 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 static const char *const meta_keys[] = {
 	"name",		 "desc",     "hook",	 "config",	 "time_ns",
 	"ifindex",	 "in",	     "truncate", "malformed_at", "refused",
-	"refused_below", "port_mac", NULL,
+	"refused_below", "port_mac", "trace",	 NULL,
 };
 
 static const char *const check_keys[] = {
 	"verdict", "class",	"malformed", "pass",   "aeth",
 	"dscp_in", "dscp_out",	"ecn_out",   "opcode", "dest_qp",
 	"psn",	   "aeth_code", "cts_rule",  "member", "egress",
-	"out",	   "icrc",	"ipcsum",    NULL,
+	"out",	   "icrc",	"ipcsum",    "cache",  NULL,
+};
+
+/* What a run without the trace can show: the frame and the counters. */
+static const char *const untraced_keys[] = {
+	"verdict", "out", "icrc", "ipcsum", "cache", NULL,
 };
 
 static bool in_list(const char *const *l, const char *k)
@@ -480,6 +505,16 @@ static bool is_check_key(const char *k)
 static bool is_meta_key(const char *k)
 {
 	return in_list(meta_keys, k);
+}
+
+/* trace: on (the default) or off; -1 for anything else. */
+static int fx_trace(const struct fixture *f)
+{
+	const char *s = fx_get(f, "trace");
+
+	if (!s || !strcmp(s, "on"))
+		return 1;
+	return strcmp(s, "off") ? -1 : 0;
 }
 
 /* "xdp=14,tc=34" -> the value for hook, 0 when absent. */
@@ -547,7 +582,7 @@ static struct rd_engine *fixture_engine(const struct fixture *f,
 	struct rd_engine *e;
 	int err;
 
-	e = engine_for(config, &err);
+	e = engine_for(config, fx_trace(f) != 0, &err);
 	if (!e)
 		result(false, "%s[%s]: config %s: %s", f->name, hook, config,
 		       strerror(-err));
@@ -677,20 +712,30 @@ static void run_fixture(const struct fixture *f)
 	const char *hook = fx_get(f, "hook") ?: "both", *s;
 	enum rd_hook hooks[2];
 	const char *names[2];
-	int n_hooks = 0, i, k, err;
+	int n_hooks = 0, i, k, err, stats_fd;
+	__u64 hits0, hits;
 	size_t in_len;
 
 	if (!f->name) {
 		result(false, "%s:%d: block without name", f->file, f->line);
 		return;
 	}
+	if (fx_trace(f) < 0) {
+		result(false, "%s: trace: '%s' (on or off)", f->name,
+		       fx_get(f, "trace"));
+		return;
+	}
 	for (k = 0; k < f->n_kv; k++) {
 		if (is_meta_key(f->kv[k].key))
 			continue;
-		if (is_check_key(f->kv[k].key))
+		if (is_check_key(f->kv[k].key) &&
+		    (fx_trace(f) || in_list(untraced_keys, f->kv[k].key)))
 			continue;
-		result(false, "%s: %s:%d: unknown key '%s'", f->name, f->file,
-		       f->kv[k].line, f->kv[k].key);
+		result(false, "%s: %s:%d: %s key '%s'", f->name, f->file,
+		       f->kv[k].line,
+		       is_check_key(f->kv[k].key) ? "with the trace off, no" :
+						    "unknown",
+		       f->kv[k].key);
 		return;
 	}
 	s = fx_get(f, "in");
@@ -740,9 +785,13 @@ static void run_fixture(const struct fixture *f)
 		e = fixture_engine(f, names[i]);
 		if (!e)
 			continue;
+		stats_fd = rd_engine_maps(e)->fd[RD_MAP_STATS];
+		rd_counter_get(stats_fd, ROCEDP_CTR_FWD_CACHE_HIT, &hits0);
 		err = prepare_run(e, f, &r);
 		if (!err)
 			err = rd_engine_run(e, hooks[i], &r);
+		rd_counter_get(stats_fd, ROCEDP_CTR_FWD_CACHE_HIT, &hits);
+		c.cache_hits = hits - hits0;
 		if (hook_listed(f, "refused", names[i])) {
 			/* the kernel's test_run refuses it: nothing ran */
 			result(err == -EINVAL,

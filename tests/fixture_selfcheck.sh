@@ -52,6 +52,23 @@ sed 's/^class: ack$/klass: ack/' "$T/orig.fix" >"$T/bad.fix"
 [ $? != 0 ] && grep -q "unknown key 'klass'" "$T/bad.out"
 check $? "an unknown key fails the fixture"
 
+# the decision cache's counter (trace off): a hit claimed as a miss fails,
+# and so does a key only the trace can check
+awk '/^name: v6_cache_(first|again)$/{p=1} p&&/^$/{p=0; print; next} p' \
+	tests/fixtures/forward_v6.fix >"$T/cache.fix"
+[ "$(grep -c '^cache: ' "$T/cache.fix")" = 2 ]
+check $? "found v6_cache_first and v6_cache_again in forward_v6.fix"
+"$RUNNER" --no-netns "$T/cache.fix" >"$T/cache.out" 2>&1
+check $? "unmodified cache fixtures pass"
+sed 's/^cache: hit$/cache: miss/' "$T/cache.fix" >"$T/bad.fix"
+"$RUNNER" --no-netns "$T/bad.fix" >"$T/bad.out" 2>&1
+[ $? != 0 ] && grep -q '^not ok.*v6_cache_again\[xdp\]: cache miss' "$T/bad.out"
+check $? "broken 'cache' is caught"
+sed 's/^verdict: redirect$/verdict: redirect\nmember: 0/' "$T/cache.fix" >"$T/bad.fix"
+"$RUNNER" --no-netns "$T/bad.fix" >"$T/bad.out" 2>&1
+[ $? != 0 ] && grep -q "with the trace off, no key 'member'" "$T/bad.out"
+check $? "a trace field with the trace off fails the fixture"
+
 echo "1..$n"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" = 0 ]

@@ -40,11 +40,11 @@ def hexlines(data):
     return "\n".join("  " + h[i:i + 64] for i in range(0, len(h), 64))
 
 
-ORDER = ["desc", "hook", "config", "time_ns", "ifindex", "port_mac", "in", "refused",
+ORDER = ["desc", "hook", "config", "trace", "time_ns", "ifindex", "port_mac", "in", "refused",
          "truncate", "refused_below", "malformed_at", "verdict", "class", "malformed", "pass", "dscp_in",
          "dscp_out", "ecn_out", "opcode", "dest_qp", "psn", "aeth",
          "aeth_code", "cts_rule", "member", "egress", "out", "icrc",
-         "ipcsum"]
+         "ipcsum", "cache"]
 
 
 def write_block(f, b):
