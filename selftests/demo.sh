@@ -9,7 +9,8 @@
 # shaped spine ports, every ACK remarked, the shaping bounding every link,
 # the 5-tuple run no better balanced than the QP-aware ones and the slowest
 # of the three, flowlet close to even, the speed-up line printed, a
-# per-QP table per leaf, loss injected on spine2 found on spine2 from
+# per-QP table per leaf, the report with its plots rendering cleanly in
+# headless Chromium, loss injected on spine2 found on spine2 from
 # rocedp's tables (tools/demo/qp_demo.sh), and the labs gone afterwards. (`make demo` itself also runs the dependency check and the
 # build; here they are the suite's own.)
 #
@@ -84,6 +85,28 @@ if [ $cap = 1 ]; then
 fi
 [ -s "$OUT/demo/fabric.png" ]
 t_check $? "fabric: chart written ($OUT/demo/fabric.png)"
+# the report (tools/demo/report.py): every figure, opened in headless
+# Chromium (tools/demo/report_check.sh), whose screenshot stays in
+# $OUT/demo/report.png
+rep=$OUT/demo/report.html
+figs="topology.svg fabric.png report-tput.png report-ecn.png report-cdf.png"
+miss=$(for f in $figs; do grep -q "<img src=\"$f\"" "$rep" 2>/dev/null && [ -s "$OUT/demo/$f" ] || echo "$f"; done)
+[ -z "$miss" ] && grep -q '<h2>The fabric table</h2>' "$rep"
+t_check $? "report: report.html holds the fabric table and 5 figures (topology, shares, throughput per uplink over time per mode, CE marks and CNPs over time, per-QP completion times)" "missing: $miss"
+rm -f "$OUT/demo/report.png"
+"$T_TOP/tools/demo/report_check.sh" "$rep" "$OUT/demo/report.png" >"$T_TMP/check" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '^report: 5/5 images loaded, 0 script errors' "$T_TMP/check" && [ -s "$OUT/demo/report.png" ]
+t_check $? "report: in headless Chromium every image loads and no script error occurs; screenshot kept ($(head -n 1 "$T_TMP/check"))" "exit $rc: $(cat "$T_TMP/check")"
+# the same check on a copy with a missing image and a failing script
+# must fail: the probe sees both
+sed 's|src="report-cdf.png"|src="no-such.png"|; s|</body>|<script>noSuchFunction();</script></body>|' \
+	"$rep" >"$OUT/demo/.report-bad.html"
+"$T_TOP/tools/demo/report_check.sh" "$OUT/demo/.report-bad.html" "$T_TMP/bad.png" >"$T_TMP/bad" 2>&1
+rc=$?
+rm -f "$OUT/demo/.report-bad.html"
+[ $rc != 0 ] && grep -q '^report: 4/5 images loaded, 2 script errors' "$T_TMP/bad"
+t_check $? "report: a broken image and a script error are caught ($(head -n 1 "$T_TMP/bad"))" "exit $rc"
 [ "$(grep -c '^-- leaf[12]: rocedp qps --limit 8 after' "$out")" = 2 ] &&
 	[ "$(grep -cE '^src +dst +qp +pkts' "$out")" -ge 2 ]
 t_check $? "fabric: a per-QP table (rocedp qps --limit 8) for each leaf"

@@ -8,7 +8,7 @@ base="clang llvm make gcc pkg-config libbpf-dev libxdp-dev libmnl-dev
 libjson-c-dev bpftool iproute2 linux-libc-dev clang-format python3-scapy
 tshark tcpdump gnuplot-nox ethtool libclang-rt-14-dev frr
 libhiredis-dev redis-server redis-tools libncurses-dev tmux prometheus
-libyang2-tools libmicrohttpd-dev libssl-dev openssl"
+libyang2-tools libmicrohttpd-dev libssl-dev openssl chromium"
 kernel="qemu-system-x86 busybox-static cpio linux-headers-amd64 xz-utils
 zstd bc flex bison libelf-dev libssl-dev dwarves file xdp-tools mmdebstrap
 qemu-utils dpkg-dev e2fsprogs"

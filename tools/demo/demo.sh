@@ -4,7 +4,8 @@
 # 64 QPs, plus ACK/NAK/CNP/CTS/IP/ARP/malformed) through the real dataplane
 # with `rocedp replay`, once per hash mode, and one table of the result;
 # then the same story live: a ring AllReduce with rocegen through a 2-leaf x
-# 4-spine fabric per hash mode (tools/demo/fabric_demo.sh, docs/demo.md);
+# 4-spine fabric per hash mode (tools/demo/fabric_demo.sh, docs/demo.md),
+# with report.html (its plots) and a screenshot of it in headless Chromium;
 # then loss injected on one spine, seen per QP (tools/demo/qp_demo.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,6 +47,13 @@ echo
 echo "replay outputs in $out (pcap per mode, one JSON verdict per frame)"
 echo
 OUT=$(dirname "$out") "$top/tools/demo/fabric_demo.sh"
+# the report as a browser shows it: every image loaded, no script error
+if command -v chromium >/dev/null; then
+	"$top/tools/demo/report_check.sh" "$out/report.html" "$out/report.png" ||
+		echo "demo: the report did not render cleanly in Chromium" >&2
+else
+	echo "chromium missing (tools/install-deps.sh installs it): no screenshot of the report"
+fi
 echo
 # which QPs suffer when a spine loses frames, and naming the spine
 OUT=$(dirname "$out") "$top/tools/demo/qp_demo.sh"

@@ -15,7 +15,9 @@
 # runs at RATE; the table prints how much sooner qp and flowlet finish the
 # collective than 5tuple. rocedp on the leaf uplinks ECN-marks above the
 # same rate (a leaf's uplink s feeds exactly one shaped spine port), so the
-# senders' DCQCN keeps the spine queues short.
+# senders' DCQCN keeps the spine queues short. Both leaves' counters are
+# sampled during each run (`rocedp -j stats --watch SAMPLE`), and
+# tools/demo/report.py turns it all into report.html.
 #
 # Environment: OUT (build dir), ROCEDP, ROCEGEN, LBEVAL, DEMO_PREFIX (lab
 # prefix, default "dm"), QPS, COUNT, MSG, RATE (Mbit/s per sender), LINK
@@ -25,7 +27,7 @@
 # docs/frr.md; static: the lab's static routes), CAPTURE=1 (capture what leaf1's
 # hosts send and replay it through lbeval: docs/flowlet.md), LAB_ARGS (more
 # `rocedp-lab up` options: --ipv6 runs the same fabric, hosts, routes and
-# BGP, on IPv6).
+# BGP, on IPv6), SAMPLE (seconds between the report's samples, 0.1).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$top/build}/demo
@@ -158,6 +160,24 @@ capture_stop() {
 		echo "fabric_demo: $1: lbeval replay failed (see $out/fabric-$1.lbeval.err)" >&2
 }
 
+# timestamped samples of both leaves' counters during each run (`stats -j`
+# carries the read's time), for the report's plots over time
+SAMPLE=${SAMPLE:-0.1}
+sample_start() {
+	local l
+	spids=()
+	for l in leaf1 leaf2; do
+		ip netns exec "$prefix-$l" "$ROCEDP" -j stats --watch "$SAMPLE" \
+			>"$out/samples-$1.$l.jsonl" 2>"$out/samples-$1.$l.err" &
+		spids+=($!)
+	done
+}
+sample_stop() {
+	sleep "$SAMPLE" # the last frames' counts
+	kill "${spids[@]}" 2>/dev/null || true
+	wait "${spids[@]}" 2>/dev/null || true
+}
+
 for mode in "${modes[@]}"; do
 	for l in leaf1 leaf2; do
 		leaf $l "$ROCEDP" config set "hash.mode=$mode" >/dev/null
@@ -166,11 +186,13 @@ for mode in "${modes[@]}"; do
 	spine_tx >"$out/fabric-$mode.spines.before"
 	rm -f "$out/fabric-$mode.lbeval.json"
 	if [ "$CAPTURE" = 1 ]; then capture_start $mode; fi
+	sample_start $mode
 	rc=0
 	"$ROCEGEN" run --pattern ring --hosts "@$out/fabric.hosts" --qps "$QPS" \
 		--msg "$MSG" --count "$COUNT" --rate "$RATE" --sport $SPORT \
 		--rto 1000000 --dcqcn-timer "$DCQCN_TIMER" --window "$WINDOW" -j >"$out/fabric-$mode.json" 2>"$out/fabric-$mode.err" || rc=$?
 	[ $rc = 0 ] || echo "fabric_demo: $mode: rocegen run exited $rc (see $out/fabric-$mode.err)" >&2
+	sample_stop
 	for l in leaf1 leaf2; do
 		leaf $l "$ROCEDP" -j stats >"$out/fabric-$mode.$l.after.json"
 	done
@@ -185,7 +207,7 @@ for mode in "${modes[@]}"; do
 	if [ "$CAPTURE" = 1 ]; then capture_stop $mode; fi
 done
 
-/usr/bin/python3 - "$out" $SPINES $QPS "$MSG" $COUNT $RATE $ECN_RATE $LINK $TAU $MTU "${modes[@]}" <<'PY'
+/usr/bin/python3 - "$out" $SPINES $QPS "$MSG" $COUNT $RATE $ECN_RATE $LINK $TAU $MTU "${modes[@]}" <<'PY' | tee "$out/fabric.txt"
 import json, os, sys
 out, spines, qps, msg, count, rate, ecn_rate, link, tau, mtu = sys.argv[1:11]
 spines = int(spines)
@@ -286,3 +308,5 @@ if command -v gnuplot >/dev/null; then
 else
 	echo "gnuplot missing (tools/install-deps.sh installs gnuplot-nox): no chart"
 fi
+# the report: the table, the plots over time, the topology (docs/demo.md)
+/usr/bin/python3 "$top/tools/demo/report.py" "$out" $SPINES "${modes[@]}"
