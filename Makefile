@@ -23,7 +23,12 @@ WARN := -Wall -Wextra -Wno-unused-parameter -Werror
 CFLAGS ?= -O2 -g
 # CFLAGS_EXTRA reaches both sides, so an overridden ROCEDP_MAX_* limit
 # (docs/maps.md) sizes the maps and the userspace that reads them alike
-override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/lib \
+# userspace/lib is one folder per subsystem (attach/, config/, fib/, ...);
+# each is on the include path, so `#include "x.h"` names a module by its
+# file alone (docs/design.md, Library and commands)
+LIB_DIRS := $(sort $(dir $(wildcard userspace/lib/*/*.[ch])))
+LIB_INC := -Iuserspace/lib $(patsubst %/,-I%,$(LIB_DIRS))
+override CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Ibpf -I$(OUT) $(LIB_INC) \
 	$(CFLAGS_EXTRA)
 LDLIBS += $(PKG_LIBS) -lm
 
@@ -40,15 +45,16 @@ ABI_HDRS := bpf/rocedp_abi.h $(wildcard bpf/abi_*.h)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
-# userspace/lib: the library every program links ($(LIBROCEDP));
-# userspace/cli: the rocedp command's entry point and its commands.
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+# userspace/lib: the library every program links ($(LIBROCEDP)), its
+# objects in $(OUT)/user/<subsystem>/; userspace/cli: the rocedp command's
+# entry point and its commands, in $(OUT)/user/.
+LIB_SRCS := $(wildcard userspace/lib/*/*.c)
 LIB_OBJS := $(patsubst userspace/lib/%.c,$(OUT)/user/%.o,$(LIB_SRCS))
 CLI_SRCS := $(wildcard userspace/cli/*.c)
 CLI_OBJS := $(patsubst userspace/cli/%.c,$(OUT)/user/%.o,$(CLI_SRCS))
 USER_SRCS := $(LIB_SRCS) $(CLI_SRCS)
 USER_OBJS := $(LIB_OBJS) $(CLI_OBJS)
-USER_HDRS := $(wildcard userspace/lib/*.h)
+USER_HDRS := $(wildcard userspace/lib/*.h userspace/lib/*/*.h)
 CLI_HDRS := $(wildcard userspace/cli/*.h)
 LIBROCEDP := $(OUT)/librocedp.a
 ROCEDP := $(OUT)/rocedp
@@ -78,7 +84,8 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c | $(OUT)
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
 
-$(OUT)/user/%.o: userspace/lib/%.c | $(SKELS) $(OUT)/user
+$(OUT)/user/%.o: userspace/lib/%.c | $(SKELS)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUT)/user/%.o: userspace/cli/%.c | $(SKELS) $(OUT)/user
@@ -90,10 +97,8 @@ CLANG_OKS := $(patsubst userspace/lib/%.c,$(OUT)/clang/%.ok,$(LIB_SRCS))
 .PHONY: clang-check
 clang-check: $(CLANG_OKS)
 
-$(OUT)/clang:
-	@mkdir -p $@
-
-$(OUT)/clang/%.ok: userspace/lib/%.c | $(SKELS) $(OUT)/clang
+$(OUT)/clang/%.ok: userspace/lib/%.c | $(SKELS)
+	@mkdir -p $(@D)
 	$(CLANG) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -DROCEDP_FAULTS -fsyntax-only \
 		-MMD -MP -MT $@ -MF $@.d $< && touch $@
 
@@ -114,20 +119,23 @@ $(ROCEDP): $(CLI_OBJS) $(LIBROCEDP)
 
 -include $(wildcard */*.mk tests/harness/*/*.mk)
 -include $(wildcard $(OUT)/*.d $(OUT)/user/*.d $(OUT)/user-faults/*.d \
-	$(OUT)/tests/*.d $(OUT)/fuzz/obj/*.d $(OUT)/clang/*.d)
+	$(OUT)/user/*/*.d $(OUT)/user-faults/*/*.d \
+	$(OUT)/tests/*.d $(OUT)/fuzz/obj/*.d $(OUT)/fuzz/obj/*/*.d \
+	$(OUT)/clang/*/*.d)
 
 # An output without its .d (built before there were .d files, or the .d
 # lost) does not know its headers: it is built again once, not trusted.
 # (A dependency on the .d itself would not do: the .d is written after
 # its output, so the output would always look stale.)
 DEP_OUTS := $(BPF_OBJS) $(wildcard $(OUT)/user/*.o $(OUT)/user-faults/*.o \
-	$(OUT)/fuzz/obj/*.o) \
+	$(OUT)/fuzz/obj/*.o $(OUT)/user/*/*.o $(OUT)/user-faults/*/*.o \
+	$(OUT)/fuzz/obj/*/*.o) \
 	$(foreach t,$(filter-out %.d,$(wildcard $(OUT)/tests/*)),\
 		$(if $(wildcard tests/$(notdir $(t)).c),$(t))) \
 	$(if $(wildcard $(OUT)/tests/fixtures),$(OUT)/tests/fixtures)
 NO_DEP_OUTS := $(foreach o,$(DEP_OUTS),\
 	$(if $(wildcard $(o)),$(if $(wildcard $(basename $(o)).d),,$(o)))) \
-	$(foreach o,$(wildcard $(OUT)/clang/*.ok),$(if $(wildcard $(o).d),,$(o)))
+	$(foreach o,$(wildcard $(OUT)/clang/*/*.ok),$(if $(wildcard $(o).d),,$(o)))
 .PHONY: FORCE
 $(NO_DEP_OUTS): FORCE
 

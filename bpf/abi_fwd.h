@@ -44,7 +44,7 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
  * ARRAY[2 * ROCEDP_MAX_GROUPS], bank b of group id at b * MAX_GROUPS + id,
  * and rocedp_group_live: ARRAY[ROCEDP_MAX_GROUPS] of one __u32 word per
  * group, ROCEDP_GROUP_LIVE: present bit and a sequence whose low bit is the
- * live bank. The one writer (userspace/lib/groupw.c) writes the bank that is
+ * live bank. The one writer (userspace/lib/fib/groupw.c) writes the bank that is
  * not live, then stores the next word; a reader takes the word, reads that
  * bank, copies out what it needs and re-reads the word: changed, it passes
  * the frame (ROCEDP_PASS_GROUP_BUSY) instead of trusting what it read.
@@ -56,7 +56,7 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_route) == 8, "route");
 
 /*
  * rd_route_gen: ARRAY[1] of one __u32, mmapped by its one writer
- * (userspace/lib/routew.c): a count that every route write moves, which
+ * (userspace/lib/fib/routew.c): a count that every route write moves, which
  * the decision cache checks its entries against (bpf/fwdcache.h), and in
  * the top bit the writers' mark: set only while every route writer of the
  * pin directory is one that moves the count. A sync from before the cache

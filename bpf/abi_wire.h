@@ -28,7 +28,7 @@
 #define ROCEDP_OP_XRC_ACK 0xb1
 #define ROCEDP_OP_XRC_ATOMIC_ACK 0xb2
 #define ROCEDP_XRCETH_LEN 4 /* after the BTH of every XRC request */
-/* RC requests the test and tool frame builders send (userspace/lib/frame.h) */
+/* RC requests the test and tool frame builders send (userspace/lib/wire/frame.h) */
 #define ROCEDP_OP_RC_SEND_FIRST 0x00
 #define ROCEDP_OP_RC_SEND_ONLY 0x04
 #define ROCEDP_OP_RC_SEND_ONLY_IMM 0x05

@@ -92,7 +92,7 @@ for line in sys.stdin:
 }
 
 # ------------------------------------------------------------ no getopt left
-left=$(grep -lE "getopt(_long)?\(|struct option " "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*.c 2>/dev/null)
+left=$(grep -lE "getopt(_long)?\(|struct option " "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*/*.c 2>/dev/null)
 [ -z "$left" ] && ok "no getopt loop in userspace/ (the table's parser is the one)" ||
 	nok "no getopt loop in userspace/" "$left"
 
@@ -103,7 +103,7 @@ left=$(grep -lE "getopt(_long)?\(|struct option " "$ROOT"/userspace/cli/*.c "$RO
 while read -r -a cmd; do
 	doc_opts "${cmd[@]}" | cut -d';' -f1 >>"$TMP/known"
 done <"$TMP/cmds"
-grep -ohE '"--[a-z][a-z0-9-]+' "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*.c |
+grep -ohE '"--[a-z][a-z0-9-]+' "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*/*.c |
 	sed 's/^"--//' >>"$TMP/known"
 grep -ohE 'cli_(val|set)\(c, "[a-z0-9-]+"' "$ROOT"/userspace/cli/*.c |
 	sed -E 's/.*"(.*)"/\1/' >>"$TMP/known"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The engine (userspace/lib/engine.c) leaves the caller's state alone:
+ * The engine (userspace/lib/offline/engine.c) leaves the caller's state alone:
  * CPU affinity changes only when asked (rd_engine_opts.bind_cpu), and the
  * last close restores it. TAP output. Usage: engine_test [-q]   (root)
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The three escapes of outside names (userspace/lib/escape.c): known
+ * The three escapes of outside names (userspace/lib/util/escape.c): known
  * answers, and over every byte value in names of every length that the
  * terminal form has no control byte, the JSON form parses back to the name
  * (json-c) and the Prometheus form uses only the text format's escapes.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fixture runner: every block of tests/fixtures/NAME.fix goes through the real
- * BPF programs (userspace/lib/engine.h, BPF_PROG_TEST_RUN) and each expected
+ * BPF programs (userspace/lib/offline/engine.h, BPF_PROG_TEST_RUN) and each expected
  * field becomes one TAP line, "ok N - name[hook]: what" or "not ok N - ...".
  * The format is documented in tests/fixtures/README.md.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shared frame builder (userspace/lib/frame.c). Known answers: frames
+ * The shared frame builder (userspace/lib/wire/frame.c). Known answers: frames
  * captured from the three builders it replaced (ecn_test's, lbeval's,
  * rocegen's), byte for byte. Then a grid of families, opcodes, payloads
  * and flags, each frame checked for what a receiver checks: lengths, BTH

@@ -46,7 +46,7 @@
 #include "groupw.h"
 #include "pindir.h"
 #include "routew.h"
-#include "syncowner.h"
+#include "sync_owner.h"
 #include "stats.h"
 #include "tap.h"
 

@@ -12,7 +12,7 @@
  * and are reported, not counted against it.
  *
  * The old design (rd_groups a HASH read in place) misforwarded here; the
- * banked groups (userspace/lib/groupw.c) must not. Build with
+ * banked groups (userspace/lib/fib/groupw.c) must not. Build with
  * -DGROUP_RACE_HASH_ONLY against a tree without groupw.c to see the former.
  *
  * Usage: group_race [-n FRAMES] [-s SECONDS] [-q]   (root). TAP output;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """
-Check userspace/lib/icrc.c against independent references, frame by frame:
+Check userspace/lib/wire/icrc.c against independent references, frame by frame:
 - IPv4: the ICRC Debian's scapy.contrib.roce computes (BTH.icrc=None);
 - IPv6 (this scapy only does IPv4): the spec's recipe written here with
   scapy layers: 8 x 0xff, then IPv6/UDP/BTH with traffic class, flow label,

@@ -20,7 +20,13 @@ def add(a, b, why):
 
 if mode == "inc":
     root = args[0]
-    ipath = ["userspace/lib", "bpf", "tests/harness/lbeval"]
+    # the makefiles' -I paths: userspace/lib and each subsystem folder
+    lib = os.path.join(root, "userspace/lib")
+    subs = sorted(d for d in os.listdir(lib)
+                  if os.path.isdir(os.path.join(lib, d))) \
+        if os.path.isdir(lib) else []
+    ipath = ["userspace/lib"] + ["userspace/lib/" + d for d in subs] + \
+        ["bpf", "tests/harness/lbeval"]
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     for d in ["userspace", "bpf", "tools", "tests"]:
         for dp, dn, fn in os.walk(os.path.join(root, d)):

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # No circles between modules. A module is a file's directory and name
-# without the extension (userspace/lib/attach_xdp.c and .h are one module). A
-# circle (A needs B, B needs A, directly or through others) means neither
-# can be read, tested or linked without the other: the layers are gone.
+# without the extension (userspace/lib/attach/attach_xdp.c and .h are one
+# module). A circle (A needs B, B needs A, directly or through others)
+# means neither can be read, tested or linked without the other: the
+# layers are gone.
 #
 # Two views, both must be free of circles:
 #  - includes: A needs B when A's .c or .h includes B's header. Over
 #    userspace/, bpf/, tools/ and tests/, with the include paths the
-#    makefiles give (the including file's directory, then userspace/lib,
-#    bpf, tests/harness/lbeval); generated headers (the skeletons) are skipped.
+#    makefiles give (the including file's directory, then userspace/lib and
+#    its subsystem folders, bpf, tests/harness/lbeval); generated headers (the skeletons) are skipped.
 #  - links: A needs B when A's object uses a symbol B's object defines.
 #    This sees what includes hide: a shared header declaring functions of
 #    several files (rocegen.h once declared main.c's rg_err for send.c).
@@ -72,10 +73,18 @@ expect "links: the checker finds main <-> send" "circle: main send" \
 expect "includes: no circle in userspace, bpf, tools, tests" none \
 	circles inc "$top"
 
-# rocedp as linked: every object of $OUT/user (main.c's too)
-if ls "$OUT"/user/*.o >/dev/null 2>&1; then
+# rocedp as linked: every object of $OUT/user (main.c's too), those of
+# the library in a folder per subsystem; only the sources' objects, so a
+# stale one of a file since renamed is not taken for a module
+objs=()
+for f in userspace/cli/*.c userspace/lib/*/*.c; do
+	o=${f#userspace/cli/}
+	o=${o#userspace/lib/}
+	[ -f "$OUT/user/${o%.c}.o" ] && objs+=("$OUT/user/${o%.c}.o")
+done
+if [ ${#objs[@]} -gt 0 ]; then
 	expect "links: no circle among the rocedp objects" none \
-		circles link "$OUT"/user/*.o
+		circles link "${objs[@]}"
 else
 	echo "not ok - links: no circle among the rocedp objects"
 	echo "# $OUT/user/*.o: not built"
@@ -90,8 +99,10 @@ print:
 EOF
 )
 ok=1
+libinc=(-Iuserspace/lib)
+for d in userspace/lib/*/; do libinc+=("-I${d%/}"); done
 for f in $rgsrcs; do
-	$CC -std=gnu11 -D_GNU_SOURCE -Ibpf -I"$OUT" -Iuserspace/lib -Itools/rocegen \
+	$CC -std=gnu11 -D_GNU_SOURCE -Ibpf -I"$OUT" "${libinc[@]}" -Itools/rocegen \
 		-c "$f" -o "$tmp/rg/$(basename "$f" .c).o" || ok=0
 done
 if [ $ok = 1 ]; then
@@ -103,7 +114,7 @@ else
 fi
 
 # One header name, one file: a directory's own header is found before the
-# -I paths, and -Ibpf comes before -Iuserspace/lib, so a second "x.h"
+# -I paths, and -Ibpf comes before userspace/lib's, so a second "x.h"
 # would be a different file depending on who includes it (userspace's
 # maps.h was shadowed by bpf/maps.h outside userspace/lib; it is mapset.h).
 dups=$(find bpf userspace tools/rocegen tests -name '*.h' \

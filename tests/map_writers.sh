@@ -63,7 +63,7 @@ rdf() {
 WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c flaps.c porttab.c"
 stray=$(cd "$ROOT/userspace" &&
 	grep -lE 'bpf_map_(update|delete)_(elem|batch)|bpf_map__(update|delete)_elem' \
-		-- */*.c 2>/dev/null | while read -r f; do
+		-- */*.c */*/*.c 2>/dev/null | while read -r f; do
 		case " $WRITERS " in *" ${f##*/} "*) ;; *) echo "$f" ;; esac
 	done)
 if [ -z "$stray" ]; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RIB (userspace/lib/rib.c): 1000 random mixes of config, sonic and
+ * The RIB (userspace/lib/fib/rib.c): 1000 random mixes of config, sonic and
  * kernel routes over a small prefix space (so prefixes collide), added
  * in random order, each source replaced (flushed and added again) at
  * random. After every step the RIB's selection must equal the one a

@@ -34,7 +34,7 @@ $(TEST_OUT)/%: tests/%.c $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
 $(TEST_OUT)/fixtures: tests/fixture_runner.c $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
 	$(TEST_LINK)
 
-# the shared frame builder (userspace/lib/frame.c): known answers and a grid
+# the shared frame builder (userspace/lib/wire/frame.c): known answers and a grid
 FORMAT_EXTRA += tests/frame_test.c
 test-progs: $(TEST_OUT)/frame_test
 
@@ -47,14 +47,16 @@ test-progs: $(TEST_OUT)/escape_test
 # on. $(OUT)/rocedp, which `make install` and the .deb ship, has none: a
 # test hook is not a knob in production's environment (docs/faults.md).
 FAULT_SRCS := $(shell grep -lw ROCEDP_FAULTS $(USER_SRCS))
-FAULT_OBJS := $(patsubst %.c,$(OUT)/user-faults/%.o,$(notdir $(FAULT_SRCS)))
+FAULT_OBJS := $(patsubst userspace/lib/%.c,$(OUT)/user-faults/%.o,\
+	$(patsubst userspace/cli/%.c,$(OUT)/user-faults/%.o,$(FAULT_SRCS)))
 ROCEDP_FAULTS_BIN := $(OUT)/rocedp-faults
 test-progs: $(ROCEDP_FAULTS_BIN)
 
 $(OUT)/user-faults:
 	@mkdir -p $@
 
-$(OUT)/user-faults/%.o: userspace/lib/%.c | $(SKELS) $(OUT)/user-faults
+$(OUT)/user-faults/%.o: userspace/lib/%.c | $(SKELS)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DROCEDP_FAULTS $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUT)/user-faults/%.o: userspace/cli/%.c | $(SKELS) $(OUT)/user-faults
@@ -93,7 +95,7 @@ $(TEST_OUT)/rtt_test: TEST_LDLIBS := -lpthread
 FORMAT_EXTRA += tests/engine_test.c
 test-progs: $(TEST_OUT)/engine_test
 
-# the pin directory checks (userspace/lib/pindir.c) on a plain tree
+# the pin directory checks (userspace/lib/maps/pindir.c) on a plain tree
 FORMAT_EXTRA += tests/pindir_test.c
 test-progs: $(TEST_OUT)/pindir_test
 

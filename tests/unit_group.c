@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for userspace/lib/group*.c and buckets.c: rd_group_build() (active
- * list and resilient bucket table: shares, movement, purity) and the FIB
- * model (dedup of identical hop sets, group
- * id allocation, reference counts, diff commits). Pure userspace: the model
- * runs with map fds of -1 (dry run), so no BPF and no root are needed.
+ * Unit tests for userspace/lib/fib/group*.c and buckets.c: rd_group_build()
+ * (active list and resilient bucket table: shares, movement, purity) and
+ * the FIB model (dedup of identical hop sets, group id allocation,
+ * reference counts, diff commits). Pure userspace: the model runs with
+ * map fds of -1 (dry run), so no BPF and no root are needed.
  *
- * Build: cc -Ibpf -Iuserspace/lib tests/unit_group.c userspace/lib/group*.c -lbpf
+ * Build: make $(OUT)/tests/unit_group (tests/tests.mk links the library).
  * Output: TAP ("ok N - name" / "not ok N - name"), exit status 1 on failure.
  */
 #include <errno.h>

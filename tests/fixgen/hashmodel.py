@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """A model of the dataplane's flow hash and member choice, written from
-bpf/hash.h, bpf/member.h and userspace/lib/buckets.c."""
+bpf/hash.h, bpf/member.h and userspace/lib/fib/buckets.c."""
 
 import struct
 
@@ -13,7 +13,7 @@ from .frames import *  # noqa: F401,F403 (the model, as one namespace)
 # seed: the address words, the L4 protocol, sport << 16 | dport unless
 # qp-only, the BTH destination QP unless 5tuple; then MurmurHash3's
 # finaliser. Member: bucket (hash * n_buckets) >> 32 of the group's bucket
-# table, built as userspace/lib/buckets.c does (pick_member below).
+# table, built as userspace/lib/fib/buckets.c does (pick_member below).
 
 M32 = 0xffffffff
 K_SRC = (0x9e3779b1, 0xc2b2ae3d, 0x165667b1, 0xfd7046c5)
@@ -75,7 +75,7 @@ NO_BUCKET = 0xff
 
 
 def bucket_score(b, slot):
-    # userspace/lib/buckets.c rd_bucket_score: splitmix64 of bucket << 8 | slot
+    # userspace/lib/fib/buckets.c rd_bucket_score: splitmix64 of bucket << 8 | slot
     z = (((b << 8) | slot) + 0x9e3779b97f4a7c15) & M64
     z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
     z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
@@ -122,7 +122,7 @@ def bucket_overlay(base, w):
 
 
 def bucket_table(weights, usable=None, nb=128):
-    # userspace/lib/buckets.c rd_buckets_build: equal shares, weights, states
+    # userspace/lib/fib/buckets.c rd_buckets_build: equal shares, weights, states
     n = len(weights)
     usable = usable or [True] * n
     e = bucket_overlay([NO_BUCKET] * nb, [1] * n)

@@ -7,8 +7,8 @@
 
 ROCEGEN := $(OUT)/rocegen
 ROCEGEN_SRCS := $(wildcard tools/rocegen/*.c)
-ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/lib/icrc.h \
-	userspace/lib/frame.h userspace/lib/util.h userspace/lib/nlrecv.h
+ROCEGEN_HDRS := $(wildcard tools/rocegen/*.h) userspace/lib/wire/icrc.h \
+	userspace/lib/wire/frame.h userspace/lib/util/util.h userspace/lib/sync/nlrecv.h
 ICRC_SO := $(OUT)/librd_icrc.so
 FORMAT_EXTRA += $(wildcard tools/rocegen/*.c tools/rocegen/*.h)
 
@@ -21,7 +21,7 @@ $(ROCEGEN): $(ROCEGEN_SRCS) $(ROCEGEN_HDRS) $(LIBROCEDP) | $(OUT)
 	$(CC) $(CFLAGS) -Itools/rocegen $(ROCEGEN_SRCS) $(LIBROCEDP) -o $@ -lm
 
 # The ICRC library as a shared object, for tests/icrc_scapy.py (ctypes).
-$(ICRC_SO): userspace/lib/icrc.c userspace/lib/icrc.h | $(OUT)
+$(ICRC_SO): userspace/lib/wire/icrc.c userspace/lib/wire/icrc.h | $(OUT)
 	$(CC) $(CFLAGS) -fPIC -shared $< -o $@
 
 icrc-test: $(ICRC_SO)

@@ -28,7 +28,7 @@ size_t rg_hdr_len(bool v6)
 }
 
 /*
- * One direction of a QP to the shared builder (userspace/lib/frame.c). The
+ * One direction of a QP to the shared builder (userspace/lib/wire/frame.c). The
  * payload is a fixed pattern; the IPv6 flow label comes from the port, so
  * it is stable per QP. Returns the frame length (0 if over RG_FRAME_MAX).
  */

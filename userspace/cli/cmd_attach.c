@@ -36,7 +36,7 @@
 #include "liveload.h"
 #include "pindir.h"
 #include "portl2.h"
-#include "syncowner.h"
+#include "sync_owner.h"
 #include "vlanoff.h"
 #include "rocedp.skel.h"
 

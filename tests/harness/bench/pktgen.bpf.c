@@ -8,7 +8,7 @@
  * headers written afresh here, then goes out with XDP_TX (turned into a
  * redirect to the veth the test run names as ingress device).
  *
- * This is the one frame writer outside userspace/lib/frame.c, on purpose: it
+ * This is the one frame writer outside userspace/lib/wire/frame.c, on purpose: it
  * runs in the kernel on each recycled page, where userspace cannot reach,
  * and rewrites headers in place for any frame size. Its vocabulary
  * (port, BTH length, opcode) is the ABI's.

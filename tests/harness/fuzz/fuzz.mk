@@ -18,10 +18,10 @@ FUZZ_SEED ?= 1 # fuzz-short: fixed, so `make test` is repeatable
 FUZZ_LONG_SEED ?= 0 # fuzz: 0 = a new random seed per run
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(WARN) -std=gnu11 \
-	-D_GNU_SOURCE -Ibpf -I$(OUT) -Iuserspace/lib $(FUZZ_SAN) \
+	-D_GNU_SOURCE -Ibpf -I$(OUT) $(LIB_INC) $(FUZZ_SAN) \
 	-DROCEDP_FAULTS # fuzz_config fails map writes on purpose
 # the library (userspace/lib), as $(LIBROCEDP) has it, in its own archive
-FUZZ_LIB_SRCS := $(wildcard userspace/lib/*.c)
+FUZZ_LIB_SRCS := $(LIB_SRCS)
 FUZZ_LIB_OBJS := $(patsubst userspace/lib/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_LIB := $(FUZZ_OUT)/librocedp.a
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_dataplane
@@ -57,7 +57,8 @@ $(FUZZ_OUT)/obj:
 # is off for them: config.c passes qsort(NULL, 0, ...) for empty tables
 # (harmless with glibc, reported to the owner), which would stop every run.
 FUZZ_LIB_SAN := -fno-sanitize=nonnull-attribute
-$(FUZZ_OUT)/obj/%.o: userspace/lib/%.c | $(SKELS) $(FUZZ_OUT)/obj
+$(FUZZ_OUT)/obj/%.o: userspace/lib/%.c | $(SKELS)
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LIB_SAN) $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # the linker takes from it only the modules a -cov.o does not replace
@@ -74,14 +75,15 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 define fuzz_harness
 $(1): $(2) tests/harness/fuzz/fuzz_common.h \
 		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)) $(FUZZ_LIB) \
-		$(SKELS) $(wildcard userspace/lib/*.h) $(ABI_HDRS)
+		$(SKELS) $(USER_HDRS) $(ABI_HDRS)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \
 		$$(filter %.o,$$^) $(FUZZ_LIB) -o $$@ $$(PKG_LIBS) -lm
 endef
 
 #   $(call fuzz_cov,FILE,EXTRA-FLAGS): userspace/lib/FILE.c with coverage
 define fuzz_cov
-$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c | $(SKELS) $(FUZZ_OUT)/obj
+$(FUZZ_OUT)/obj/$(1)-cov.o: userspace/lib/$(1).c | $(SKELS)
+	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LIB_SAN) -fsanitize=fuzzer-no-link \
 		$(2) $$(PKG_CFLAGS) $$(DEPFLAGS) -c $$< -o $$@
 endef
@@ -90,7 +92,7 @@ $(eval $(call fuzz_harness,$(FUZZ_BIN),tests/harness/fuzz/fuzz_dataplane.c,))
 
 # the config fuzzer: the parser's and the loader's branches (docs/design.md
 # has the config modules)
-FUZZ_CFG_COV := config config_json config_parse config_read config_txn
+FUZZ_CFG_COV := $(addprefix config/,config config_json config_parse config_read config_txn)
 $(foreach f,$(FUZZ_CFG_COV),$(eval $(call fuzz_cov,$(f),)))
 $(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tests/harness/fuzz/fuzz_config.c,\
 	$(FUZZ_CFG_COV)))
@@ -99,7 +101,7 @@ $(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tests/harness/fuzz/fuzz_config.c,\
 # over every group id would take most of the time, and the inputs are
 # operation codes, not values to match.
 # All the FIB model's modules (docs/design.md, FIB model modules).
-FUZZ_FIB_COV := group group_tab group_hops group_commit
+FUZZ_FIB_COV := $(addprefix fib/,group group_tab group_hops group_commit)
 $(foreach f,$(FUZZ_FIB_COV),$(eval $(call fuzz_cov,$(f),\
 	-fno-sanitize-coverage=trace-cmp)))
 $(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tests/harness/fuzz/fuzz_fib.c,\
@@ -109,7 +111,7 @@ $(eval $(call fuzz_harness,$(FUZZ_FIB_BIN),tests/harness/fuzz/fuzz_fib.c,\
 # tracing: a resync walks 65536 route buckets, which it would slow
 # fivefold; the seeds already carry real attributes.
 # All the sync modules that handle messages (docs/design.md, Sync modules).
-FUZZ_NL_COV := sync syncview syncroute syncmsg synccommit syncstate
+FUZZ_NL_COV := $(addprefix sync/,sync sync_view sync_route sync_msg sync_commit sync_state)
 $(foreach f,$(FUZZ_NL_COV),$(eval $(call fuzz_cov,$(f),\
 	-fno-sanitize-coverage=trace-cmp)))
 $(eval $(call fuzz_harness,$(FUZZ_NL_BIN),tests/harness/fuzz/fuzz_nl.c,\

@@ -2,7 +2,7 @@
 /*
  * Route-sync fuzzer (docs/fuzz.md, "The route-sync fuzzer"): an input is a
  * sequence of the operations rocedp sync performs on its FIB model
- * (userspace/lib/group*.c), decoded from bytes: routes set and deleted (prefixes
+ * (userspace/lib/fib/group*.c), decoded from bytes: routes set and deleted (prefixes
  * that cover each other, next hops repeated, weights 0 and 65535, more
  * hops than a group holds), neighbours and links going up and down,
  * commits, commits of member state only, full resyncs, and restarts that

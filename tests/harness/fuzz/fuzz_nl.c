@@ -2,7 +2,7 @@
 /*
  * Netlink fuzzer (docs/fuzz.md, "The netlink fuzzer"): what the kernel
  * could send rocedp sync, mutated, through the daemon's own message
- * handling (userspace/lib/sync.c, rd_sync_feed) and commits, onto the maps of
+ * handling (userspace/lib/sync/sync.c, rd_sync_feed) and commits, onto the maps of
  * an offline engine pinned in a scratch directory. The daemon runs in a
  * network namespace of its own, so no real event reaches it and a resync
  * dumps an empty kernel.
@@ -47,7 +47,7 @@
 #include "pindir.h"
 #include "fuzz_common.h"
 #include "sync.h"
-#include "syncowner.h"
+#include "sync_owner.h"
 
 static const uint16_t types[8] = {
 	RTM_NEWLINK,  RTM_DELLINK,  RTM_NEWNEIGH,   RTM_DELNEIGH,

@@ -35,7 +35,7 @@
 #include "sonic_redis.h"
 #include "sonic_sync.h"
 #include "sdnotify.h"
-#include "syncguard.h"
+#include "sync_guard.h"
 
 #define OBJ "sonic"
 #define BURST_MAX_MS 1000 /* a steady stream of events still applies */

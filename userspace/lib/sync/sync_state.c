@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Helpers every sync module uses (syncstate.h). */
+/* Helpers every sync module uses (sync_state.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
 
-#include "syncstate.h"
+#include "sync_state.h"
 #include "escape.h"
 
 uint64_t rd_now_ns(void)

@@ -34,14 +34,14 @@
 #include "nl.h"
 #include "routew.h"
 #include "sync.h"
-#include "syncguard.h"
-#include "synccommit.h"
-#include "syncmsg.h"
-#include "syncstate.h"
-#include "syncroute.h"
-#include "syncview.h"
+#include "sync_guard.h"
+#include "sync_commit.h"
+#include "sync_msg.h"
+#include "sync_state.h"
+#include "sync_route.h"
+#include "sync_view.h"
 #include "pindir.h"
-#include "syncowner.h"
+#include "sync_owner.h"
 
 /* ------------------------------------------------------------ dispatch */
 

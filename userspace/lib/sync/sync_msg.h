@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The netlink messages of rocedp sync (syncmsg.c): one handler per object
+ * The netlink messages of rocedp sync (sync_msg.c): one handler per object
  * (link, neighbour, nexthop, nexthop bucket, route), from a dump or an
- * event. Each updates the kernel view (syncview.h), chooses the routes it
- * touches again (syncroute.h) and marks what the next commit must write
+ * event. Each updates the kernel view (sync_view.h), chooses the routes it
+ * touches again (sync_route.h) and marks what the next commit must write
  * (s->dirty, groups touched by ifindex). Writes no map.
  */
 #ifndef ROCEDP_SYNCMSG_H

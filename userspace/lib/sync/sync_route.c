@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Route choice of rocedp sync (syncroute.h). The kernel is the source of
+ * Route choice of rocedp sync (sync_route.h). The kernel is the source of
  * truth; rocedp only takes over what it can forward exactly like the
  * kernel would: unicast routes whose next hops all have a gateway. Every
  * other route of the synced tables is installed with ROCEDP_ROUTEF_LOCAL.
@@ -11,9 +11,9 @@
 #include <linux/rtnetlink.h>
 
 #include "rocedp.h"
-#include "syncstate.h"
-#include "syncroute.h"
-#include "syncview.h"
+#include "sync_state.h"
+#include "sync_route.h"
+#include "sync_view.h"
 
 /*
  * Re-evaluate every route that uses nexthop id, directly or in a group.

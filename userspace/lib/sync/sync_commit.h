@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a commit of rocedp sync needs around the FIB model's (synccommit.c):
+ * What a commit of rocedp sync needs around the FIB model's (sync_commit.c):
  * the writers' lock shared with `config load/set` (and the re-read of the
  * maps after a config change), the dynamic part of group members (MACs,
  * UP, RESOLVED) from the kernel view, the neighbour probes for unresolved

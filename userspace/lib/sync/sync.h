@@ -10,7 +10,7 @@
 #define ROCEDP_SYNC_H
 
 #include <stddef.h>
-#include "syncopts.h"
+#include "sync_opts.h"
 
 struct rd_sync;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sync daemon's lock and retry pacing (syncguard.h). The daemon's
+ * The sync daemon's lock and retry pacing (sync_guard.h). The daemon's
  * SIGTERM/SIGINT handlers are installed without SA_RESTART so that a stop
  * request wakes a blocked flock() at once; the loop here turns that EINTR
  * into "wait on" or "stop, write nothing".
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <sys/file.h>
 
-#include "syncguard.h"
+#include "sync_guard.h"
 
 int rd_lock_wait(int fd, volatile sig_atomic_t *stop)
 {

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel view of rocedp sync: hash tables of links, neighbours,
- * nexthop objects and routes (syncview.h).
+ * nexthop objects and routes (sync_view.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <net/if_arp.h>
 #include <linux/neighbour.h>
 
-#include "syncstate.h"
-#include "syncview.h"
+#include "sync_state.h"
+#include "sync_view.h"
 
 struct slink *rd_link_find(struct rd_sync *s, uint32_t ifindex)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one `rocedp sync` of a pin directory (syncowner.c): its lock file,
+ * The one `rocedp sync` of a pin directory (sync_owner.c): its lock file,
  * which also records the holder's pid, so that
  * `detach --all` can stop a daemon that would otherwise outlive the pins
  * it serves (and keep a deleted netns alive through its sockets).

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The state of one rocedp sync daemon (struct rd_sync), shared by the sync
- * modules and private to them: the kernel view (syncview.c), route choice
- * (syncroute.c), message handlers (syncmsg.c), map commits and probes
- * (synccommit.c) and the event loop (sync.c). Also the small helpers they
- * all use (syncstate.c).
+ * modules and private to them: the kernel view (sync_view.c), route choice
+ * (sync_route.c), message handlers (sync_msg.c), map commits and probes
+ * (sync_commit.c) and the event loop (sync.c). Also the small helpers they
+ * all use (sync_state.c).
  */
 #ifndef ROCEDP_SYNCSTATE_H
 #define ROCEDP_SYNCSTATE_H
@@ -15,10 +15,10 @@
 #include "rocedp.h"
 #include "nl.h"
 #include "group.h"
-#include "syncopts.h"
+#include "sync_opts.h"
 #include "flaps.h"
 
-/* The kernel view's tables (syncview.h has their records). */
+/* The kernel view's tables (sync_view.h has their records). */
 #define LINK_BUCKETS 256
 #define NEIGH_BUCKETS 4096
 #define NH_BUCKETS 1024

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel view of rocedp sync (syncview.c): links, neighbours, nexthop
+ * The kernel view of rocedp sync (sync_view.c): links, neighbours, nexthop
  * objects and routes as netlink last stated them, in hash tables held by
- * struct rd_sync (syncstate.h). Only lookups, inserts and deletes here:
- * what a change means for the maps is decided in syncroute.c and
- * syncmsg.c. Writes no map.
+ * struct rd_sync (sync_state.h). Only lookups, inserts and deletes here:
+ * what a change means for the maps is decided in sync_route.c and
+ * sync_msg.c. Writes no map.
  */
 #ifndef ROCEDP_SYNCVIEW_H
 #define ROCEDP_SYNCVIEW_H

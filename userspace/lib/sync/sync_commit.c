@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Locking, member state and probes around a sync commit (synccommit.h). */
+/* Locking, member state and probes around a sync commit (sync_commit.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,10 +11,10 @@
 
 #include "rocedp.h"
 #include "nl.h"
-#include "syncguard.h"
-#include "synccommit.h"
-#include "syncstate.h"
-#include "syncview.h"
+#include "sync_guard.h"
+#include "sync_commit.h"
+#include "sync_state.h"
+#include "sync_view.h"
 
 static void queue_probe(struct rd_sync *s, struct sneigh *n)
 {

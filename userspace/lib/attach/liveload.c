@@ -19,7 +19,7 @@
 #include "pindir.h"
 #include "portw.h"
 #include "routew.h"
-#include "syncowner.h"
+#include "sync_owner.h"
 #include "rocedp.skel.h"
 
 static const char *pin_path(char *buf, size_t len, const char *sub)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sync lock file and the pid in it (syncowner.h). The pid is only
+ * The sync lock file and the pid in it (sync_owner.h). The pid is only
  * believed for a process that has the lock file itself open, so a stale
  * or recycled number is never signalled.
  */
@@ -18,7 +18,7 @@
 #include <linux/limits.h>
 
 #include "pindir.h"
-#include "syncowner.h"
+#include "sync_owner.h"
 
 #define OWNER_POLL_MS 20
 /* the daemon notes its pid right after daemon() forks it */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The netlink message handlers of rocedp sync (syncmsg.h). */
+/* The netlink message handlers of rocedp sync (sync_msg.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -11,10 +11,10 @@
 
 #include "rocedp.h"
 #include "nl.h"
-#include "syncmsg.h"
-#include "syncroute.h"
-#include "syncstate.h"
-#include "syncview.h"
+#include "sync_msg.h"
+#include "sync_route.h"
+#include "sync_state.h"
+#include "sync_view.h"
 
 /* ------------------------------------------------------------ links */
 

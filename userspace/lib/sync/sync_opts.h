@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The types of rocedp sync's API (sync.h) that its state (syncstate.h)
+ * The types of rocedp sync's API (sync.h) that its state (sync_state.h)
  * holds too: options, statistics and the latency hook. A header of its own
  * so that the daemon's modules need not include the daemon's API.
  */
