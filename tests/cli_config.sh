@@ -505,6 +505,12 @@ check "config set KEY=null returns a key to its default" rd config set hash.seed
 check "hash.seed back to 0" sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j config show |
 	$PY -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"hash\"][\"seed\"] != 0)'"
 
+check "config set features=[JSON list] takes the list as a file does" \
+	rd config set 'features=["forward", "remark","ecn"]'
+check "features are forward, remark and ecn" sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j config show |
+	$PY -c 'import json,sys; f=json.load(sys.stdin)[\"features\"]; sys.exit(sorted(f) != [\"ecn\", \"forward\", \"remark\"])'"
+check "config set features=forward,remark still takes words" rd config set features=forward,remark
+
 check "qos set cnp dscp 40 pcp 5" rd qos set cnp dscp 40 pcp 5
 check "qos set data leave" rd qos set data leave
 check "rd_qos holds {set, 40, pcp 5} for cnp and leave for data" $PY - <<EOF

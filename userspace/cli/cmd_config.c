@@ -26,7 +26,8 @@ static void print_json(struct json_object *o, int flags)
 }
 
 /* A value given on the command line: JSON if it is a whole JSON scalar or
- * container, else a string (so that mode=qp needs no quotes). */
+ * container, else a string (so that mode=qp needs no quotes), or for the
+ * list keys, comma-separated words. */
 static int cli_value(const char *key, const char *val, struct json_object **out)
 {
 	const char *last = strrchr(key, '.');
@@ -37,7 +38,10 @@ static int cli_value(const char *key, const char *val, struct json_object **out)
 
 	last = last ? last + 1 : key;
 	*out = NULL;
-	if (!strcmp(last, "features") || !strcmp(last, "class_optout")) {
+	/* a list as words (features=forward,remark); one that starts with
+	 * '[' is JSON, as in the file, and is parsed below */
+	if ((!strcmp(last, "features") || !strcmp(last, "class_optout")) &&
+	    val[strspn(val, " \t")] != '[') {
 		char *dup = strdup(val), *save = NULL, *t;
 
 		if (!dup)
