@@ -9,6 +9,11 @@
  * - dup: bpf_clone_redirect() of the frame to its own egress port; the
  *   clone leaves at once, the original right behind it, so the copy is
  *   the very next frame of the QP on that link.
+ * - delay: every frame on the port (not only requests) is redirected to
+ *   a veth that a small AF_PACKET relay reads (tools/lab/delay.py); it
+ *   sends each frame back out of the port `every` microseconds later,
+ *   marked so it passes: a fixed extra latency on one link. (No netem
+ *   and no fq qdisc in this kernel, and tc can not hold a frame.)
  * - reorder: the frame's bytes go to a stash (one frame per slot of 8,
  *   by QP) and the frame is dropped; the QP's next frame on the port is
  *   cloned out first, then rewritten into the held frame and sent: the
@@ -41,6 +46,7 @@
 #define INJ_DROP 1
 #define INJ_REORDER 2
 #define INJ_DUP 3
+#define INJ_DELAY 4
 
 #define INJ_MARK 0x1d1ec7ed /* our own clones pass untouched */
 #define INJ_STASH_MAX 9216
@@ -51,11 +57,11 @@
 
 struct inj_cfg {
 	__u32 mode; /* INJ_* */
-	__u32 every; /* N >= 1 */
+	__u32 every; /* N >= 1; delay: microseconds */
 	__u32 qp; /* destination QP to act on, if has_qp */
 	__u32 has_qp;
 	__u32 any; /* every request opcode, not only FIRST/MIDDLE */
-	__u32 pad;
+	__u32 ifindex; /* delay: the relay's veth */
 };
 
 struct inj_key {
@@ -228,6 +234,13 @@ int inj_egress(struct __sk_buff *skb)
 	cfg = bpf_map_lookup_elem(&inj_cfg, &z);
 	if (!cfg || cfg->mode == INJ_OFF || !cfg->every)
 		return TC_ACT_OK;
+	/*
+	 * Every frame goes to the delay relay (tools/lab/delay.py) through
+	 * the veth cfg->ifindex; the relay sends it back out of this port
+	 * `every` us later, marked INJ_MARK, which passed above.
+	 */
+	if (cfg->mode == INJ_DELAY)
+		return bpf_redirect(cfg->ifindex, 0);
 	if (bpf_skb_load_bytes(skb, 0, &h, sizeof(h)))
 		return TC_ACT_OK;
 	if (h.eth.h_proto != bpf_htons(ETH_P_IP) || h.ip.ihl != 5 ||

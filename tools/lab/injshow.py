@@ -10,7 +10,7 @@ import socket
 import struct
 import sys
 
-MODES = ["off", "drop", "reorder", "dup"]
+MODES = ["off", "drop", "reorder", "dup", "delay"]
 NAMES = ["seen", "dropped", "held", "released", "duplicated", "busy", "replayed",
          "held_stale"]
 
@@ -37,7 +37,8 @@ def main():
         print(json.dumps(dict(spine=spine, mode=mode, every=every, qp=qp,
                               any=bool(cfg.get("any")), total=tot, qps=rows)))
         return
-    head = f"{spine}: {mode} every {every}"
+    # delay: every frame on one port, `every` microseconds; nothing per QP
+    head = f"{spine}: delay {every} us" if mode == "delay" else f"{spine}: {mode} every {every}"
     if qp is not None:
         head += f" qp {qp:#x}"
     if cfg.get("any"):
