@@ -51,6 +51,35 @@ static __always_inline bool rd_dmac_bcast(const __u8 *dmac)
 	       *(const __u16 *)(dmac + 4) == 0xffff;
 }
 
+_Static_assert(ROCEDP_CTR_MAX <= 0xff, "rd_plan.ctr_*: a counter index fits");
+
+/* The frame's counters in this CPU's block s (not NULL). */
+static __always_inline void rd_account_block(struct rocedp_stats *s,
+					     const struct rd_flow *fl,
+					     const struct rd_plan *a)
+{
+	rd_bump(s, ROCEDP_CTR_RX_PKTS, 1);
+	rd_bump(s, ROCEDP_CTR_RX_BYTES, fl->frame_len);
+	rd_bump_in(s, ROCEDP_CTR_CLASS_BASE, fl->cls, ROCEDP_CLASS_MAX);
+	if (fl->malformed)
+		rd_bump_in(s, ROCEDP_CTR_MAL_BASE, fl->malformed,
+			   ROCEDP_MAL_MAX);
+	if (a->pass)
+		rd_bump_in(s, ROCEDP_CTR_PASS_BASE, a->pass, ROCEDP_PASS_MAX);
+	rd_bump_in(s, ROCEDP_CTR_VERDICT_BASE, a->verdict, ROCEDP_VERDICT_MAX);
+	/* the decisions' own, left in the plan (0: none) */
+	if (a->ctr_remark)
+		rd_bump(s, a->ctr_remark, 1);
+	if (a->ctr_ecn)
+		rd_bump(s, a->ctr_ecn, 1);
+	if (a->verdict == ROCEDP_VERDICT_REDIRECT) {
+		rd_bump(s, ROCEDP_CTR_FWD_PKTS, 1);
+		rd_bump(s, ROCEDP_CTR_FWD_BYTES, fl->frame_len);
+		if (a->from_cache)
+			rd_bump(s, ROCEDP_CTR_FWD_CACHE_HIT, 1);
+	}
+}
+
 static __always_inline void rd_account(const struct rd_flow *fl,
 				       const struct rd_plan *a,
 				       const struct rocedp_config *cfg)
@@ -61,24 +90,14 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 	__u32 zero = 0;
 
 	if (a->ingress) {
+		/*
+		 * One test of the block for all its counters: with a test in
+		 * each, clang merged the NULL case into the bound tests, and
+		 * the verifier lost the bound (6.18 refused the program).
+		 */
 		s = rd_stats_block();
-		rd_bump(s, ROCEDP_CTR_RX_PKTS, 1);
-		rd_bump(s, ROCEDP_CTR_RX_BYTES, fl->frame_len);
-		rd_bump_in(s, ROCEDP_CTR_CLASS_BASE, fl->cls, ROCEDP_CLASS_MAX);
-		if (fl->malformed)
-			rd_bump_in(s, ROCEDP_CTR_MAL_BASE, fl->malformed,
-				   ROCEDP_MAL_MAX);
-		if (a->pass)
-			rd_bump_in(s, ROCEDP_CTR_PASS_BASE, a->pass,
-				   ROCEDP_PASS_MAX);
-		rd_bump_in(s, ROCEDP_CTR_VERDICT_BASE, a->verdict,
-			   ROCEDP_VERDICT_MAX);
-		if (a->verdict == ROCEDP_VERDICT_REDIRECT) {
-			rd_bump(s, ROCEDP_CTR_FWD_PKTS, 1);
-			rd_bump(s, ROCEDP_CTR_FWD_BYTES, fl->frame_len);
-			if (a->from_cache)
-				rd_bump(s, ROCEDP_CTR_FWD_CACHE_HIT, 1);
-		}
+		if (s)
+			rd_account_block(s, fl, a);
 		ps = rd_port_stats_get(a->in_ifindex);
 		if (ps) {
 			ps->rx_pkts++;
@@ -148,7 +167,7 @@ static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl,
 
 	if (express) /* inlined: no call, no second config lookup */
 		mark = rd_ecn_decide_body(fl, pl->egress_ifindex, fl->frame_len,
-					  fl->tos, pl->now, cfg);
+					  fl->tos, pl->now, cfg, &pl->ctr_ecn);
 	else
 		mark = rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len,
 				     fl->tos, pl->now);

@@ -27,8 +27,15 @@ static __always_inline void rd_bump(struct rocedp_stats *s, __u32 idx, __u64 n)
 static __always_inline void rd_bump_in(struct rocedp_stats *s, __u32 base,
 				       __u32 v, __u32 n)
 {
-	if (v < n)
+	if (v < n) {
+		/*
+		 * rd_bump tests the index again: clang may fold this test
+		 * into a caller's (pass != 0 && pass < n became pass - 1 <
+		 * n - 1, on a copy), which leaves the verifier no bound on v.
+		 */
+		barrier_var(v);
 		rd_bump(s, base + v, 1);
+	}
 }
 
 /* One counter on its own: a block lookup of its own. */

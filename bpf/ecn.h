@@ -159,12 +159,16 @@ static __always_inline int rd_red_decide(const struct rd_red *red, __u64 q)
 /*
  * Queue update, RED and counters. Returns 1 when the caller must set CE
  * on an ECN-capable frame. Inlined into the express path; out of line
- * (rd_ecn_decide) for the others.
+ * (rd_ecn_decide) for the others. ctr: where the express path leaves the
+ * counter every decided frame bumps (the threshold source, or opted out)
+ * for rd_account's counter block; NULL counts it here. The marks' counters,
+ * rarer, are counted here either way.
  */
 static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 					      __u32 ifindex, __u32 len,
 					      __u32 tos, __u64 now,
-					      const struct rocedp_config *cfg)
+					      const struct rocedp_config *cfg,
+					      __u8 *ctr)
 {
 	struct rocedp_port_stats *ps;
 	struct rocedp_port_state *st;
@@ -197,11 +201,18 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 			*hwm = depth;
 	}
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
-		rd_count(ROCEDP_CTR_ECN_OPTOUT);
+		if (ctr)
+			*ctr = ROCEDP_CTR_ECN_OPTOUT;
+		else
+			rd_count(ROCEDP_CTR_ECN_OPTOUT);
 		return 0;
 	}
-	rd_count(from_module ? ROCEDP_CTR_ECN_SRC_KFUNC :
-			       ROCEDP_CTR_ECN_SRC_MAP);
+	if (ctr)
+		*ctr = from_module ? ROCEDP_CTR_ECN_SRC_KFUNC :
+				     ROCEDP_CTR_ECN_SRC_MAP;
+	else
+		rd_count(from_module ? ROCEDP_CTR_ECN_SRC_KFUNC :
+				       ROCEDP_CTR_ECN_SRC_MAP);
 	if (!rd_red_decide(&red, q))
 		return 0;
 	ps = rd_port_stats_get(ifindex);
@@ -230,7 +241,7 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 
 	if (!fl || !cfg)
 		return 0;
-	return rd_ecn_decide_body(fl, ifindex, len, tos, now, cfg);
+	return rd_ecn_decide_body(fl, ifindex, len, tos, now, cfg, NULL);
 }
 
 #endif

@@ -17,7 +17,16 @@ struct rd_plan {
 	__u32 egress_ifindex; /* 0 = not forwarded */
 	__u32 group_id;
 	__u32 pass; /* enum rocedp_pass_reason, 0 = none */
-	__u32 verdict; /* enum rocedp_verdict */
+	__u8 verdict; /* enum rocedp_verdict */
+	/*
+	 * Counters the decisions leave to rd_account (a ROCEDP_CTR_* index,
+	 * 0 = none), which adds them to the frame's one counter block: a
+	 * block lookup of their own each cost the express path two per-CPU
+	 * lookups a frame. The word verdict held before: no stack added.
+	 */
+	__u8 ctr_remark; /* remarked, or already right */
+	__u8 ctr_ecn; /* RED's threshold source, or the class opted out */
+	__u8 spare;
 	__u16 slot;
 	__u8 tos_out; /* TOS to write; equal to the flow's when unchanged */
 	__u8 pcp; /* outer PCP to write, 0xff = leave */

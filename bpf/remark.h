@@ -33,7 +33,8 @@ static __always_inline void rd_remark_decide(const struct rd_flow *fl,
 		pl->pcp = q->pcp & 7;
 		changed = 1;
 	}
-	rd_count(changed ? ROCEDP_CTR_REMARKED : ROCEDP_CTR_REMARK_SAME);
+	/* counted by rd_account, in the frame's counter block */
+	pl->ctr_remark = changed ? ROCEDP_CTR_REMARKED : ROCEDP_CTR_REMARK_SAME;
 }
 
 /* New TOS / traffic class at l3_off; the IPv4 checksum follows. */

@@ -340,8 +340,50 @@ struct ctx {
 	const uint8_t *in;
 	size_t in_len;
 	const struct rd_run *r;
-	__u64 cache_hits; /* forwarded_from_cache during the run */
+	const __u64 *ctr; /* each counter's growth during the run */
 };
+
+/* A counter of the rd_stats block by its name (stats.c), or -1. */
+static int counter_by_name(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = ROCEDP_CTR_MISC_BASE; i < ROCEDP_CTR_MAX; i++)
+		if (strlen(rd_counter_misc_name(i)) == len &&
+		    !strncmp(rd_counter_misc_name(i), name, len))
+			return i;
+	return -1;
+}
+
+/* "name=N name=N ...": one TAP line per counter's growth in the run. */
+static void check_counters(const struct ctx *c, const char *val)
+{
+	const char *s = val, *eq;
+	unsigned long want;
+	size_t n;
+	char *end;
+	int idx;
+
+	while (*s) {
+		n = strcspn(s, " ");
+		eq = memchr(s, '=', n);
+		idx = eq ? counter_by_name(s, eq - s) : -1;
+		want = eq ? strtoul(eq + 1, &end, 0) : 0;
+		if (idx < 0 || end != s + n) {
+			result(false, "%s[%s]: counters: bad '%.*s'",
+			       c->f->name, c->hook, (int)n, s);
+		} else {
+			result(c->ctr[idx] == want,
+			       "%s[%s]: counter %.*s grew by %lu%s%llu",
+			       c->f->name, c->hook, (int)(eq - s), s, want,
+			       c->ctr[idx] == want ? " = " : ", got ",
+			       (unsigned long long)c->ctr[idx]);
+		}
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+}
 
 #define NAME_CHECK(fn, field)                                         \
 	do {                                                          \
@@ -448,16 +490,22 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 		result(!strcmp(val, "valid") && !err,
 		       "%s[%s]: out ICRC %s (stored %08x, computed %08x, %d)",
 		       c->f->name, c->hook, val, found, computed, err);
+	} else if ((!strcmp(key, "cache") || !strcmp(key, "counters")) &&
+		   !c->ctr) {
+		result(false, "%s[%s]: %s: no counters read", c->f->name,
+		       c->hook, key);
 	} else if (!strcmp(key, "cache")) {
 		/* the general path has no cache: every frame misses there */
 		bool hit = !strcmp(val, "hit") && !general_path;
 
 		result((!strcmp(val, "hit") || !strcmp(val, "miss")) &&
-			       c->cache_hits == hit,
+			       c->ctr[ROCEDP_CTR_FWD_CACHE_HIT] == hit,
 		       "%s[%s]: %s%s (forwarded from the cache: %llu)",
 		       c->f->name, c->hook, hit ? "cache hit" : "cache miss",
 		       general_path ? " (general path)" : "",
-		       (unsigned long long)c->cache_hits);
+		       (unsigned long long)c->ctr[ROCEDP_CTR_FWD_CACHE_HIT]);
+	} else if (!strcmp(key, "counters")) {
+		check_counters(c, val);
 	} else if (!strcmp(key, "ipcsum")) {
 		bool ok =
 			ip4_csum_ok(c->r->out, c->r->out_len, why, sizeof(why));
@@ -478,15 +526,15 @@ static const char *const meta_keys[] = {
 };
 
 static const char *const check_keys[] = {
-	"verdict", "class",	"malformed", "pass",   "aeth",
-	"dscp_in", "dscp_out",	"ecn_out",   "opcode", "dest_qp",
-	"psn",	   "aeth_code", "cts_rule",  "member", "egress",
-	"out",	   "icrc",	"ipcsum",    "cache",  NULL,
+	"verdict",  "class",	"malformed", "pass",	"aeth", "dscp_in",
+	"dscp_out", "ecn_out",	"opcode",    "dest_qp", "psn",	"aeth_code",
+	"cts_rule", "member",	"egress",    "out",	"icrc", "ipcsum",
+	"cache",    "counters", NULL,
 };
 
 /* What a run without the trace can show: the frame and the counters. */
 static const char *const untraced_keys[] = {
-	"verdict", "out", "icrc", "ipcsum", "cache", NULL,
+	"verdict", "out", "icrc", "ipcsum", "cache", "counters", NULL,
 };
 
 static bool in_list(const char *const *l, const char *k)
@@ -712,8 +760,8 @@ static void run_fixture(const struct fixture *f)
 	const char *hook = fx_get(f, "hook") ?: "both", *s;
 	enum rd_hook hooks[2];
 	const char *names[2];
+	static __u64 ctr0[ROCEDP_CTR_MAX], ctr[ROCEDP_CTR_MAX];
 	int n_hooks = 0, i, k, err, stats_fd;
-	__u64 hits0, hits;
 	size_t in_len;
 
 	if (!f->name) {
@@ -786,12 +834,16 @@ static void run_fixture(const struct fixture *f)
 		if (!e)
 			continue;
 		stats_fd = rd_engine_maps(e)->fd[RD_MAP_STATS];
-		rd_counter_get(stats_fd, ROCEDP_CTR_FWD_CACHE_HIT, &hits0);
-		err = prepare_run(e, f, &r);
+		err = rd_counters_read(stats_fd, ctr0);
+		if (!err)
+			err = prepare_run(e, f, &r);
 		if (!err)
 			err = rd_engine_run(e, hooks[i], &r);
-		rd_counter_get(stats_fd, ROCEDP_CTR_FWD_CACHE_HIT, &hits);
-		c.cache_hits = hits - hits0;
+		if (!err)
+			err = rd_counters_read(stats_fd, ctr);
+		for (k = 0; k < ROCEDP_CTR_MAX; k++)
+			ctr[k] -= ctr0[k];
+		c.ctr = err ? NULL : ctr;
 		if (hook_listed(f, "refused", names[i])) {
 			/* the kernel's test_run refuses it: nothing ran */
 			result(err == -EINVAL,

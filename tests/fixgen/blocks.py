@@ -44,7 +44,7 @@ ORDER = ["desc", "hook", "config", "trace", "time_ns", "ifindex", "port_mac", "i
          "truncate", "refused_below", "malformed_at", "verdict", "class", "malformed", "pass", "dscp_in",
          "dscp_out", "ecn_out", "opcode", "dest_qp", "psn", "aeth",
          "aeth_code", "cts_rule", "member", "egress", "out", "icrc",
-         "ipcsum", "cache"]
+         "ipcsum", "cache", "counters"]
 
 
 def write_block(f, b):

@@ -62,25 +62,36 @@ def fold_twin(frame, qp):
     raise AssertionError("no fold twin on another member")
 
 
+# Counters a forwarded frame moves: received, forwarded, and the remark
+# decision's own (no virtual queue on these ports: RED does not run)
+REMARKED = {"counters": "rx_packets=1 forwarded_packets=1 remarked=1 "
+            "remark_unchanged=0 ecn_thresholds_map=0"}
+UNCHANGED = {"counters": "rx_packets=1 forwarded_packets=1 remarked=0 "
+             "remark_unchanged=1 ecn_thresholds_map=0"}
+
+
 def gen_v6_remark():
     C = "v6.json"
     forwarded(F, "v6_write_remark", write6(0x2001), "RDMA WRITE over IPv6: "
               "DSCP 0 -> 26 in the traffic class, ECT(0) kept, hop limit "
-              "63", "data", config=C, dscp=26)
+              "63", "data", config=C, dscp=26, extra=REMARKED)
     forwarded(F, "v6_write_remark_ect1_flowlabel",
               write6(0x2002, ecn=1, dscp=10, fl=0xabcde),
               "DSCP 10 -> 26 with ECT(1) and flow label 0xabcde: the "
               "label's top nibble shares the byte", "data", config=C,
-              dscp=26)
+              dscp=26, extra=REMARKED)
     forwarded(F, "v6_write_already_26", write6(0x2003, dscp=26, ecn=3),
               "DSCP already 26, CE: only MACs and hop limit change", "data",
-              config=C, dscp=26)
+              config=C, dscp=26, extra=UNCHANGED)
     forwarded(F, "v6_ack_remark", ack(0x00, v6=True, qp=0x2004, ecn=2),
-              "ACK over IPv6 -> 46", "ack", config=C, dscp=46)
+              "ACK over IPv6 -> 46", "ack", config=C, dscp=46,
+              extra=REMARKED)
     forwarded(F, "v6_cnp_remark", cnp_frame(v6=True, qp=0x2005),
-              "CNP over IPv6 -> 48", "cnp", config=C, dscp=48)
+              "CNP over IPv6 -> 48", "cnp", config=C, dscp=48,
+              extra=REMARKED)
     forwarded(F, "v6_write_hlim2", write6(0x2006, ttl=2), "hop limit 2 "
-              "-> 1: still forwarded", "data", config=C, dscp=26)
+              "-> 1: still forwarded", "data", config=C, dscp=26,
+              extra=REMARKED)
     kept = dict(config=C, dscp=26)
     classed(F, "v6_write_hlim1", write6(0x2007, ttl=1), "hop limit 1: "
             "the kernel's, remarked", "data", passr="ttl", **kept)
@@ -97,13 +108,14 @@ def gen_v6_ecn():
     C = "v6_ecn.json"
     t = 10 * SEC
     steps = (("v6_ecn_first", 2, 2, "first 1024-byte frame, empty queue: "
-              "ECT(0) kept"),
+              "ECT(0) kept", ""),
              ("v6_ecn_second_ect1", 1, 3, "second finds 1024 bytes queued "
-              "(over Kmax): ECT(1) -> CE in the traffic class"),
+              "(over Kmax): ECT(1) -> CE in the traffic class",
+              " ecn_marked=1"),
              ("v6_ecn_third_not_ect", 0, 0, "a Not-ECT frame is never "
-              "marked"),
-             ("v6_ecn_fourth_ce", 3, 3, "CE stays CE"))
-    for name, ecn, ecn_out, desc in steps:
+              "marked", " ecn_would_mark=1"),
+             ("v6_ecn_fourth_ce", 3, 3, "CE stays CE", " ecn_already_ce=1"))
+    for name, ecn, ecn_out, desc, marks in steps:
         f = write6(0x3001, size=1024, ecn=ecn, fl=0x12345)
         slot, ifx, out = fwd_out(f, FWD_MEMBERS, (1, 1, 1, 1), "qp",
                                  FWD_SEED, dscp=26)
@@ -111,7 +123,8 @@ def gen_v6_ecn():
             out = with_ce(out)
         forwarded(F, name, f, desc, "data", config=C, dscp=26,
                   extra={"hook": "xdp", "time_ns": t, "ecn_out": ecn_out,
-                         "out": out})
+                         "out": out, "counters": "remarked=1 "
+                         "ecn_thresholds_map=1 ecn_class_optout=0" + marks})
     forwarded(F, "v6_ecn_drained", write6(0x3001, size=1024, ecn=2),
               "a second later the queue has drained (125 KB at 1 Mbit/s): "
               "ECT(0) kept", "data", config=C, dscp=26,
