@@ -3,8 +3,10 @@
  * The running config read back from the maps into a staged config: static
  * groups and routes (by their STATIC flags), ECN ports, QoS, the live CTS
  * rule bank and its names. With a struct rd_running it also records what
- * a config load must know of the rest (sync's groups and routes, both rule
- * banks, every port slot). Reads only, but for the rule names file.
+ * a config load must know of the rest (both rule banks, every port slot).
+ * Routes and groups of other writers are not read here: a load commits
+ * through the FIB model (group_static.h), which reads the maps itself.
+ * Reads only, but for the rule names file.
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,8 +31,6 @@ void rd_running_free(struct rd_running *x)
 {
 	free(x->ports);
 	x->ports = NULL;
-	free(x->routes);
-	x->routes = NULL;
 }
 
 static bool group_is_static(const struct rocedp_group *g)
@@ -43,7 +43,7 @@ static bool group_is_static(const struct rocedp_group *g)
 	return false;
 }
 
-static int read_groups(int fd, struct rd_staged *s, struct rd_running *x)
+static int read_groups(int fd, struct rd_staged *s)
 {
 	__u32 key, next, *prev = NULL;
 	struct rocedp_group g;
@@ -57,13 +57,8 @@ static int read_groups(int fd, struct rd_staged *s, struct rd_running *x)
 			continue;
 		if (key >= ROCEDP_MAX_GROUPS)
 			continue;
-		if (!group_is_static(&g)) {
-			if (x)
-				x->gstate[key] = 1;
+		if (!group_is_static(&g))
 			continue;
-		}
-		if (x)
-			x->gstate[key] = 2;
 		err = rd_cfg_grow((void **)&s->groups, s->n_groups, &cap,
 				  sizeof(*s->groups));
 		if (err)
@@ -102,7 +97,7 @@ static void route_from_key(struct rd_cfg_route *rt, __u8 family,
 }
 
 static int read_routes(int fd, __u8 family, struct rd_staged *s,
-		       unsigned int *cap, struct rd_running *x)
+		       unsigned int *cap)
 {
 	union {
 		struct rocedp_route4_key k4;
@@ -119,20 +114,8 @@ static int read_routes(int fd, __u8 family, struct rd_staged *s,
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
-		if (x) {
-			err = rd_cfg_grow((void **)&x->routes, x->n_routes,
-					  &x->routes_cap, sizeof(*x->routes));
-			if (err)
-				return err;
-			route_from_key(&x->routes[x->n_routes++], family, &key,
-				       &val);
-		}
-		if (!(val.flags & ROCEDP_ROUTEF_STATIC)) {
-			if (x && !(val.flags & ROCEDP_ROUTEF_LOCAL) &&
-			    val.group_id < ROCEDP_MAX_GROUPS)
-				x->dyn_ref[val.group_id] = true;
+		if (!(val.flags & ROCEDP_ROUTEF_STATIC))
 			continue;
-		}
 		err = rd_cfg_grow((void **)&s->routes, s->n_routes, cap,
 				  sizeof(*s->routes));
 		if (err)
@@ -294,11 +277,11 @@ int rd_config_load_running(const struct rd_maps *m, struct rd_staged *s,
 			s->rules[i] = r;
 	}
 	cts_names_load(m->fd[RD_MAP_CTS_RULES], s);
-	err = read_groups(m->fd[RD_MAP_GROUPS], s, x);
+	err = read_groups(m->fd[RD_MAP_GROUPS], s);
 	if (!err)
-		err = read_routes(m->fd[RD_MAP_ROUTES4], AF_INET, s, &cap, x);
+		err = read_routes(m->fd[RD_MAP_ROUTES4], AF_INET, s, &cap);
 	if (!err)
-		err = read_routes(m->fd[RD_MAP_ROUTES6], AF_INET6, s, &cap, x);
+		err = read_routes(m->fd[RD_MAP_ROUTES6], AF_INET6, s, &cap);
 	if (!err)
 		err = read_ports(m, s, x);
 	if (err) {
@@ -309,9 +292,6 @@ int rd_config_load_running(const struct rd_maps *m, struct rd_staged *s,
 	}
 	rd_cfg_qsort(s->routes, s->n_routes, sizeof(*s->routes),
 		     rd_cfg_route_cmp);
-	if (x)
-		rd_cfg_qsort(x->routes, x->n_routes, sizeof(*x->routes),
-			     rd_cfg_route_cmp);
 	return 0;
 }
 

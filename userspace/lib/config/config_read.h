@@ -7,20 +7,9 @@
 
 /* What apply needs beyond the static config itself. */
 struct rd_running {
-	__u8 gstate[ROCEDP_MAX_GROUPS]; /* 0 none, 1 managed by sync, 2 static */
-	bool dyn_ref[ROCEDP_MAX_GROUPS]; /* used by a non-static route */
 	struct rocedp_cts_rule rules[ROCEDP_CTS_SLOTS]; /* both banks */
 	struct rd_cfg_port *ports; /* every rd_port_cfg entry */
 	unsigned int n_ports;
-	/*
-	 * Every route, synced ones too, by rd_cfg_route_cmp: whether a prefix is in
-	 * the LPM trie. A trie lookup cannot say: it returns the longest
-	 * prefix that covers the key, so a write's undo record would keep a
-	 * covering route's value and the rollback would write it under the
-	 * new prefix instead of deleting it.
-	 */
-	struct rd_cfg_route *routes;
-	unsigned int n_routes, routes_cap;
 };
 
 void rd_running_free(struct rd_running *x);

@@ -4,11 +4,14 @@
  * a half state; the writers' lock; rd_config.fib_gen.
  *
  * Apply order (the dataplane may read any map at any time):
- *   devmap ports, ECN ports -> groups -> routes -> qos -> CTS rules ->
- *   rd_config (one 64-byte value) -> removal of stale static routes, then
- *   stale static groups, ECN ports and unused CTS slots.
- * Every write is logged with the value it replaced; a failed write replays
- * the log backwards, so the maps return to what they held before.
+ *   devmap ports, ECN ports -> static groups and routes, through the FIB
+ *   model (group_static.h: groups, routes, then stale routes and groups)
+ *   -> qos -> CTS rules -> rd_config (one 64-byte value) -> ECN ports back
+ *   to the defaults.
+ * Every write of the settings is logged with the value it replaced; a
+ * failed write replays the log backwards, and the FIB model commits the
+ * static routes and groups that were there before, so the maps return to
+ * what they held.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +29,8 @@
 #include "config_json.h"
 #include "config_parse.h"
 #include "config_read.h"
-#include "groupw.h"
+#include "group.h"
+#include "group_static.h"
 #include "names.h"
 #include "pindir.h"
 #include "portw.h"
@@ -47,52 +51,21 @@ struct undo {
 struct txn {
 	struct undo *u;
 	unsigned int n, cap;
-	long fault_at; /* test hook: fail this write (1-based), 0 = never */
-	long crash_at; /* test hook: die right after this write, no rollback */
-	long writes;
+	/* writes, counted with the FIB model's; test hooks: fail one
+	 * (1-based), die right after one with no rollback; 0 = never */
+	struct rd_fib_fault fault;
 	int devmap_fd, port_cfg_fd; /* written through portw.c */
-	int cfg_fd, fib_fd[3]; /* rd_config; rd_groups, rd_routes4/6 */
-	int route_gen_fd;
-	__u32 *route_gen; /* rd_route_gen, mapped at the first route write */
+	int cfg_fd; /* rd_config */
 	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
-	struct rd_groupw gw; /* groups go through groupw.c */
+	bool fib_written; /* a static route or group was written (or tried) */
+	bool fib_moved; /* a group of rocedp sync was moved to another id */
 	const char *obj; /* the command, for messages */
 };
-
-/*
- * The route generation, mapped when the first route is written (most
- * transactions write none). Without it routew refuses the write, so the
- * load rolls back; the reason is said here, naming the map.
- */
-static int txn_route_gen(struct txn *t)
-{
-	int err;
-
-	if (t->route_gen)
-		return 0;
-	err = rd_routew_gen_map(t->route_gen_fd, &t->route_gen);
-	if (err)
-		rd_err(t->obj, "rd_route_gen: cannot map it: %s",
-		       strerror(-err));
-	return err;
-}
 
 /* One map write (val) or delete (!val): -errno, absent deletes are 0. */
 static int txn_write(struct txn *t, int fd, const void *key, const void *val,
 		     __u64 flags)
 {
-	int err;
-
-	if (fd == t->gw.hash && fd >= 0)
-		return val ? rd_groupw_put(&t->gw, *(const __u32 *)key, val) :
-			     rd_groupw_del(&t->gw, *(const __u32 *)key);
-	if (fd >= 0 && (fd == t->fib_fd[1] || fd == t->fib_fd[2])) {
-		err = txn_route_gen(t);
-		if (err)
-			return err;
-		return val ? rd_routew_put(fd, t->route_gen, key, val, flags) :
-			     rd_routew_del(fd, t->route_gen, key);
-	}
 	if (fd == t->devmap_fd && fd >= 0)
 		return rd_portw_tx(fd, *(const __u32 *)key, val);
 	if (fd == t->port_cfg_fd && fd >= 0 && val)
@@ -106,40 +79,36 @@ static void txn_init(struct txn *t, const struct rd_maps *m, const char *obj)
 {
 	memset(t, 0, sizeof(*t));
 	t->obj = obj;
+	t->fault.crash_status = RD_EXIT_TEST_CRASH;
 #ifdef ROCEDP_FAULTS
 	/* test builds only (docs/faults.md): never in the shipped binary */
 	const char *f = getenv("ROCEDP_FAULT_CONFIG_WRITE");
 	const char *c = getenv("ROCEDP_FAULT_CONFIG_CRASH");
 
-	t->fault_at = f ? atol(f) : 0;
-	t->crash_at = c ? atol(c) : 0;
+	t->fault.fail_at = f ? atol(f) : 0;
+	t->fault.crash_at = c ? atol(c) : 0;
 #endif
 	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
 	t->port_cfg_fd = m->fd[RD_MAP_PORT_CFG];
 	t->cfg_fd = m->fd[RD_MAP_CONFIG];
-	t->fib_fd[0] = m->fd[RD_MAP_GROUPS];
-	t->fib_fd[1] = m->fd[RD_MAP_ROUTES4];
-	t->fib_fd[2] = m->fd[RD_MAP_ROUTES6];
-	t->route_gen_fd = m->fd[RD_MAP_ROUTE_GEN];
-	rd_groupw_from_maps(&t->gw, m);
 }
 
+/*
+ * Before the static routes and groups are committed, bump
+ * rd_config.fib_gen (a write of its own): a running rocedp sync re-reads
+ * the maps before its next write and so leaves the config's entries alone
+ * (and follows a group of its own that the load moved). First, not last,
+ * so that a load killed half way has bumped it too.
+ */
 static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
 		  const void *val, __u32 vsz, __u64 flags, const char *what);
 
-/*
- * Before the first write of a route or group, bump rd_config.fib_gen (a
- * write of its own): a running rocedp sync re-reads the maps before its
- * next write and so leaves the config's entries alone. First, not last, so
- * that a load killed half way has bumped it too.
- */
-static int fib_bump(struct txn *t, int fd)
+static int fib_bump(struct txn *t)
 {
 	struct rocedp_config c;
 	__u32 zero = 0;
 
-	if (t->fib_bumped ||
-	    (fd != t->fib_fd[0] && fd != t->fib_fd[1] && fd != t->fib_fd[2]))
+	if (t->fib_bumped)
 		return 0;
 	if (bpf_map_lookup_elem(t->cfg_fd, &zero, &c))
 		return -errno;
@@ -156,24 +125,15 @@ static void txn_free(struct txn *t)
 	for (i = 0; i < t->n; i++)
 		free(t->u[i].old);
 	free(t->u);
-	rd_routew_gen_unmap(t->route_gen);
 }
 
-/*
- * Record the current value of key, then write (val) or delete (!val).
- * known: the caller knows the current value (old, NULL for none), as a
- * lookup in an LPM trie would find a covering prefix; else looked up.
- */
-static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
-		     const void *val, __u32 vsz, __u64 flags, const char *what,
-		     bool known, const void *old)
+/* Record the current value of key, then write (val) or delete (!val). */
+static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
+		  const void *val, __u32 vsz, __u64 flags, const char *what)
 {
 	struct undo *u;
 	int err;
 
-	err = fib_bump(t, fd);
-	if (err)
-		return err;
 	if (rd_cfg_grow((void **)&t->u, t->n, &t->cap, sizeof(*t->u)))
 		return -ENOMEM;
 	u = &t->u[t->n];
@@ -186,20 +146,14 @@ static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
 	u->old = malloc(vsz);
 	if (!u->old)
 		return -ENOMEM;
-	if (known) {
-		u->had = old != NULL;
-		if (old)
-			memcpy(u->old, old, vsz);
-	} else {
-		u->had = !bpf_map_lookup_elem(fd, key, u->old);
-	}
+	u->had = !bpf_map_lookup_elem(fd, key, u->old);
 	if (!u->had) {
 		free(u->old);
 		u->old = NULL;
 		if (!val)
 			return 0; /* deleting what is not there */
 	}
-	if (++t->writes == t->fault_at)
+	if (++t->fault.writes == t->fault.fail_at)
 		err = -ENOMEM;
 	else
 		err = txn_write(t, fd, key, val, flags);
@@ -209,15 +163,9 @@ static int txn_op_as(struct txn *t, int fd, const void *key, __u32 ksz,
 		return err;
 	}
 	t->n++;
-	if (t->writes == t->crash_at)
+	if (t->fault.writes == t->fault.crash_at)
 		_exit(RD_EXIT_TEST_CRASH); /* as if killed: maps stay as they are */
 	return 0;
-}
-
-static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
-		  const void *val, __u32 vsz, __u64 flags, const char *what)
-{
-	return txn_op_as(t, fd, key, ksz, val, vsz, flags, what, false, NULL);
 }
 
 static int txn_rollback(struct txn *t)
@@ -353,36 +301,6 @@ port_cfg:
 	return err;
 }
 
-static int route_op(struct txn *t, const struct rd_maps *m,
-		    const struct rd_running *x, const struct rd_cfg_route *rt,
-		    bool del)
-{
-	const struct rd_cfg_route *have;
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key;
-	char what[96], a[INET6_ADDRSTRLEN];
-	bool v4 = rt->family == AF_INET;
-
-	memset(&key, 0, sizeof(key));
-	key.k4.prefixlen = rt->plen;
-	if (v4)
-		memcpy(&key.k4.addr, rt->addr, 4);
-	else
-		memcpy(key.k6.addr, rt->addr, 16);
-	inet_ntop(rt->family, rt->addr, a, sizeof(a));
-	snprintf(what, sizeof(what), "%s %s/%u",
-		 v4 ? "rd_routes4" : "rd_routes6", a, rt->plen);
-	have = x->n_routes ? bsearch(rt, x->routes, x->n_routes, sizeof(*rt),
-				     rd_cfg_route_cmp) :
-			     NULL;
-	return txn_op_as(t, m->fd[v4 ? RD_MAP_ROUTES4 : RD_MAP_ROUTES6], &key,
-			 v4 ? sizeof(key.k4) : sizeof(key.k6),
-			 del ? NULL : &rt->val, sizeof(rt->val), BPF_ANY, what,
-			 true, have ? &have->val : NULL);
-}
-
 static int cfg_write(struct txn *t, const struct rd_maps *m,
 		     const struct rocedp_config *want)
 {
@@ -434,13 +352,99 @@ static int cts_fill_bank(struct txn *t, const struct rd_maps *m,
 	return 0;
 }
 
+/* Do the static routes or groups of s differ from those of cur? */
+static bool static_differs(const struct rd_staged *cur,
+			   const struct rd_staged *s)
+{
+	return cur->n_groups != s->n_groups || cur->n_routes != s->n_routes ||
+	       memcmp(cur->groups, s->groups,
+		      s->n_groups * sizeof(*s->groups)) ||
+	       memcmp(cur->routes, s->routes, s->n_routes * sizeof(*s->routes));
+}
+
+/*
+ * The static routes and groups of s into the maps, through the FIB model
+ * that rocedp sync commits with (group_static.h), under the writers' lock
+ * the caller holds. -errno; the failed write was named.
+ */
+static int fib_apply(struct txn *t, const struct rd_maps *m,
+		     const struct rd_staged *s)
+{
+	const char *obj = t->obj;
+	struct rd_fib_maps fm = {
+		.routes4 = m->fd[RD_MAP_ROUTES4],
+		.routes6 = m->fd[RD_MAP_ROUTES6],
+		.groups = m->fd[RD_MAP_GROUPS],
+		.group_banks = m->fd[RD_MAP_GROUP_BANKS],
+		.group_live = m->fd[RD_MAP_GROUP_LIVE],
+		.tx_ports = m->fd[RD_MAP_TX_PORTS],
+		.port_cfg = m->fd[RD_MAP_PORT_CFG],
+	};
+	struct rd_fib_counts c = { 0 };
+	uint32_t *ids = NULL;
+	struct rd_fib *f;
+	unsigned int i;
+	int err;
+
+	err = rd_routew_gen_map(m->fd[RD_MAP_ROUTE_GEN], &fm.route_gen);
+	if (err) {
+		rd_err(obj, "rd_route_gen: cannot map it: %s", strerror(-err));
+		return err;
+	}
+	f = rd_fib_new();
+	if (s->n_groups)
+		ids = calloc(s->n_groups, sizeof(*ids));
+	if (!f || (s->n_groups && !ids)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	rd_fib_set_obj(f, obj);
+	rd_fib_set_fault(f, &t->fault);
+	rd_fib_set_maps(f, &fm);
+	for (i = 0; i < s->n_groups; i++)
+		ids[i] = s->groups[i].id;
+	err = rd_fib_static_begin(f, ids, s->n_groups, &c);
+	if (err > 0) {
+		t->fib_moved = true;
+		err = 0;
+	}
+	for (i = 0; i < s->n_groups && !err; i++)
+		err = rd_fib_static_group(f, s->groups[i].id, &s->groups[i].g);
+	for (i = 0; i < s->n_routes && !err; i++) {
+		const struct rd_cfg_route *rt = &s->routes[i];
+
+		err = rd_fib_static_route(f, rt->family, rt->plen, rt->addr,
+					  &rt->val);
+	}
+	if (!err)
+		err = rd_fib_static_commit(f, &c);
+	if (err == -EIO && rd_fib_first_error(f))
+		err = rd_fib_first_error(f); /* named as it failed */
+	if (err && !rd_fib_first_error(f)) { /* else its write was named */
+		if (err == -ENOSPC)
+			rd_err(obj,
+			       "groups: no free id to move a group of rocedp sync to");
+		else
+			rd_err(obj, "static routes and groups: %s",
+			       strerror(-err));
+	}
+out:
+	if (c.group_writes || c.group_deletes || c.route_writes ||
+	    c.route_deletes || c.route_marks || c.errors)
+		t->fib_written = true;
+	free(ids);
+	rd_fib_free(f);
+	rd_routew_gen_unmap(fm.route_gen);
+	return err;
+}
+
 static int apply_writes(struct txn *t, const struct rd_maps *m,
 			const struct rd_staged *s, struct rd_staged *cur,
 			struct rd_running *x)
 {
 	struct rocedp_config want;
 	struct rocedp_port_cfg dflt;
-	unsigned int i, j, k;
+	unsigned int j, k;
 	char what[64];
 	__u32 bank;
 	int err;
@@ -449,33 +453,15 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	err = apply_ports(t, m, s, x);
 	if (err)
 		return err;
-	/* 2. groups: each one update, so readers see the old or the new one */
-	for (i = 0, j = 0; i < s->n_groups; i++) {
-		const struct rd_cfg_group *g = &s->groups[i];
-
-		while (j < cur->n_groups && cur->groups[j].id < g->id)
-			j++;
-		if (j < cur->n_groups && cur->groups[j].id == g->id &&
-		    !memcmp(&cur->groups[j].g, &g->g, sizeof(g->g)))
-			continue;
-		snprintf(what, sizeof(what), "rd_groups id %u", g->id);
-		err = txn_op(t, m->fd[RD_MAP_GROUPS], &g->id, 4, &g->g,
-			     sizeof(g->g), BPF_ANY, what);
-		if (err)
-			return err;
-	}
-	/* 3. routes, now that their groups exist */
-	for (i = 0, j = 0; i < s->n_routes; i++) {
-		const struct rd_cfg_route *rt = &s->routes[i];
-
-		while (j < cur->n_routes &&
-		       rd_cfg_route_cmp(&cur->routes[j], rt) < 0)
-			j++;
-		if (j < cur->n_routes &&
-		    !rd_cfg_route_cmp(&cur->routes[j], rt) &&
-		    !memcmp(&cur->routes[j].val, &rt->val, sizeof(rt->val)))
-			continue;
-		err = route_op(t, m, x, rt, false);
+	/*
+	 * 2. static groups and routes through the FIB model, which writes
+	 * groups before the routes that use them and removes what the config
+	 * dropped once nothing uses it; sync's entries stay as they are.
+	 */
+	if (static_differs(cur, s)) {
+		err = fib_bump(t);
+		if (!err)
+			err = fib_apply(t, m, s);
 		if (err)
 			return err;
 	}
@@ -509,29 +495,7 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	err = cfg_write(t, m, &want);
 	if (err)
 		return err;
-	/* 7. what the new config no longer has, now that nothing uses it */
-	for (i = 0, j = 0; j < cur->n_routes; j++) {
-		while (i < s->n_routes &&
-		       rd_cfg_route_cmp(&s->routes[i], &cur->routes[j]) < 0)
-			i++;
-		if (i < s->n_routes &&
-		    !rd_cfg_route_cmp(&s->routes[i], &cur->routes[j]))
-			continue;
-		err = route_op(t, m, x, &cur->routes[j], true);
-		if (err)
-			return err;
-	}
-	for (j = 0; j < cur->n_groups; j++) {
-		__u32 id = cur->groups[j].id;
-
-		if (rd_cfg_has_group(s, id) || x->dyn_ref[id])
-			continue;
-		snprintf(what, sizeof(what), "rd_groups id %u", id);
-		err = txn_op(t, m->fd[RD_MAP_GROUPS], &id, 4, NULL,
-			     sizeof(struct rocedp_group), 0, what);
-		if (err)
-			return err;
-	}
+	/* 7. ECN ports the new config no longer has, back to the defaults */
 	for (j = 0; j < cur->n_ports; j++) {
 		__u32 ifx = cur->ports[j].ifindex;
 
@@ -551,6 +515,33 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	return 0;
 }
 
+/*
+ * After a failed load: the static routes and groups that were there
+ * before, committed again; and when a group of rocedp sync moved, fib_gen
+ * once more, so that the sync reads the maps again.
+ */
+static int fib_restore(struct txn *t, const struct rd_maps *m,
+		       const struct rd_staged *cur)
+{
+	struct rocedp_config c;
+	__u32 zero = 0;
+	int err;
+
+	if (!t->fib_written)
+		return 0;
+	err = fib_apply(t, m, cur);
+	if (t->fib_moved && !bpf_map_lookup_elem(t->cfg_fd, &zero, &c)) {
+		c.fib_gen++;
+		if (bpf_map_update_elem(t->cfg_fd, &zero, &c, BPF_ANY) && !err)
+			err = -errno;
+	}
+	if (err)
+		rd_err(t->obj,
+		       "rollback incomplete: static routes and groups: %s",
+		       strerror(-err));
+	return err;
+}
+
 int rd_config_apply(const struct rd_maps *m, const struct rd_staged *s)
 {
 	unsigned long writes;
@@ -564,7 +555,6 @@ int rd_config_apply_counted(const struct rd_maps *m, const struct rd_staged *s,
 	struct rd_staged cur;
 	struct rd_running *x;
 	struct txn t;
-	unsigned int i;
 	int err;
 
 	*writes = 0;
@@ -578,23 +568,13 @@ int rd_config_apply_counted(const struct rd_maps *m, const struct rd_staged *s,
 		free(x);
 		return err;
 	}
-	/* refuse before the first write: sync owns its groups */
-	for (i = 0; i < s->n_groups; i++)
-		if (x->gstate[s->groups[i].id] == 1) {
-			rd_err("config",
-			       "groups: id %u is in use by a group rocedp sync manages; pick another id",
-			       s->groups[i].id);
-			err = -EBUSY;
-		}
-	if (!err) {
-		txn_init(&t, m, "config");
-		err = apply_writes(&t, m, s, &cur, x);
-		*writes = (unsigned long)t.writes;
-		if (err && !txn_rollback(&t))
-			rd_err("config",
-			       "nothing applied: the running config is unchanged");
-		txn_free(&t);
-	}
+	txn_init(&t, m, "config");
+	err = apply_writes(&t, m, s, &cur, x);
+	*writes = (unsigned long)t.fault.writes;
+	if (err && !txn_rollback(&t) && !fib_restore(&t, m, &cur))
+		rd_err("config",
+		       "nothing applied: the running config is unchanged");
+	txn_free(&t);
 	rd_staged_free(&cur);
 	rd_running_free(x);
 	free(x);

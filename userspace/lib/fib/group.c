@@ -33,6 +33,7 @@ struct rd_fib *rd_fib_new(void)
 	f->maps = (struct rd_fib_maps){ -1, -1, -1, -1, -1, -1, -1, NULL };
 	f->gw = (struct rd_groupw){ -1, -1, -1 };
 	f->next_id = ROCEDP_MAX_GROUPS - 1;
+	f->obj = "sync";
 	return f;
 }
 
@@ -53,6 +54,7 @@ void rd_fib_free(struct rd_fib *f)
 			free(f->gid[i]->res_tab);
 		free(f->gid[i]);
 		free(f->inst[i]);
+		free(f->expl[i]);
 	}
 	free(f->prefixes.b);
 	free(f->groups.b);
@@ -67,6 +69,21 @@ void rd_fib_set_maps(struct rd_fib *f, const struct rd_fib_maps *maps)
 	f->gw = (struct rd_groupw){ maps->groups, maps->group_banks,
 				    maps->group_live };
 	f->n_ports = 0; /* re-check every devmap value in the new maps */
+}
+
+void rd_fib_set_obj(struct rd_fib *f, const char *obj)
+{
+	f->obj = obj;
+}
+
+int rd_fib_first_error(struct rd_fib *f)
+{
+	return f->first_err;
+}
+
+void rd_fib_set_fault(struct rd_fib *f, struct rd_fib_fault *fault)
+{
+	f->fault = fault;
 }
 
 int rd_fib_route_set(struct rd_fib *f, uint8_t family, uint8_t plen,

@@ -18,6 +18,12 @@
 struct rd_fib *rd_fib_new(void);
 void rd_fib_free(struct rd_fib *f);
 void rd_fib_set_maps(struct rd_fib *f, const struct rd_fib_maps *maps);
+/* Who writes, for error lines ("sync" unless set; obj must outlive f). */
+void rd_fib_set_obj(struct rd_fib *f, const char *obj);
+/* -errno of the model's first failed map write; 0 when none failed. */
+int rd_fib_first_error(struct rd_fib *f);
+/* Count the model's map writes in *fault (test builds; it outlives f). */
+void rd_fib_set_fault(struct rd_fib *f, struct rd_fib_fault *fault);
 
 /*
  * Desired route for a prefix. flags may hold ROCEDP_ROUTEF_LOCAL ("give it to

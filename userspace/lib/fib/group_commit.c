@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
@@ -27,6 +28,59 @@ static void prefix_name(const struct rd_fprefix *p, char *buf, size_t len)
 
 	inet_ntop(p->family, p->addr, a, sizeof(a));
 	snprintf(buf, len, "%s/%u", a, p->plen);
+}
+
+/* ------------------------------------------------------------ writes */
+
+/*
+ * Every map write of the model passes here: a test build's load counts
+ * them with its own and fails or stops at the one it was asked to
+ * (rd_fib_set_fault, docs/faults.md). Returns -ENOMEM for that one.
+ */
+static int w_before(struct rd_fib *f)
+{
+	if (f->fault && ++f->fault->writes == f->fault->fail_at)
+		return -ENOMEM;
+	return 0;
+}
+
+static int w_after(struct rd_fib *f, int err)
+{
+	if (!err && f->fault && f->fault->writes == f->fault->crash_at)
+		_exit(f->fault->crash_status); /* as if killed */
+	return err;
+}
+
+static int w_group_put(struct rd_fib *f, __u32 id, const struct rocedp_group *v)
+{
+	int err = w_before(f);
+
+	return w_after(f, err ? err : rd_groupw_put(&f->gw, id, v));
+}
+
+static int w_group_del(struct rd_fib *f, __u32 id)
+{
+	int err = w_before(f);
+
+	return w_after(f, err ? err : rd_groupw_del(&f->gw, id));
+}
+
+static int w_route_put(struct rd_fib *f, int fd, const void *key,
+		       const struct rocedp_route *v, __u64 flags)
+{
+	int err = w_before(f);
+
+	return w_after(f, err ? err :
+				rd_routew_put(fd, f->maps.route_gen, key, v,
+					      flags));
+}
+
+static int w_route_del(struct rd_fib *f, int fd, const void *key)
+{
+	int err = w_before(f);
+
+	return w_after(f,
+		       err ? err : rd_routew_del(fd, f->maps.route_gen, key));
 }
 
 /* ------------------------------------------------------------ mirror */
@@ -68,7 +122,7 @@ static int load_routes(struct rd_fib *f, int fd, uint8_t family)
 		inst_ref(f, &val, 1);
 		if (p->is_static && val.group_id < ROCEDP_MAX_GROUPS)
 			f->gstatic[val.group_id] = true;
-		if (!p->want)
+		if (!p->want && !p->expl)
 			rd_fib_prefix_dirty(
 				f, p); /* so that a commit removes it */
 	}
@@ -141,10 +195,13 @@ int rd_fib_load_installed(struct rd_fib *f)
 		err = load_routes(f, f->maps.routes4, AF_INET);
 	if (!err)
 		err = load_routes(f, f->maps.routes6, AF_INET6);
-	/* a static route's group (or an adopted id) must not move */
-	for (i = 1; i < ROCEDP_MAX_GROUPS; i++)
+	/*
+	 * A config load took the id of one of our groups (it moved our
+	 * routes to another id first, group_static.c): follow it there.
+	 */
+	for (i = 1; i < ROCEDP_MAX_GROUPS && !err; i++)
 		if (f->gid[i] && f->gstatic[i])
-			f->gid[i]->dirty = false;
+			err = rd_fib_group_move(f, f->gid[i]);
 	return err;
 }
 
@@ -191,7 +248,7 @@ static void commit_group(struct rd_fib *f, struct rd_fgroup *g,
 	rd_fgroup_value(g, fill, ctx, v);
 	if (f->inst[key] && !memcmp(f->inst[key], v, sizeof(*v)))
 		return;
-	err = rd_groupw_put(&f->gw, key, v);
+	err = w_group_put(f, key, v);
 	if (err) {
 		snprintf(what, sizeof(what), "rd_groups id %u", key);
 		rd_fib_log_error(f, what, err);
@@ -241,11 +298,17 @@ static void route_error(struct rd_fib *f, const struct rd_fprefix *p, int err,
 	c->errors++;
 }
 
-/* What p's entry should hold: its route, marked while it covers one the
- * trie could not take. */
+/* p has a route to install: the kernel's or an explicit one */
+static bool route_wanted(const struct rd_fprefix *p)
+{
+	return p->want || p->expl;
+}
+
+/* What p's entry should hold: its route (an explicit one first), marked
+ * while it covers one the trie could not take. */
 static struct rocedp_route route_eff(const struct rd_fprefix *p)
 {
-	struct rocedp_route v = p->want_val;
+	struct rocedp_route v = p->expl ? p->expl_val : p->want_val;
 
 	if (p->mark)
 		v.flags |= ROCEDP_ROUTEF_KERNEL;
@@ -259,19 +322,20 @@ static void commit_route(struct rd_fib *f, struct rd_fprefix *p,
 	union route_key key;
 	int fd, err = 0;
 
+	bool want = route_wanted(p);
+
 	if (p->is_static)
 		return;
-	if (!p->want)
+	if (!want)
 		p->pending = false;
-	if (p->want && p->inst && !memcmp(&v, &p->inst_val, sizeof(v)))
+	if (want && p->inst && !memcmp(&v, &p->inst_val, sizeof(v)))
 		return;
-	if (!p->want && !p->inst)
+	if (!want && !p->inst)
 		return;
 	fd = route_key(f, p, &key);
-	if (p->want) {
+	if (want) {
 		if (fd >= 0)
-			err = rd_routew_put(fd, f->maps.route_gen, &key, &v,
-					    BPF_ANY);
+			err = w_route_put(f, fd, &key, &v, BPF_ANY);
 		/* ENOSPC, ENOMEM: pending, its cover marked, retried */
 		p->pending = err != 0;
 		if (!err) {
@@ -286,7 +350,7 @@ static void commit_route(struct rd_fib *f, struct rd_fprefix *p,
 		}
 	} else {
 		if (fd >= 0)
-			err = rd_routew_del(fd, f->maps.route_gen, &key);
+			err = w_route_del(f, fd, &key);
 		if (!err) {
 			inst_ref(f, &p->inst_val, -1);
 			p->inst = false;
@@ -309,7 +373,8 @@ static struct rd_fprefix *route_cover(struct rd_fib *f,
 
 	for (plen = p->plen - 1; plen >= 0; plen--) {
 		q = rd_fib_prefix_find(f, p->family, plen, p->addr, false);
-		if (q && q->inst && (!future || q->want || q->is_static))
+		if (q && q->inst &&
+		    (!future || route_wanted(q) || q->is_static))
 			return q;
 	}
 	return NULL;
@@ -338,7 +403,7 @@ static void commit_marks(struct rd_fib *f, bool clear, struct rd_fib_counts *c)
 	rd_ht_for_each(&f->prefixes, i, e)
 	{
 		p = (struct rd_fprefix *)e;
-		if (!p->pending || !p->want)
+		if (!p->pending || !route_wanted(p))
 			continue;
 		f->n_pending++;
 		q = route_cover(f, p, !clear);
@@ -359,15 +424,12 @@ static void commit_marks(struct rd_fib *f, bool clear, struct rd_fib_counts *c)
 		v.flags = p->mark_want ? v.flags | ROCEDP_ROUTEF_KERNEL :
 					 v.flags & ~ROCEDP_ROUTEF_KERNEL;
 		fd = route_key(f, p, &key);
-		err = fd >= 0 ? rd_routew_put(fd, f->maps.route_gen, &key, &v,
-					      BPF_EXIST) :
-				0;
+		err = fd >= 0 ? w_route_put(f, fd, &key, &v, BPF_EXIST) : 0;
 		/* kernels before 6.13's fix refuse even an in-place write
 		 * into a full trie: make room with the entry itself */
 		if (err == -ENOSPC && p->mark_want &&
-		    !rd_routew_del(fd, f->maps.route_gen, &key)) {
-			err = rd_routew_put(fd, f->maps.route_gen, &key, &v,
-					    BPF_ANY);
+		    !w_route_del(f, fd, &key)) {
+			err = w_route_put(f, fd, &key, &v, BPF_ANY);
 			if (err) { /* gone: passes as no_route, retried */
 				inst_ref(f, &p->inst_val, -1);
 				p->inst = false;
@@ -400,7 +462,7 @@ static void commit_group_deletes(struct rd_fib *f, struct rd_fib_counts *c)
 		if (!f->inst[id] || f->gid[id] || f->gstatic[id] ||
 		    f->inst_refs[id])
 			continue;
-		err = rd_groupw_del(&f->gw, id);
+		err = w_group_del(f, id);
 		if (err) {
 			snprintf(what, sizeof(what), "rd_groups id %u", id);
 			rd_fib_log_error(f, what, err);
@@ -416,10 +478,33 @@ static void commit_group_deletes(struct rd_fib *f, struct rd_fib_counts *c)
 /* Free a prefix neither side holds any more; it must be off the dirty list. */
 static void prefix_drop_unused(struct rd_fib *f, struct rd_fprefix *p)
 {
-	if (p->want || p->inst)
+	if (route_wanted(p) || p->inst)
 		return;
 	rd_ht_del(&f->prefixes, &p->node);
 	free(p);
+}
+
+/* An explicit group whose value the maps do not hold yet. */
+static void commit_expl_group(struct rd_fib *f, __u32 id,
+			      struct rd_fib_counts *c)
+{
+	const struct rocedp_group *v = f->expl[id];
+	char what[48];
+	int err;
+
+	if (f->inst[id] && !memcmp(f->inst[id], v, sizeof(*v)))
+		return;
+	err = w_group_put(f, id, v);
+	if (!err && !f->inst[id] && !(f->inst[id] = malloc(sizeof(*v))))
+		err = -ENOMEM; /* written, but the mirror cannot say so */
+	if (err) {
+		snprintf(what, sizeof(what), "rd_groups id %u", id);
+		rd_fib_log_error(f, what, err);
+		c->errors++;
+		return;
+	}
+	memcpy(f->inst[id], v, sizeof(*v));
+	c->group_writes++;
 }
 
 /* Every dirty group (every group when full) into the maps. */
@@ -429,7 +514,9 @@ static void commit_groups(struct rd_fib *f, bool full, rd_member_fill_fn fill,
 	int id;
 
 	for (id = 1; id < ROCEDP_MAX_GROUPS; id++)
-		if (f->gid[id] && (f->gid[id]->dirty || full))
+		if (f->expl[id])
+			commit_expl_group(f, id, c);
+		else if (f->gid[id] && (f->gid[id]->dirty || full))
 			commit_group(f, f->gid[id], fill, ctx, c);
 }
 

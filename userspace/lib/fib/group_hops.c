@@ -199,6 +199,32 @@ struct rd_fgroup *rd_fib_group_get(struct rd_fib *f, const struct rd_hop *hops,
 	return g;
 }
 
+int rd_fib_group_move(struct rd_fib *f, struct rd_fgroup *g)
+{
+	struct rd_ht_node *e;
+	size_t i;
+	int id;
+
+	id = group_alloc_id(f, g->node.hash, g->n, g->hops);
+	if (id < 0)
+		return id;
+	if (f->gid[g->id] == g)
+		f->gid[g->id] = NULL;
+	g->id = id;
+	g->dirty = true;
+	f->gid[id] = g;
+	rd_ht_for_each(&f->prefixes, i, e)
+	{
+		struct rd_fprefix *p = (struct rd_fprefix *)e;
+
+		if (p->grp == g) {
+			p->want_val.group_id = id;
+			rd_fib_prefix_dirty(f, p);
+		}
+	}
+	return 0;
+}
+
 void rd_fib_group_put(struct rd_fib *f, struct rd_fgroup *g)
 {
 	if (!g || --g->refcnt)

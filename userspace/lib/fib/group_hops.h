@@ -28,6 +28,12 @@ struct rd_fgroup *rd_fib_group_get(struct rd_fib *f, const struct rd_hop *hops,
 				   int n, const struct rd_res *res, int *err);
 /* Drop a reference (g may be NULL); the last one frees the group. */
 void rd_fib_group_put(struct rd_fib *f, struct rd_fgroup *g);
+/*
+ * Give g another id (an explicit group takes its own): a free one, or the
+ * one the mirror holds its hop set under; its routes follow at the next
+ * commit. -ENOSPC when none is free (g keeps its id, and nothing moves).
+ */
+int rd_fib_group_move(struct rd_fib *f, struct rd_fgroup *g);
 /* g's map value, members filled by fill and the buckets built. */
 void rd_fgroup_value(const struct rd_fgroup *g, rd_member_fill_fn fill,
 		     void *ctx, struct rocedp_group *out);

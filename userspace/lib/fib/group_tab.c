@@ -80,8 +80,10 @@ void rd_ht_del(struct rd_ht *t, struct rd_ht_node *e)
 void rd_fib_log_error(struct rd_fib *f, const char *what, int err)
 {
 	f->errors_logged++;
+	if (!f->first_err)
+		f->first_err = err;
 	if (f->errors_logged <= 20 || !(f->errors_logged % 1000))
-		rd_err("sync", "%s: %s (error #%llu)", what, strerror(-err),
+		rd_err(f->obj, "%s: %s (error #%llu)", what, strerror(-err),
 		       (unsigned long long)f->errors_logged);
 }
 

@@ -50,10 +50,11 @@ struct rd_fprefix {
 	bool stale; /* not seen since rd_fib_begin_full */
 	bool dirty; /* on the dirty list */
 	bool inst; /* the map holds an entry */
-	bool is_static; /* the config's: hands off */
+	bool is_static; /* the config's, another process wrote it: hands off */
+	bool expl; /* an explicit route (group_static.h): expl_val wins */
 	bool pending; /* want, but its write failed: retried every commit */
 	bool mark, mark_want; /* covers a pending route: ROUTEF_KERNEL */
-	struct rocedp_route want_val, inst_val;
+	struct rocedp_route want_val, inst_val, expl_val;
 	struct rd_fgroup *grp; /* referenced while want and forwarding */
 };
 
@@ -79,7 +80,12 @@ struct rd_fib {
 	struct rocedp_group *inst[ROCEDP_MAX_GROUPS]; /* mirror */
 	uint64_t inst_key[ROCEDP_MAX_GROUPS]; /* hop-set hash of the mirror */
 	uint32_t inst_refs[ROCEDP_MAX_GROUPS]; /* mirror routes using an id */
-	bool gstatic[ROCEDP_MAX_GROUPS];
+	bool gstatic[ROCEDP_MAX_GROUPS]; /* an id no hop set may take */
+	/* explicit groups (group_static.h): this value, at this id */
+	struct rocedp_group *expl[ROCEDP_MAX_GROUPS];
+	bool expl_stale[ROCEDP_MAX_GROUPS]; /* the config's, not stated again */
+	const char *obj; /* who writes, for messages: "sync", "config" */
+	struct rd_fib_fault *fault; /* test builds' hook, else NULL */
 	struct rd_fprefix **dirty;
 	size_t n_dirty, cap_dirty;
 	uint32_t *ports; /* ifindexes with devmap + port_cfg entries */
@@ -87,6 +93,7 @@ struct rd_fib {
 	int next_id; /* allocation cursor, counts down */
 	unsigned int n_routes; /* prefixes with want */
 	uint64_t errors_logged;
+	int first_err; /* -errno of the first failed write, 0 = none */
 	unsigned int n_pending, n_marked; /* as of the last commit */
 	struct rocedp_group scratch;
 };

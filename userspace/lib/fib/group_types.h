@@ -33,6 +33,17 @@ struct rd_fib_maps {
 };
 
 /*
+ * Test builds' fault hook (docs/faults.md): writes counts every map write
+ * of the caller and of the model; the one numbered fail_at fails with
+ * -ENOMEM, the process exits with crash_status right after the one
+ * numbered crash_at (0: never).
+ */
+struct rd_fib_fault {
+	long writes, fail_at, crash_at;
+	int crash_status;
+};
+
+/*
  * A kernel resilient group's bucket table: tab[b] is the index into the
  * hops given with it (ROCEDP_BUCKET_NONE: not known yet). id is the
  * kernel's nexthop id: routes over one kernel group share one rocedp
