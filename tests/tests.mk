@@ -113,3 +113,7 @@ $(TEST_OUT)/attach_lock_test: TEST_LDLIBS := -lpthread
 # the RIB: selection among route sources against a brute force
 FORMAT_EXTRA += tests/rib_test.c
 test-progs: $(TEST_OUT)/rib_test
+
+# config, sync and sonic sync writing routes together, against the RIB
+FORMAT_EXTRA += tests/fib_mix_test.c
+test-progs: $(TEST_OUT)/fib_mix_test
