@@ -92,7 +92,8 @@ $(eval $(call fuzz_harness,$(FUZZ_BIN),tests/harness/fuzz/fuzz_dataplane.c,))
 
 # the config fuzzer: the parser's and the loader's branches (docs/design.md
 # has the config modules)
-FUZZ_CFG_COV := $(addprefix config/,config config_json config_parse config_read config_txn)
+FUZZ_CFG_COV := $(addprefix config/,config config_json config_parse config_read \
+	config_static config_txn)
 $(foreach f,$(FUZZ_CFG_COV),$(eval $(call fuzz_cov,$(f),)))
 $(eval $(call fuzz_harness,$(FUZZ_CFG_BIN),tests/harness/fuzz/fuzz_config.c,\
 	$(FUZZ_CFG_COV)))

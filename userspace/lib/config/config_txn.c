@@ -5,7 +5,7 @@
  *
  * Apply order (the dataplane may read any map at any time):
  *   devmap ports, ECN ports -> static groups and routes, through the FIB
- *   model (group_static.h: groups, routes, then stale routes and groups)
+ *   model (config_static.h: groups, routes, then stale routes and groups)
  *   -> qos -> CTS rules -> rd_config (one 64-byte value) -> ECN ports back
  *   to the defaults.
  * Every write of the settings is logged with the value it replaced; a
@@ -29,12 +29,10 @@
 #include "config_json.h"
 #include "config_parse.h"
 #include "config_read.h"
-#include "group.h"
-#include "group_static.h"
+#include "config_static.h"
 #include "names.h"
 #include "pindir.h"
 #include "portw.h"
-#include "routew.h"
 
 /* ROCEDP_FAULT_CONFIG_CRASH: the exit status of the simulated kill */
 #define RD_EXIT_TEST_CRASH 70
@@ -57,8 +55,7 @@ struct txn {
 	int devmap_fd, port_cfg_fd; /* written through portw.c */
 	int cfg_fd; /* rd_config */
 	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
-	bool fib_written; /* a static route or group was written (or tried) */
-	bool fib_moved; /* a group of rocedp sync was moved to another id */
+	struct rd_config_static fib; /* the static routes and groups */
 	const char *obj; /* the command, for messages */
 };
 
@@ -80,6 +77,8 @@ static void txn_init(struct txn *t, const struct rd_maps *m, const char *obj)
 	memset(t, 0, sizeof(*t));
 	t->obj = obj;
 	t->fault.crash_status = RD_EXIT_TEST_CRASH;
+	t->fib.obj = obj;
+	t->fib.fault = &t->fault;
 #ifdef ROCEDP_FAULTS
 	/* test builds only (docs/faults.md): never in the shipped binary */
 	const char *f = getenv("ROCEDP_FAULT_CONFIG_WRITE");
@@ -352,92 +351,6 @@ static int cts_fill_bank(struct txn *t, const struct rd_maps *m,
 	return 0;
 }
 
-/* Do the static routes or groups of s differ from those of cur? */
-static bool static_differs(const struct rd_staged *cur,
-			   const struct rd_staged *s)
-{
-	return cur->n_groups != s->n_groups || cur->n_routes != s->n_routes ||
-	       memcmp(cur->groups, s->groups,
-		      s->n_groups * sizeof(*s->groups)) ||
-	       memcmp(cur->routes, s->routes, s->n_routes * sizeof(*s->routes));
-}
-
-/*
- * The static routes and groups of s into the maps, through the FIB model
- * that rocedp sync commits with (group_static.h), under the writers' lock
- * the caller holds. -errno; the failed write was named.
- */
-static int fib_apply(struct txn *t, const struct rd_maps *m,
-		     const struct rd_staged *s)
-{
-	const char *obj = t->obj;
-	struct rd_fib_maps fm = {
-		.routes4 = m->fd[RD_MAP_ROUTES4],
-		.routes6 = m->fd[RD_MAP_ROUTES6],
-		.groups = m->fd[RD_MAP_GROUPS],
-		.group_banks = m->fd[RD_MAP_GROUP_BANKS],
-		.group_live = m->fd[RD_MAP_GROUP_LIVE],
-		.tx_ports = m->fd[RD_MAP_TX_PORTS],
-		.port_cfg = m->fd[RD_MAP_PORT_CFG],
-	};
-	struct rd_fib_counts c = { 0 };
-	uint32_t *ids = NULL;
-	struct rd_fib *f;
-	unsigned int i;
-	int err;
-
-	err = rd_routew_gen_map(m->fd[RD_MAP_ROUTE_GEN], &fm.route_gen);
-	if (err) {
-		rd_err(obj, "rd_route_gen: cannot map it: %s", strerror(-err));
-		return err;
-	}
-	f = rd_fib_new();
-	if (s->n_groups)
-		ids = calloc(s->n_groups, sizeof(*ids));
-	if (!f || (s->n_groups && !ids)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	rd_fib_set_obj(f, obj);
-	rd_fib_set_fault(f, &t->fault);
-	rd_fib_set_maps(f, &fm);
-	for (i = 0; i < s->n_groups; i++)
-		ids[i] = s->groups[i].id;
-	err = rd_fib_static_begin(f, ids, s->n_groups, &c);
-	if (err > 0) {
-		t->fib_moved = true;
-		err = 0;
-	}
-	for (i = 0; i < s->n_groups && !err; i++)
-		err = rd_fib_static_group(f, s->groups[i].id, &s->groups[i].g);
-	for (i = 0; i < s->n_routes && !err; i++) {
-		const struct rd_cfg_route *rt = &s->routes[i];
-
-		err = rd_fib_static_route(f, rt->family, rt->plen, rt->addr,
-					  &rt->val);
-	}
-	if (!err)
-		err = rd_fib_static_commit(f, &c);
-	if (err == -EIO && rd_fib_first_error(f))
-		err = rd_fib_first_error(f); /* named as it failed */
-	if (err && !rd_fib_first_error(f)) { /* else its write was named */
-		if (err == -ENOSPC)
-			rd_err(obj,
-			       "groups: no free id to move a group of rocedp sync to");
-		else
-			rd_err(obj, "static routes and groups: %s",
-			       strerror(-err));
-	}
-out:
-	if (c.group_writes || c.group_deletes || c.route_writes ||
-	    c.route_deletes || c.route_marks || c.errors)
-		t->fib_written = true;
-	free(ids);
-	rd_fib_free(f);
-	rd_routew_gen_unmap(fm.route_gen);
-	return err;
-}
-
 static int apply_writes(struct txn *t, const struct rd_maps *m,
 			const struct rd_staged *s, struct rd_staged *cur,
 			struct rd_running *x)
@@ -458,10 +371,10 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	 * groups before the routes that use them and removes what the config
 	 * dropped once nothing uses it; sync's entries stay as they are.
 	 */
-	if (static_differs(cur, s)) {
+	if (rd_config_static_differs(cur, s)) {
 		err = fib_bump(t);
 		if (!err)
-			err = fib_apply(t, m, s);
+			err = rd_config_static_apply(m, s, &t->fib);
 		if (err)
 			return err;
 	}
@@ -527,10 +440,10 @@ static int fib_restore(struct txn *t, const struct rd_maps *m,
 	__u32 zero = 0;
 	int err;
 
-	if (!t->fib_written)
+	if (!t->fib.wrote)
 		return 0;
-	err = fib_apply(t, m, cur);
-	if (t->fib_moved && !bpf_map_lookup_elem(t->cfg_fd, &zero, &c)) {
+	err = rd_config_static_apply(m, cur, &t->fib);
+	if (t->fib.moved && !bpf_map_lookup_elem(t->cfg_fd, &zero, &c)) {
 		c.fib_gen++;
 		if (bpf_map_update_elem(t->cfg_fd, &zero, &c, BPF_ANY) && !err)
 			err = -errno;
