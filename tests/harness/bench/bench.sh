@@ -5,7 +5,7 @@
 # $OUT/bench, then tests/harness/bench/report.py merges them into bench.json and
 # prints the table. Every figure is measured in this run.
 #
-#   tests/harness/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover scale
+#   tests/harness/bench/bench.sh [-j] [SECTION...]    sections: cost tput sync mem resil lbeval failover scale prom
 #
 # Environment: OUT (build), PY (/usr/bin/python3), BENCH_TPUT_SECONDS (2),
 # BENCH_TPUT_RUNS (6), BENCH_TPUT_PARTS, BENCH_TPUT_SIZES (sec_tput), BENCH_CPU (1: the CPU the traffic source is pinned to),
@@ -27,11 +27,11 @@ SECTIONS=()
 for a in "$@"; do
 	case $a in
 	-j) JSON=1 ;;
-	cost | tput | sync | mem | resil | lbeval | failover | scale) SECTIONS+=("$a") ;;
+	cost | tput | sync | mem | resil | lbeval | failover | scale | prom) SECTIONS+=("$a") ;;
 	*) echo "bench: unknown argument '$a'" >&2; exit 2 ;;
 	esac
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval failover scale)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(cost tput sync mem resil lbeval failover scale prom)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "bench: needs root (BPF_PROG_TEST_RUN, namespaces)" >&2
@@ -618,9 +618,13 @@ sec_scale() {
 		"${BENCH_SCALE_V6:-20000}" 2>"$B/scale.err"
 }
 
+# ------------------------------------------------------------------ prom
+# the exporter and Prometheus against the default row (prom.sh)
+. tests/harness/bench/prom.sh
+
 T0=$(date +%s)
 FAIL=0
-for s in cost tput sync mem resil lbeval failover scale; do # nothing stale reaches the report
+for s in cost tput sync mem resil lbeval failover scale prom; do # nothing stale reaches the report
 	rm -f "$B/$s.json" "$B/$s.jsonl"
 done
 for s in "${SECTIONS[@]}"; do

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Merge the section files of `make bench` into bench.json and print the table.
 
-Reads DIR/{cost,mem,sync,resil,lbeval,failover,scale}.json and DIR/tput.jsonl as written in this
+Reads DIR/{cost,mem,sync,resil,lbeval,failover,scale}.json, DIR/tput.jsonl and DIR/prom.jsonl as written in this
 run by tests/harness/bench/bench.sh; a section whose file is missing is reported as
 missing, never filled in.
 """
@@ -716,6 +716,12 @@ def main():
                         % ((sc["n4"] + sc["n6"]) // 1000),
                         "max lag %s s, %s overruns, %s resyncs"
                         % (max(lags) if ok else "-", st.get("overruns"), st.get("resyncs")), ok))
+
+    # ------------------------------------------------------------ prom
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from prom_table import prom_section
+    doc["prom"] = prom_section(load_lines(os.path.join(d, "prom.jsonl")),
+                               load(os.path.join(d, "prom.json")), p, targets)
 
     # ------------------------------------------------------------ targets
     doc["targets"] = [{"target": t, "measured": m, "met": ok} for t, m, ok in targets]
