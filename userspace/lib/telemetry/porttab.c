@@ -89,42 +89,57 @@ static bool stats_zero(const struct rocedp_port_stats *p)
 	return !memcmp(p, &zero, sizeof(zero));
 }
 
+/* The three per-port arrays, each read whole (rd_array_read). */
+struct port_arrays {
+	struct rocedp_port_stats st[ROCEDP_PORT_SLOTS];
+	__u64 hwm[ROCEDP_PORT_SLOTS];
+	struct rocedp_port_flaps fl[ROCEDP_PORT_SLOTS];
+};
+
 int rd_porttab_read(const struct rd_maps *m, struct rd_porttab *t,
 		    bool reset_hwm)
 {
-	struct rocedp_port_stats ps;
-	struct rocedp_port_flaps fl;
+	struct port_arrays *a = malloc(sizeof(*a));
+	struct rocedp_port_flaps *fl;
 	struct rd_port_row *r;
-	__u64 hwm, zero = 0;
+	__u64 zero = 0;
 	__u32 k;
 	int err;
 
 	t->n = 0;
 	t->hwm_window_s = 0;
 	t->hwm_reset = reset_hwm;
-	for (k = 1; k < ROCEDP_PORT_SLOTS; k++) {
-		err = rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &k, (__u64 *)&ps,
-				    sizeof(ps) / 8);
-		if (err)
-			return err;
-		if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_HWM], &k, &hwm))
-			return -errno;
-		if (bpf_map_lookup_elem(m->fd[RD_MAP_PORT_FLAPS], &k, &fl))
-			return -errno;
-		if (stats_zero(&ps) && !hwm && !fl.n && !fl.downs && !fl.ups)
+	if (!a)
+		return -ENOMEM;
+	err = rd_array_read(m->fd[RD_MAP_PORT_STATS], ROCEDP_PORT_SLOTS, true,
+			    (__u64 *)a->st, sizeof(a->st[0]) / 8);
+	if (!err)
+		err = rd_array_read(m->fd[RD_MAP_PORT_HWM], ROCEDP_PORT_SLOTS,
+				    false, a->hwm, 1);
+	if (!err)
+		err = rd_array_read(m->fd[RD_MAP_PORT_FLAPS], ROCEDP_PORT_SLOTS,
+				    false, (__u64 *)a->fl,
+				    sizeof(a->fl[0]) / 8);
+	for (k = 1; !err && k < ROCEDP_PORT_SLOTS; k++) {
+		fl = &a->fl[k];
+		if (stats_zero(&a->st[k]) && !a->hwm[k] && !fl->n &&
+		    !fl->downs && !fl->ups)
 			continue;
 		r = row_get(t, k);
 		if (!r)
 			break;
-		r->st = ps;
-		r->hwm = hwm;
-		r->flaps = fl;
+		r->st = a->st[k];
+		r->hwm = a->hwm[k];
+		r->flaps = *fl;
 		/* a mark raised between the read and the write is lost, never
 		 * invented (rocedp_abi.h) */
-		if (reset_hwm && hwm)
+		if (reset_hwm && a->hwm[k])
 			bpf_map_update_elem(m->fd[RD_MAP_PORT_HWM], &k, &zero,
 					    BPF_ANY);
 	}
+	free(a);
+	if (err)
+		return err;
 	t->mono_ns = mono_now();
 	for (k = 0; k < t->n; k++) {
 		r = &t->rows[k];

@@ -157,6 +157,60 @@ int rd_percpu_sum(int fd, const void *key, __u64 *out, unsigned int n_u64)
 	return 0;
 }
 
+int rd_array_read(int fd, __u32 n, bool percpu, __u64 *out, unsigned int n_u64)
+{
+	int ncpu = percpu ? libbpf_num_possible_cpus() : 1;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 *keys, batch, got = 0, count, i, j;
+	size_t per = (size_t)ncpu * n_u64;
+	__u64 *vals;
+	int c, err = 0;
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	keys = calloc(n, sizeof(*keys));
+	vals = calloc((size_t)n * per, sizeof(*vals));
+	if (!keys || !vals) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* a scrape walked 1024 slots of three maps key by key: 5000 calls */
+	while (got < n) {
+		count = n - got;
+		if (bpf_map_lookup_batch(fd, got ? &batch : NULL, &batch,
+					 keys + got, vals + got * per, &count,
+					 &opts)) {
+			err = -errno;
+			got += err == -ENOENT ? count : 0;
+			break;
+		}
+		got += count;
+	}
+	if (err && err != -ENOENT) { /* no batches here: slot by slot */
+		for (got = 0, err = 0; got < n && !err; got++) {
+			keys[got] = got;
+			if (bpf_map_lookup_elem(fd, &got, vals + got * per))
+				err = -errno;
+		}
+		if (err)
+			goto out;
+	}
+	err = 0;
+	memset(out, 0, (size_t)n * n_u64 * sizeof(*out));
+	for (j = 0; j < got; j++) {
+		if (keys[j] >= n)
+			continue;
+		for (c = 0; c < ncpu; c++)
+			for (i = 0; i < n_u64; i++)
+				out[keys[j] * n_u64 + i] +=
+					vals[j * per + c * n_u64 + i];
+	}
+out:
+	free(keys);
+	free(vals);
+	return err;
+}
+
 /* Every counter of the rd_stats block (fd), summed over the CPUs. */
 int rd_counters_read(int fd, __u64 *ctr)
 {
@@ -182,7 +236,7 @@ int rd_counter_get(int fd, unsigned int idx, __u64 *v)
 
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 {
-	struct rocedp_port_stats ps;
+	struct rocedp_port_stats ps, *all;
 	struct rocedp_member_stats ms;
 	struct rocedp_group g;
 	__u32 key, next, *prev = NULL, i, idx;
@@ -194,13 +248,15 @@ int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 		return err;
 	for (i = 0; i < ROCEDP_MAX_CTS_RULES; i++)
 		rd_percpu_sum(m->fd[RD_MAP_CTS_STATS], &i, &s->cts_hits[i], 1);
-	while (s->n_ports < RD_STATS_MAX_PORTS &&
-	       !bpf_map_get_next_key(m->fd[RD_MAP_PORT_STATS], prev, &next)) {
-		key = next;
-		prev = &key;
-		if (rd_percpu_sum(m->fd[RD_MAP_PORT_STATS], &key, (__u64 *)&ps,
-				  sizeof(ps) / 8))
-			continue;
+	all = malloc(ROCEDP_PORT_SLOTS * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	err = rd_array_read(m->fd[RD_MAP_PORT_STATS], ROCEDP_PORT_SLOTS, true,
+			    (__u64 *)all, sizeof(*all) / 8);
+	for (key = 0;
+	     !err && key < ROCEDP_PORT_SLOTS && s->n_ports < RD_STATS_MAX_PORTS;
+	     key++) {
+		ps = all[key];
 		/* an array: every slot exists, only ports with traffic show */
 		if (!ps.rx_pkts && !ps.tx_pkts && !ps.ecn_marked &&
 		    !ps.ecn_would_mark)
@@ -209,6 +265,9 @@ int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 		s->ports[s->n_ports].st = ps;
 		s->n_ports++;
 	}
+	free(all);
+	if (err)
+		return err;
 	prev = NULL;
 	while (s->n_groups < RD_STATS_MAX_GROUPS &&
 	       !bpf_map_get_next_key(m->fd[RD_MAP_GROUPS], prev, &next)) {

@@ -43,6 +43,13 @@ struct rd_stats_snapshot {
 /* One key of a per-CPU map whose value is n_u64 counters, summed over the
  * CPUs into out; -errno. */
 int rd_percpu_sum(int fd, const void *key, __u64 *out, unsigned int n_u64);
+/*
+ * Slots 0..n-1 of an array map (per-CPU with percpu: each slot's n_u64
+ * counters summed over the CPUs) into out[slot * n_u64]: batched
+ * lookups, a few bpf() calls for the whole map, or slot by slot where
+ * the kernel has none; -errno.
+ */
+int rd_array_read(int fd, __u32 n, bool percpu, __u64 *out, unsigned int n_u64);
 /* Every counter of the rd_stats block (fd), ROCEDP_CTR_MAX of them. */
 int rd_counters_read(int fd, __u64 *ctr);
 /* One counter of the rd_stats block; *v is 0 on an error. */
