@@ -304,16 +304,22 @@ static __always_inline int rd_rtt_bit_slot(__u32 bit)
  * The slot an ACK from requester QP qp (source port port) closes, as
  * rule << 2 | slot (rule: how an unpaired ACK was matched, the pairing to
  * learn; 0 when the pairing was known), or -1 (counted when ambiguous or
- * too old). Masks, not counters and indexes: 6.1's stack is tight here.
+ * too old). RD_RTT_LATE is added when the slot is past the age bound: the
+ * ACK gives no sample, but a port rule's fit is a proof that does not age,
+ * so it still teaches the pairing (under Soft-RoCE's slow emulated
+ * endpoints most ACKs came later than the bound, and until one came in
+ * time a lossy QP's NAKs were counted unpaired). Masks, not counters and
+ * indexes: 6.1's stack is tight here.
  */
+#define RD_RTT_LATE 0x40
 static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 					struct rocedp_rtt_pending *e, __u32 qp,
 					__u16 port, __u64 now)
 {
 	struct rocedp_rtt_pair *pr, *rev;
 	/* cand: candidate slots, 0x10 a dead one seen; fit: slots a rule
-	 * fits, the (last) rule << 4 */
-	__u32 cand = 0, fit = 0;
+	 * fits, the (last) rule << 4; late: the same for dead slots */
+	__u32 cand = 0, fit = 0, late = 0;
 	__u64 q;
 	int i, r;
 
@@ -326,6 +332,12 @@ static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 			continue;
 		if (!rd_rtt_live(&e->slot[i], q, now)) {
 			cand |= 0x10;
+			r = pr ? 0 :
+				 rd_rtt_port_rule(qp, port,
+						  q & ROCEDP_RTT_QP_MASK,
+						  e->sport[i]);
+			if (r)
+				late = (late & 0xf) | 1u << i | r << 4;
 			continue;
 		}
 		if (pr) {
@@ -345,6 +357,13 @@ static __always_inline int rd_rtt_match(struct rd_scratch *sc,
 	if (!(cand & 0xf)) {
 		if (cand)
 			rd_count(ROCEDP_CTR_RTT_EXPIRED);
+		/* one late fit whose port no live request shares: learn only */
+		r = late & 0xf;
+		if (r && !(r & (r - 1))) {
+			i = rd_rtt_bit_slot(r);
+			if (!rd_rtt_port_shared(e, i, now))
+				return RD_RTT_LATE | (late >> 4) << 2 | i;
+		}
 		return -1;
 	}
 	cand &= 0xf;
@@ -389,7 +408,7 @@ __attribute__((noinline)) int rd_rtt_on_ack(struct rd_flow *p, __u64 now)
 	struct rocedp_rtt_slot *s;
 	struct rd_scratch *sc;
 	__u64 sample, sent, qpf;
-	int i, rule;
+	int i, rule, late;
 
 	cfg = rd_config_get();
 	sc = rd_scratch_get();
@@ -403,7 +422,8 @@ __attribute__((noinline)) int rd_rtt_on_ack(struct rd_flow *p, __u64 now)
 	i = rd_rtt_match(sc, e, p->dest_qp & ROCEDP_RTT_QP_MASK, p->sport, now);
 	if (i < 0)
 		return 0;
-	rule = i >> 2;
+	rule = (i & ~RD_RTT_LATE) >> 2;
+	late = i & RD_RTT_LATE;
 	i &= ROCEDP_RTT_SLOTS - 1;
 	s = &e->slot[i];
 	qpf = s->qpf;
@@ -422,6 +442,8 @@ __attribute__((noinline)) int rd_rtt_on_ack(struct rd_flow *p, __u64 now)
 		else if (rule == RD_RTT_BY_RXE_PORT)
 			rd_count(ROCEDP_CTR_RTT_PAIR_RXE_PORT);
 	}
+	if (late) /* counted expired in rd_rtt_match */
+		return 0;
 	if (qpf & ROCEDP_RTT_QPF_RETX) {
 		rd_count(ROCEDP_CTR_RTT_RETX);
 		return 0;

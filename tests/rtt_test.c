@@ -487,6 +487,57 @@ static void test_expiry(void)
 	rd_engine_close(e);
 }
 
+/*
+ * An ACK past the bound whose port fits an endpoint rule: no sample, but
+ * the fit is a proof that does not age, so it teaches the pairing (under
+ * Soft-RoCE in the lab most ACKs came later than the bound, and a lossy
+ * QP's NAKs stayed unattributed until one came in time).
+ */
+static void test_late_port_fit(enum endpoint_kind k)
+{
+	static const char *const kind_name[] = { "ib_core", "Soft-RoCE" };
+	struct rd_engine *e = engine_with(auto_cfg);
+	uint64_t t = T0, late = ROCEDP_RTT_MAX_AGE_NS + 1;
+	struct tx r = req(0, 7), a = ack(0, 7);
+
+	if (!result(e != NULL, "late fit: engine loaded"))
+		return;
+	r.qp = LS_RSP_QP(0, 4);
+	r.sport = port_of(k, LS_REQ_QP(0), LS_RSP_QP(0, 4));
+	a.qp = LS_REQ_QP(0);
+	a.sport = port_of(k, LS_RSP_QP(0, 4), LS_REQ_QP(0));
+	send_at(e, t, &r, NULL);
+	send_at(e, t + late, &a, NULL);
+	result(ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 0 &&
+		       ctr(e, ROCEDP_CTR_RTT_EXPIRED) == 1 &&
+		       ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED) == 1,
+	       "%s ports: an ACK %.2f ms late gives no sample but teaches its pairing (samples %llu, expired %llu, pairs %llu)",
+	       kind_name[k], late / 1e6,
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_SAMPLES),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_EXPIRED),
+	       (unsigned long long)ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED));
+	/* the next in-time ACK is matched through it, nothing learned again */
+	r.psn = a.psn = 8;
+	t += late + 100 * US;
+	send_at(e, t, &r, NULL);
+	send_at(e, t + RTT, &a, NULL);
+	result(ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 1 && rtt_ewma(e) == RTT &&
+		       ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED) == 1,
+	       "%s ports: the next ACK in time is matched through that pairing: one 30 us sample",
+	       kind_name[k]);
+	/* a late ACK whose port fits no rule still teaches nothing */
+	r.psn = a.psn = 9;
+	a.qp = LS_REQ_QP(1);
+	a.sport = 0xc001;
+	t += 100 * US;
+	send_at(e, t, &r, NULL);
+	send_at(e, t + late, &a, NULL);
+	result(ctr(e, ROCEDP_CTR_RTT_PAIR_LEARNED) == 1 &&
+		       ctr(e, ROCEDP_CTR_RTT_SAMPLES) == 1,
+	       "%s ports: a late ACK of no rule teaches nothing", kind_name[k]);
+	rd_engine_close(e);
+}
+
 int main(int argc, char **argv)
 {
 	int n;
@@ -494,6 +545,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-q"))
 		quiet = true;
 	test_shared_psn();
+	test_late_port_fit(EP_IB_CORE);
+	test_late_port_fit(EP_SOFT_ROCE);
 	for (n = 4; n <= 16; n *= 2) {
 		test_lockstep_ports(EP_IB_CORE, n);
 		test_lockstep_ports(EP_SOFT_ROCE, n);
