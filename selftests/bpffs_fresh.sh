@@ -13,6 +13,8 @@
 #     `ip netns exec` on each leaf) comes up and forwards across the
 #     fabric; bpffs is then mounted here with mode 1700 (0700 + the sticky
 #     bit the kernel adds) and holds each leaf's pins.
+#     With it unmounted again, `rocedp-lab inject` mounts one for its
+#     pins as well.
 #  2. With it unmounted again: `ip netns exec X rocedp attach` mounts it
 #     and pins there, `status` in a later call finds the maps, detach
 #     leaves nothing.
@@ -60,6 +62,19 @@ for l in 1 2; do
 done
 [ $n = 2 ]
 t_check $? "each leaf's maps pinned on that bpffs ($n of 2)"
+# the lab's injector pins its program too: with bpffs gone again it
+# mounts one itself, as rocedp does, rather than failing on the path
+export LAB_INJECT_OBJ=$T_OUT/lab_inject.bpf.o
+# (lazily: the leaves' daemons keep it busy; private, as checked above)
+step=unmount
+[ "$(findmnt -n -o PROPAGATION "$BPF" | tail -n 1)" = private ] &&
+	umount -l "$BPF" && ! bpffs_here && step=inject &&
+	lab inject spine1 drop 1 >"$T_TMP/inj.out" 2>&1 && step=pinned &&
+	[ -e "$BPF/rocedp-lab-$T_LAB_PREFIX/inject-spine1" ] && step=off &&
+	lab inject spine1 off >>"$T_TMP/inj.out" 2>&1 && step=removed &&
+	[ ! -e "$BPF/rocedp-lab-$T_LAB_PREFIX" ] && step=
+t_check $? "rocedp-lab inject with nothing mounted: pins on a bpffs it mounts, off removes them" \
+	"failed at: $step; $(tail -n 3 "$T_TMP/inj.out"; findmnt "$BPF"; ls -A "$BPF")"
 lab down >/dev/null 2>&1
 
 # ------------------------------------- 2. ip netns exec X rocedp attach

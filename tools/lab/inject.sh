@@ -21,7 +21,28 @@
 # directory; `off` and `down` stop it).
 
 inj_obj() { echo "${LAB_INJECT_OBJ:-$(dirname "$ROCEDP")/lab_inject.bpf.o}"; }
-inj_pin() { echo "/sys/fs/bpf/rocedp-lab-$prefix/inject-$1"; }
+# inj_bpffs: the bpffs the pins go on, found as rocedp finds it
+# (userspace/lib/maps/pindir.c): /sys/fs/bpf if it is one, else the
+# host's through PID 1's root (a private mount namespace without it, as
+# `unshare -m` or a fresh boot's first shell leave), else one mounted here
+inj_bpffs() {
+	local d
+	for d in /sys/fs/bpf /proc/1/root/sys/fs/bpf; do
+		[ "$(stat -f -c %T "$d" 2>/dev/null)" = bpf_fs ] && { echo "$d"; return 0; }
+	done
+	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || return 1
+	echo /sys/fs/bpf
+}
+inj_dir() {
+	local b
+	b=$(inj_bpffs) || return 1
+	echo "$b/rocedp-lab-$prefix"
+}
+inj_pin() {
+	local d
+	d=$(inj_dir) || return 1
+	echo "$d/inject-$1"
+}
 inj_net() {
 	local n=$1
 	shift
@@ -39,7 +60,7 @@ inj_detach() {
 	rm -f "$(state_dir)/inject-$sp.delay.pid"
 	ip -n "$(ns "$sp")" link del dly0 2>/dev/null
 	rm -rf "$(inj_pin "$sp")"
-	rmdir "/sys/fs/bpf/rocedp-lab-$prefix" 2>/dev/null
+	rmdir "$(inj_dir)" 2>/dev/null
 	return 0
 }
 
@@ -71,7 +92,7 @@ inj_relay() {
 
 inj_show() {
 	local sp=$1 json=$2 p
-	p=$(inj_pin "$sp")
+	p=$(inj_pin "$sp") || die "inject: no bpffs to pin on (/sys/fs/bpf is none and none could be mounted)"
 	[ -e "$p/maps/inj_qps" ] || die "inject: $sp: no injector (inject $sp MODE N)"
 	bpftool -j map dump pinned "$p/maps/inj_qps" |
 		/usr/bin/python3 "$LAB_TOP/tools/lab/injshow.py" "$sp" "$json" "$(bpftool -j map dump pinned "$p/maps/inj_cfg" 2>/dev/null)"
@@ -135,7 +156,7 @@ cmd_inject() {
 		ifx=$(inj_relay "$sp" "$to" "$n") ||
 			{ inj_detach "$sp"; die "inject: $sp: the delay relay did not start ($(tail -n 2 "$(state_dir)/inject-$sp.delay.log"))"; }
 	fi
-	p=$(inj_pin "$sp")
+	p=$(inj_pin "$sp") || die "inject: no bpffs to pin on (/sys/fs/bpf is none and none could be mounted)"
 	mkdir -p "$p" || die "inject: $p: cannot create"
 	bpftool prog load "$(inj_obj)" "$p/prog" type classifier pinmaps "$p/maps" \
 		>"$(state_dir)/inject-$sp.log" 2>&1 ||
@@ -164,9 +185,9 @@ cmd_inject() {
 # at `down`: every injector of the lab
 inj_down() {
 	local p
-	for p in "/sys/fs/bpf/rocedp-lab-$prefix"/inject-*; do
+	for p in "$(inj_dir)"/inject-*; do
 		[ -e "$p" ] && rm -rf "$p"
 	done
-	rmdir "/sys/fs/bpf/rocedp-lab-$prefix" 2>/dev/null
+	rmdir "$(inj_dir)" 2>/dev/null
 	return 0
 }
