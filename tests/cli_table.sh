@@ -95,6 +95,12 @@ for line in sys.stdin:
 left=$(grep -lE "getopt(_long)?\(|struct option " "$ROOT"/userspace/cli/*.c "$ROOT"/userspace/lib/*/*.c 2>/dev/null)
 [ -z "$left" ] && ok "no getopt loop in userspace/ (the table's parser is the one)" ||
 	nok "no getopt loop in userspace/" "$left"
+# nor a command line below cli/: the library takes options structs
+# (a Redis command's argv array in sonic_redis.c is no command line)
+left=$(grep -lE "int argc, char \*\*argv|getopt|optind|optarg" \
+	"$ROOT"/userspace/lib/*.c "$ROOT"/userspace/lib/*/*.c 2>/dev/null)
+[ -z "$left" ] && ok "no command line parsed in userspace/lib (options structs)" ||
+	nok "no command line parsed in userspace/lib" "$left"
 
 # every option name known anywhere: any command's help, "--x" literals in
 # the CLI's and the library's sources, cli_val/cli_set names, and a few

@@ -117,3 +117,7 @@ test-progs: $(TEST_OUT)/rib_test
 # config, sync and sonic sync writing routes together, against the RIB
 FORMAT_EXTRA += tests/fib_mix_test.c
 test-progs: $(TEST_OUT)/fib_mix_test
+
+# attach and detach through the library alone, in a private netns
+FORMAT_EXTRA += tests/attach_api_test.c
+test-progs: $(TEST_OUT)/attach_api_test

@@ -6,8 +6,8 @@
  * attach and config load an operator would type, in that order: the
  * config's ECN ports must have their programs). A second start keeps
  * the programs of ports already attached in that mode and loads the file
- * again, so it is idempotent. stop detaches everything
- * (detach --all): no programs, pins, qdiscs or sync left.
+ * again, so it is idempotent. stop detaches everything (rd_detach, as
+ * detach --all): no programs, pins, qdiscs or sync left.
  */
 #include <net/if.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 #include "config.h"
 #include "config_json.h"
 #include "config_parse.h"
+#include "attach.h"
 #include "attach_state.h"
 
 #define RD_START_CONFIG "/etc/rocedp/rocedp.json"
@@ -26,8 +27,8 @@ static const char *const mode_names[] = { "native", "generic", "tc" };
 
 /*
  * Run the table's command obj [verb] on av (av[0] its last word), as if
- * typed: parsed by the same parser, so start does what attach and config
- * load do.
+ * typed: parsed by the same parser, so start does what config load does.
+ * Attach and detach are library calls (attach.h).
  */
 static int run(const struct cli_call *c, const char *obj, const char *verb,
 	       int n, char **av)
@@ -70,9 +71,8 @@ int cmd_start(const struct cli_call *c)
 	const char *file = cli_val(c, "config");
 	struct json_object *root;
 	struct rd_staged s;
-	char **av = NULL;
 	unsigned int i;
-	int n = 0, ret;
+	int ret = CLI_OK;
 
 	if (!file)
 		file = RD_START_CONFIG;
@@ -92,19 +92,20 @@ int cmd_start(const struct cli_call *c)
 		rd_staged_free(&s);
 		return 1;
 	}
-	av = calloc(s.n_attach + 4, sizeof(*av));
-	if (!av) {
-		rd_staged_free(&s);
-		rd_err("start", "out of memory");
-		return 1;
+	if (!all_attached(&s)) {
+		struct rd_attach_opts o = { .mode = s.attach_mode };
+		const char **names = calloc(s.n_attach, sizeof(*names));
+
+		if (!names) {
+			rd_staged_free(&s);
+			rd_err("start", "out of memory");
+			return 1;
+		}
+		for (i = 0; i < s.n_attach; i++)
+			names[i] = s.attach_ports[i];
+		ret = rd_attach(names, s.n_attach, &o) ? CLI_FAIL : CLI_OK;
+		free(names);
 	}
-	av[n++] = "attach";
-	for (i = 0; i < s.n_attach; i++)
-		av[n++] = s.attach_ports[i];
-	av[n++] = "--mode";
-	av[n++] = (char *)mode_names[s.attach_mode];
-	ret = all_attached(&s) ? 0 : run(c, "attach", NULL, n, av);
-	free(av);
 	if (!ret) {
 		char *lv[] = { "load", (char *)file, NULL };
 
@@ -124,7 +125,6 @@ int cmd_start(const struct cli_call *c)
 
 int cmd_stop(const struct cli_call *c)
 {
-	char *av[] = { "detach", "--all", NULL };
-
-	return run(c, "detach", NULL, 2, av);
+	(void)c;
+	return rd_detach(NULL, 0, true) ? CLI_FAIL : CLI_OK;
 }

@@ -80,27 +80,6 @@ void rd_err(const char *obj, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * Copy argv[1..] into args without the output options, which objects
- * accept after their verb too (`rocedp config show -j`); returns how many
- * are left. args must hold argc entries (it is NULL-terminated).
- */
-int rd_take_output_opts(int argc, char **argv, char **args)
-{
-	int n = 0, i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			rd_json = true;
-		else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
-			rd_json = rd_pretty = true;
-		else
-			args[n++] = argv[i];
-	}
-	args[n] = NULL;
-	return n;
-}
-
 const char *rd_ifname(unsigned int ifindex, char *buf)
 {
 	if (!if_indextoname(ifindex, buf))

@@ -17,9 +17,6 @@ void rd_err(const char *obj, const char *fmt, ...)
 void rd_verr(const char *prog, const char *obj, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
-/* argv[1..] less -j/-p (setting rd_json/rd_pretty) into args; count left */
-int rd_take_output_opts(int argc, char **argv, char **args);
-
 /*
  * Make room for element n of *arr (elements of sz bytes, *cap of them):
  * nothing while n < *cap, else *cap doubles (first when 0). 0 or -ENOMEM,
