@@ -5,7 +5,9 @@
 #    (tests/fixtures/*): a file that long holds more than one concept;
 #  * no references to an issue tracker ("issue 17", "issues 3 and 9"): the
 #    tracker is not in the repository, so such a reference explains
-#    nothing to its reader. Say the reason in words instead.
+#    nothing to its reader. Say the reason in words instead;
+#  * a function-like macro of userspace/ (ARRAY_LEN) is defined in one
+#    file: copies drift apart.
 # Over the files git knows (tracked, and new ones not ignored), or every
 # file outside build*/ and .git when the tree is no git checkout.
 # Each checker is first shown a planted offender it must find.
@@ -45,6 +47,17 @@ tracker_refs() {
 		(cd "$1" && xargs -d '\n' grep -nIiE '\bissues? *#?[0-9]+' -- 2>/dev/null)
 }
 
+# macro_dups DIR: "NAME FILE..." for each function-like macro of DIR's
+# userspace/ that more than one file defines
+macro_dups() {
+	(cd "$1" && files . | grep -E '^userspace/.*\.[ch]$' |
+		xargs -d '\n' grep -oE '^#[[:space:]]*define [A-Za-z_0-9]+\(' -- 2>/dev/null) |
+		sed -E 's/^([^:]*):#[[:space:]]*define ([A-Za-z_0-9]+)\(/\2 \1/' | sort -u |
+		awk '$1 == p { l = l " " $2; n++; next }
+			{ if (n > 1) print l; p = $1; l = $0; n = 1 }
+			END { if (n > 1) print l }'
+}
+
 # the checkers find what they must
 mkdir -p "$TMP/plant/tests/fixtures"
 seq 1 $((MAX_LINES + 1)) >"$TMP/plant/long.txt"
@@ -53,12 +66,19 @@ seq 1 5000 >"$TMP/plant/tests/fixtures/big.fix"
 printf 'fixed in issue 17\n' >"$TMP/plant/a.c"
 printf 'see issues 3 and 9\n' >"$TMP/plant/b.md"
 printf 'no tracker here; tissue 4 is not one\n' >"$TMP/plant/c.md"
+mkdir -p "$TMP/plant/userspace/x"
+printf '#define ARRAY_LEN(a) 1\n#define ONCE(a) 1\n' >"$TMP/plant/userspace/x/p.h"
+printf '#define ARRAY_LEN(a) 2\n' >"$TMP/plant/userspace/q.c"
 got=$(too_long "$TMP/plant")
 [ "$got" = "$((MAX_LINES + 1)) long.txt" ] && ok "planted: a file of $((MAX_LINES + 1)) lines is found, one of $MAX_LINES and a fixture are not" ||
 	nok "planted: too_long finds exactly long.txt" "$got"
 got=$(tracker_refs "$TMP/plant" | cut -d: -f1 | sort | tr '\n' ' ')
 [ "$got" = "a.c b.md " ] && ok "planted: tracker references are found, nothing else" ||
 	nok "planted: tracker_refs finds a.c and b.md" "$got"
+got=$(macro_dups "$TMP/plant")
+[ "$got" = "ARRAY_LEN userspace/q.c userspace/x/p.h" ] &&
+	ok "planted: a macro defined in two files is found, one defined once is not" ||
+	nok "planted: macro_dups finds ARRAY_LEN in q.c and p.h" "$got"
 
 # the tree
 got=$(too_long "$ROOT")
@@ -67,6 +87,10 @@ got=$(too_long "$ROOT")
 got=$(tracker_refs "$ROOT")
 [ -z "$got" ] && ok "no tracker references in the tree" ||
 	nok "tracker references: say the reason in words" "$got"
+
+got=$(macro_dups "$ROOT")
+[ -z "$got" ] && ok "each function-like macro of userspace/ is defined in one file" ||
+	nok "macros defined in more than one file: keep one" "$got"
 
 echo "1..$N"
 [ "$FAILED" = 0 ]

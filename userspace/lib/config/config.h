@@ -21,10 +21,6 @@
 #define RD_CFG_N_FEATURES 5 /* ROCEDP_F_* bits, by name */
 #define RD_CFG_N_CHOICES (ROCEDP_FLOWLET_HASH + 1)
 
-#ifndef ARRAY_LEN
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
 struct rd_cfg_port {
 	__u32 ifindex;
 	struct rocedp_port_cfg pc;

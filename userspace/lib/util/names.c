@@ -82,8 +82,6 @@ static const char *const mode_names[ROCEDP_HASH_MODE_MAX] = {
 	[ROCEDP_HASH_SPRAY] = "spray",
 };
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
 static const char *lookup(const char *const *tab, unsigned int n,
 			  unsigned int i)
 {

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The number of elements of an array (not a pointer); defined here alone */
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Print one error line "rocedp: OBJECT: reason" to stderr. */
 void rd_err(const char *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -7,8 +7,6 @@
 #include "rocedp.h"
 #include "opcode.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
 /* IBTA vol 1 table 38: low five bits of the opcode, per transport */
 static const char *const op_names[0x18] = {
 	[0x00] = "send_first",
