@@ -382,8 +382,10 @@ static void print_row(const char *name, const char *what, const struct row *r,
  * each, the rocedp rows with their combination's settings.
  */
 static void print_ops(struct rocedp *skel, struct empty *eo,
-		      __u8 (*frames)[FRAME_LEN], unsigned int in_idx, bool fib)
+		      __u8 (*frames)[FRAME_LEN], __u8 (*frames6)[FRAME_LEN],
+		      unsigned int in_idx, bool fib)
 {
+	char name[64];
 	static const char *const floors[][2] = {
 		{ "ref_bare_fwd", "bench_ref_bare_fwd" },
 		{ "ref_bare_flowlet", "bench_ref_bare_flowlet" },
@@ -413,6 +415,13 @@ static void print_ops(struct rocedp *skel, struct empty *eo,
 			continue;
 		printf("%s", n++ ? "," : "");
 		rd_opc_print(combos[i].name, pf);
+		/* the IPv6 row beside it: its cache line's full key too */
+		if (rd_opc_count(s, "rocedp_xdp", frames6, N_FRAMES, 10, in_idx,
+				 pf))
+			continue;
+		snprintf(name, sizeof(name), "%s_v6", combos[i].name);
+		printf(",");
+		rd_opc_print(name, pf);
 	}
 	rd_opc_close(s);
 }
@@ -750,7 +759,7 @@ int cmd_cost(int argc, char **argv)
 		all_ok &= ing6[ci].ok;
 	}
 	printf("],\"ops_per_frame\":{");
-	print_ops(skel, eo, frames, in_idx, fib_idx);
+	print_ops(skel, eo, frames, frames6, in_idx, fib_idx);
 	printf("}}\n");
 	all_ok &= bare.ok && bflow.ok && bdef.ok && egr.ok &&
 		  (!fib_idx || bfib.ok);

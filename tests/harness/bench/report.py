@@ -192,7 +192,7 @@ def ops_table(p, cost):
     # measured: the row's ns net of the empty program; rest: what the
     # counted operations do not explain (the row's own instructions, and
     # a helper's work beyond its call: bpf_fib_lookup walks the FIB)
-    rows = {c["name"]: c["ns"] for c in cost["combos"]}
+    rows = {c["name"]: c["ns"] for c in cost["combos"] + cost.get("combos_v6", [])}
     rows.update({r["name"]: r["ns"] for r in (cost.get("bare_fwd"), cost.get("bare_flowlet"),
                                                cost.get("bare_default"), cost.get("fib_fwd")) if r})
     fmt = "   %-17s" + " %7s" * len(OPS) + " %7s %8s %6s"
