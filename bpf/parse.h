@@ -95,6 +95,7 @@ struct rd_flow {
 	__u8 dmac_group; /* destination MAC is multicast/broadcast */
 	__u8 icmp6_type;
 	__u8 dmac[ETH_ALEN]; /* for the ingress port's MAC check */
+	__u8 bth_flags; /* BTH byte 8: AckReq, reserved (ARS opt-in); tail pad */
 };
 
 _Static_assert(__builtin_offsetof(struct rd_flow, dmac) % 4 == 0,
@@ -189,6 +190,7 @@ static __always_inline void rd_take_bth(const struct rd_bth *bth, __u32 rest,
 	p->fl.dest_qp = rd_u24(bth->dqp);
 	p->fl.psn = rd_u24(bth->psn);
 	p->fl.ack_req = bth->apsn >> 7;
+	p->fl.bth_flags = bth->apsn;
 	p->fl.bth_payload = rest;
 }
 

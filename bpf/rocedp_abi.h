@@ -21,5 +21,6 @@
 #include "abi_trace.h"
 #include "abi_telemetry.h"
 #include "abi_ecn.h"
+#include "abi_ars.h"
 
 #endif /* ROCEDP_ABI_H */

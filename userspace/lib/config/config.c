@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "config_ars.h"
 #include "names.h"
 
 /* qsort() with an empty table may get a NULL base, which is undefined */
@@ -109,6 +110,7 @@ void rd_staged_defaults(struct rd_staged *s)
 	set_dscp(s, ROCEDP_CLASS_NAK, 46);
 	set_dscp(s, ROCEDP_CLASS_CNP, 48);
 	set_dscp(s, ROCEDP_CLASS_CTS, 46);
+	rd_cfg_ars_defaults(&s->ars);
 }
 
 void rd_staged_free(struct rd_staged *s)
