@@ -322,8 +322,10 @@ static struct json_object *optin_json(const struct rocedp_ars *a)
 	for (i = 0; i < 256; i++) {
 		if (!((a->opcodes[i / 64] >> (i % 64)) & 1))
 			continue;
-		if (rd_op_name(i, buf, sizeof(buf)))
-			json_object_array_add(ops, json_object_new_string(buf));
+		const char *nm = rd_op_name(i, buf, sizeof(buf));
+
+		if (nm)
+			json_object_array_add(ops, json_object_new_string(nm));
 		else
 			json_object_array_add(ops, json_object_new_int(i));
 	}
