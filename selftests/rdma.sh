@@ -12,7 +12,12 @@
 # runs are at path MTU 4096 with every port natively attached; and a run
 # at ECT(0) over a rate-limited uplink gets CE marks from rocedp, seen at
 # the receiving guest's tap. rxe answers CE with no CNP in 6.1; the ECN
-# check prints the opcodes it did send (docs/lab.md).
+# check prints the opcodes it did send (docs/lab.md). Then the same fabric
+# with --ipv6 and telemetry: ib_write_bw over the guests' IPv6 GIDs, every
+# RoCE frame IPv6 and classified by both leaves; and with tail drops on
+# spine1, leaf1's per-QP NAK sum equals the NAK frames toward r1-1, r1-1's
+# rcvd_seq_err equals the NAKs rxe's rule counts (selftests/rdma_naks.py),
+# and every QP with rewinds leaves by spine1.
 #
 # Env: RDMA_CONFIG=FILE loads FILE on both leaves (e.g. one with
 # qos.ack.dscp 10 to see the remark check fail), RDMA_ITERS (default 100).
@@ -22,7 +27,10 @@ set -u
 ACK_DSCP=46 # docs/config.md, the ACK class's default
 QPS=8
 ITERS=${RDMA_ITERS:-100}
-PT="-d rxe0 -x 1 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
+PT="-d rxe0 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
+# each side's GID index (-x): 1 is the IPv4 one here; the IPv6 phase
+# below looks its own up
+X1=1 X2=1
 
 t_require qemu-system-x86_64 tcpdump tshark
 T_LAB_PREFIX=rd$((RANDOM % 9000 + 1000))
@@ -44,12 +52,13 @@ G() { lab_exec "$@"; }
 . "$T_TOP/tools/lab/rdma.sh" # rdma_wait_listen
 LAB_RUN_DIR=${LAB_RUN:-/run/rocedp-lab}/$T_LAB_PREFIX
 # hw NODE: rxe0's hw_counters as "name value" lines, the guest's UDP
-# InDatagrams as "udp_in": every RoCE datagram handed to rxe (the encap
-# path counts it; the guests run no other UDP), and eth0's qdisc drops as
+# InDatagrams plus Udp6InDatagrams as "udp_in": every RoCE datagram handed
+# to rxe (the encap path counts it; the guests run no other UDP), and eth0's qdisc drops as
 # "qdisc_drop" (frames rxe counted as sent that never left the guest)
 hw() {
 	G "$1" 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && for f in *; do echo "$f $(cat $f)"; done;
-		awk '"'"'/^Udp:/ && ++n == 2 { print "udp_in", $2 }'"'"' /proc/net/snmp;
+		{ cat /proc/net/snmp; cat /proc/net/snmp6 2>/dev/null; } |
+			awk '"'"'/^Udp:/ && ++n == 2 { u += $2 } $1 == "Udp6InDatagrams" { u += $2 } END { print "udp_in", u }'"'"';
 		/usr/sbin/tc -s qdisc show dev eth0 | awk '"'"'/dropped/ { sub(",", "", $7); print "qdisc_drop", $7 }'"'"''
 }
 hwv() { sed -n "s/^$2 //p" "$1"; } # FILE COUNTER
@@ -99,6 +108,7 @@ relab() {
 	lab down >>"$T_TMP/relab.out" 2>&1
 	lab up "${args[@]}" >>"$T_TMP/relab.out" 2>&1 || return 1
 	[ "${ECN_SET:-0}" = 0 ] || { ecn_setup; ce0=0; } # fresh counters too
+	[ "${TAIL_SET:-0}" = 0 ] || tail_setup
 }
 
 # run NAME TOOL [ARGS]: TOOL server in r2-1, client in r1-1 (to r2-1), with
@@ -114,14 +124,15 @@ run() {
 		members >"$T_TMP/$n.ma"
 		t_cap_start c1 "$(ns leaf1)" rdma1 "$T_TMP/$n.to1.pcap" "udp port 4791"
 		t_cap_start c2 "$(ns leaf2)" rdma1 "$T_TMP/$n.to2.pcap" "udp port 4791"
-		RDMA_EXEC_TIMEOUT=150 lab_exec r2-1 "$tool $PT $*" >"$T_TMP/$n.srv" 2>&1 &
+		RDMA_EXEC_TIMEOUT=150 lab_exec r2-1 "$tool $PT -x $X2 $*" >"$T_TMP/$n.srv" 2>&1 &
 		srvpid=$!
 		rdma_wait_listen "$LAB_RUN_DIR/rdma/r2-1" 18515 ||
 			echo "# $n: no perftest server listening in r2-1 after 20 s" >>"$T_TMP/$n.cli"
-		RDMA_EXEC_TIMEOUT=150 lab_exec r1-1 "$tool $PT $* 10.2.251.2" >"$T_TMP/$n.cli" 2>&1
+		RDMA_EXEC_TIMEOUT=150 lab_exec r1-1 "$tool $PT -x $X1 $* 10.2.251.2" >"$T_TMP/$n.cli" 2>&1
 		echo $? >"$T_TMP/$n.rc"
 		wait "$srvpid"
 		echo $? >>"$T_TMP/$n.rc"
+		sleep "${RUN_SETTLE:-0}" # a late response reaches the captures too
 		t_cap_stop "$c1"
 		t_cap_stop "$c2"
 		grep -qx 124 "$T_TMP/$n.rc" || break
@@ -254,7 +265,7 @@ ecn_setup() {
 ecn_setup
 ECN_SET=1
 ITERS=5 # perftest's minimum
-PT="-d rxe0 -x 1 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
+PT="-d rxe0 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
 ce0=$(G leaf1 "$ROCEDP" -j stats | $PY -c 'import json,sys; print(sum(p["ecn_marked"] for p in json.load(sys.stdin)["ports"]))')
 run ecn ib_write_bw --tclass=2
 ce1=$(G leaf1 "$ROCEDP" -j stats | $PY -c 'import json,sys; print(sum(p["ecn_marked"] for p in json.load(sys.stdin)["ports"]))')
@@ -288,5 +299,99 @@ left=$(ip netns list | awk '{print $1}' | grep -c "^$T_LAB_PREFIX-")
 [ -n "$pids" ] && [ -z "$alive" ] && [ "$left" = 0 ] && [ ! -e "$LAB_RUN_DIR" ]
 t_check $? "lab down: both guests' qemu ($pids) ended, no namespace or state left" \
 	"alive:$alive, namespaces left: $left; $(cat "$T_TMP/down.out")"
+
+# ---------------------------------------------------------------- IPv6
+# The same fabric with --ipv6 (rocedp-lab: the guests' RoCE runs over
+# their IPv6 GIDs; perftest's out-of-band TCP is IPv4 only and takes a
+# side address) and telemetry on: a clean ib_write_bw over IPv6, then one
+# with tail drops on spine1 for the per-QP NAK count.
+ECN_SET=0
+ITERS=${RDMA_ITERS:-100}
+PT="-d rxe0 -q $QPS -s 65536 -n $ITERS -u 18 -F --report_gbits"
+args=(--leaves 2 --spines 2 --hosts 1 --rdma --ipv6 --features forward,remark,ecn,telemetry)
+[ -n "${RDMA_CONFIG:-}" ] && args+=(--config "$RDMA_CONFIG")
+t0=$(date +%s)
+if ! lab up "${args[@]}" >"$T_TMP/up6.out" 2>&1; then
+	t_fail "lab up --rdma --ipv6" "$(tail -n 4 "$T_TMP/up6.out")"
+	t_done
+	exit 1
+fi
+# gid NODE ADDR: the index of the RoCE v2 GID of NODE's address ADDR
+gid() {
+	local want
+	want=$($PY -c 'import ipaddress, sys; print(ipaddress.IPv6Address(sys.argv[1]).exploded)' "$2")
+	G "$1" "cd /sys/class/infiniband/rxe0/ports/1 && for i in \$(seq 0 15); do
+		[ \"\$(cat gids/\$i)\" = $want ] && [ \"\$(cat gid_attrs/types/\$i 2>/dev/null)\" = 'RoCE v2' ] && echo \$i && break; done"
+}
+X1=$(gid r1-1 fd00:1:251::2 | tr -d '\r')
+X2=$(gid r2-1 fd00:2:251::2 | tr -d '\r')
+[[ $X1 =~ ^[0-9]+$ ]] && [[ $X2 =~ ^[0-9]+$ ]]
+t_check $? "lab up --rdma --ipv6 in $(($(date +%s) - t0)) s: RoCE v2 GIDs of fd00:1:251::2 (r1-1, index $X1) and fd00:2:251::2 (r2-1, index $X2)" \
+	"$(G r1-1 'cd /sys/class/infiniband/rxe0/ports/1; for i in 0 1 2 3; do echo "$i $(cat gids/$i) $(cat gid_attrs/types/$i 2>&1)"; done')"
+
+# st LEAF: LEAF's rocedp stats; stv FILE KEY: a class or counter of one;
+# sd NAME KEY: its change from NAME.a to NAME.b
+st() { G "$1" "$ROCEDP" -j stats; }
+stv() {
+	$PY -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["classes"].get(sys.argv[2], d["counters"].get(sys.argv[2], 0)))' "$1" "$2"
+}
+sd() { echo $(($(stv "$T_TMP/$1.b" "$2") - $(stv "$T_TMP/$1.a" "$2"))); }
+st leaf1 >"$T_TMP/v6l1.a"
+st leaf2 >"$T_TMP/v6l2.a"
+run v6write ib_write_bw
+st leaf1 >"$T_TMP/v6l1.b"
+st leaf2 >"$T_TMP/v6l2.b"
+checks v6write
+# every RoCE frame captured is IPv6, and rocedp classified every one: each
+# leaf saw r1-1's requests as data and r2-1's ACKs as ack, and leaf1
+# forwarded the requests to its uplinks (XDP: no capture sees that)
+s1=$(d v6write hw1 sent_pkts) s2=$(d v6write hw2 sent_pkts)
+v4=0 v6=0
+for f in to1 to2; do
+	v4=$((v4 + $(tshark "${T_TSHARK_OPTS[@]}" -r "$T_TMP/v6write.$f.pcap" -Y 'infiniband && ip' 2>/dev/null | wc -l)))
+	v6=$((v6 + $(tshark "${T_TSHARK_OPTS[@]}" -r "$T_TMP/v6write.$f.pcap" -Y 'infiniband && ipv6' 2>/dev/null | wc -l)))
+done
+dl1=$(sd v6l1 data) al1=$(sd v6l1 ack) dl2=$(sd v6l2 data) al2=$(sd v6l2 ack)
+fw1=$(sd v6l1 forwarded_packets)
+[ "$v4" = 0 ] && [ "$v6" -gt 0 ] && [ "$s1" -gt 0 ] && [ "$dl1" = "$s1" ] && [ "$al1" = "$s2" ] &&
+	[ "$dl2" = "$s1" ] && [ "$al2" = "$s2" ] && [ "$fw1" -ge "$s1" ]
+t_check $? "IPv6: $v6 RoCE frames captured at the guests' ports, $v4 IPv4; leaf1 classified r1-1's $s1 requests ($dl1) and r2-1's $s2 ACKs ($al1), leaf2 too ($dl2, $al2); leaf1 forwarded $fw1 frames"
+
+# Tail drops on spine1 (tbf toward leaf2, a 64 KiB queue): go-back-N
+# retransmissions. The NAKs reach r1-1 through leaf1, which counts them
+# on their QPs through the pairing its RTT step learns from the ports.
+tail_setup() {
+	tc -n "$(ns spine1)" qdisc replace dev leaf2 root tbf rate 50mbit burst 32k limit 64k
+}
+tail_setup
+TAIL_SET=1
+G leaf1 "$ROCEDP" -j qps >"$T_TMP/tq.a"
+st leaf1 >"$T_TMP/tl1.a"
+RUN_SETTLE=2 run tail ib_write_bw
+G leaf1 "$ROCEDP" -j qps >"$T_TMP/tq.b"
+st leaf1 >"$T_TMP/tl1.b"
+$PY "$T_TOP/selftests/rdma_naks.py" qps "$T_TMP/tq.a" "$T_TMP/tq.b" >"$T_TMP/tail.qps"
+tshark "${T_TSHARK_OPTS[@]}" -r "$T_TMP/tail.to1.pcap" -Y 'infiniband.bth.opcode == 17' \
+	-T fields -e infiniband.bth.destqp -e infiniband.bth.psn -e infiniband.aeth.syndrome 2>/dev/null |
+	$PY "$T_TOP/selftests/rdma_naks.py" wire >"$T_TMP/tail.naks"
+read -r _ wire _ model <"$T_TMP/tail.naks"
+qsum=$(awk '$1 == "sum" { print $2 }' "$T_TMP/tail.qps")
+ncls=$(sd tl1 nak)
+seq=$(d tail hw1 rcvd_seq_err)
+[ "$(tr '\n' ' ' <"$T_TMP/tail.rc")" = "0 0 " ] && [ "${wire:-0}" -gt 0 ]
+t_check $? "tail drops: ib_write_bw over IPv6 completes, $wire NAKs toward r1-1, $(d tail hw1 completer_retry_err) go-back-N retries" \
+	"rc $(tr '\n' ' ' <"$T_TMP/tail.rc"); $(tail -n 3 "$T_TMP/tail.cli"); $(cat "$T_TMP/tail.naks")"
+[ "$qsum" = "$wire" ] && [ "$ncls" = "$wire" ]
+t_check $? "tail drops: leaf1's per-QP NAK sum $qsum = the $ncls NAKs it classified = the $wire NAK frames toward r1-1 (qp_unpaired +$(sd tl1 qp_unpaired))" \
+	"$(tr '\n' ';' <"$T_TMP/tail.qps")"
+# rxe counts a NAK only when it moves its completer on (rdma_naks.py): the
+# model over the captured ACKs and NAKs must give its counter exactly
+[ "$seq" = "$model" ]
+t_check $? "tail drops: r1-1's rcvd_seq_err $seq = the $model of those $wire NAKs rxe counts (beyond its completer's PSN; $((wire - model)) repeat one)"
+bad=$(awk '$1 == "qp" && $6 > 0 && $8 != "up1"' "$T_TMP/tail.qps")
+sick=$(awk '$1 == "qp" && $6 > 0' "$T_TMP/tail.qps" | wc -l)
+[ "$sick" -gt 0 ] && [ -z "$bad" ]
+t_check $? "tail drops: all $sick QPs with rewinds leave leaf1 by up1 (spine1, the lossy one)" "$(tr '\n' ';' <"$T_TMP/tail.qps")"
+lab down >"$T_TMP/down6.out" 2>&1
 
 t_done

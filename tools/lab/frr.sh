@@ -36,7 +36,7 @@ frr_conf() {
 		done
 		for h in $(seq "$hosts"); do nets+=("$(host_net "$l" "$h")"); done
 		# the Soft-RoCE guests' subnets (rdma.sh, up --rdma)
-		for h in $(seq "${rdma:-0}"); do nets+=("$(lab_rdma_ip "$l" "$h").0/24"); done
+		for h in $(seq "${rdma:-0}"); do nets+=("$(lab_rdma_net "$l" "$h")"); done
 		;;
 	spine*)
 		s=${n#spine} asn=64600 rid=10.254.1.$s

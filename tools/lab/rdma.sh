@@ -112,10 +112,11 @@ rdma_image() {
 	rdma_log "image $RDMA_INITRD: $(($(stat -c %s "$RDMA_INITRD") / 1024)) KiB"
 }
 
-# rdma_guest_start DIR NETNS TAP NAME IP/N GW MTU MAC: boot one guest whose
-# eth0 is TAP (made here, in NETNS); DIR gets its sockets, console, pid
+# rdma_guest_start DIR NETNS TAP NAME IP/N GW MTU MAC [IP4/N]: boot one guest
+# whose eth0 is TAP (made here, in NETNS); DIR gets its sockets, console,
+# pid. IP4/N: an IPv4 address beside an IPv6 IP/N (lab_rdma_oob)
 rdma_guest_start() {
-	local dir=$1 netns=$2 tap=$3 name=$4 ipn=$5 gw=$6 mtu=$7 mac=$8
+	local dir=$1 netns=$2 tap=$3 name=$4 ipn=$5 gw=$6 mtu=$7 mac=$8 ip4=${9:-}
 	mkdir -p "$dir"
 	ip -n "$netns" tuntap add dev "$tap" mode tap vnet_hdr || return 1
 	# a deep queue toward the guest: under TCG qemu drains it slowly, and a
@@ -129,7 +130,7 @@ rdma_guest_start() {
 		-m "$RDMA_MEM" -display none -no-reboot -daemonize \
 		-pidfile "$dir/qemu.pid" \
 		-kernel "$RDMA_KERNEL" -initrd "$RDMA_INITRD" \
-		-append "console=ttyS0 quiet panic=-1 rl.ip=$ipn rl.gw=$gw rl.mtu=$mtu rl.name=$name" \
+		-append "console=ttyS0 quiet panic=-1 rl.ip=$ipn rl.gw=$gw rl.mtu=$mtu rl.name=$name${ip4:+ rl.ip4=$ip4}" \
 		-serial "file:$dir/console.log" \
 		-chardev "socket,id=c1,path=$dir/ctl1.sock,server=on,wait=off" \
 		-serial chardev:c1 \
@@ -188,25 +189,68 @@ rdma_exec() {
 
 # ------------------------------------------------------ rocedp-lab glue
 # `up --rdma[=K]`: K guests r<l>-<k> behind every leaf l, on leaf port
-# rdma<k> (a tap), 10.<l>.<250+k>.2/24 via .1. They use rocedp-lab's
-# globals (prefix, mtu, rdma) and helpers (state_dir, ns, die, say).
-lab_rdma_ip() { echo "10.$1.$((250 + $2))"; } # leaf l, guest k: the /24
+# rdma<k> (a tap), 10.<l>.<250+k>.2/24 via .1; with --ipv6
+# fd00:<l>:<250+k>::2/64 via ::1 (the host plan's hex-group spelling).
+# They use rocedp-lab's globals (prefix, mtu, rdma, ipv6) and helpers
+# (state_dir, ns, die, say, addr, if_v6).
+# lab_rdma_addr L K N: address N (1 the leaf, 2 the guest) of the subnet
+lab_rdma_addr() {
+	if [ "${ipv6:-0}" = 1 ]; then echo "fd00:$1:$((250 + $2))::$3"; else echo "10.$1.$((250 + $2)).$3"; fi
+}
+# lab_rdma_net L K: the guest's subnet
+lab_rdma_net() {
+	if [ "${ipv6:-0}" = 1 ]; then echo "fd00:$1:$((250 + $2))::/64"; else echo "10.$1.$((250 + $2)).0/24"; fi
+}
+lab_rdma_plen() { if [ "${ipv6:-0}" = 1 ]; then echo 64; else echo 24; fi; }
+# With --ipv6 the guests also get 10.<l>.<250+k>.2/24, for perftest's and
+# rping's out-of-band exchange only: perftest 4.5 opens that TCP connection
+# with AF_INET alone ("Address family for hostname not supported" for an
+# IPv6 server name, with or without -R). RDMA itself then runs over the
+# IPv6 GID (ib_write_bw -x). The IPv4 routes have IPv6 next hops (RFC 5549,
+# static routes only), so the fabric's links stay IPv6.
+lab_rdma_oob() { echo "10.$1.$((250 + $2)).$3"; }
+# lab_rdma_oob_routes: those IPv4 routes, on every leaf and spine
+lab_rdma_oob_routes() {
+	local l m s nh
+	for l in $(seq "$leaves"); do
+		ip netns exec "$(ns "leaf$l")" sysctl -qw net.ipv4.ip_forward=1 >/dev/null
+		for m in $(seq "$leaves"); do
+			[ "$m" = "$l" ] && continue
+			nh=()
+			for s in $(seq "$spines"); do
+				nh+=(nexthop via inet6 "$(sd_ip "$l" "$s")" dev "up$s")
+			done
+			ip -n "$(ns "leaf$l")" route add "10.$m.0.0/16" "${nh[@]}" ||
+				die "leaf$l: IPv4 route 10.$m.0.0/16 over IPv6 next hops refused"
+		done
+	done
+	for s in $(seq "$spines"); do
+		ip netns exec "$(ns "spine$s")" sysctl -qw net.ipv4.ip_forward=1 >/dev/null
+		for l in $(seq "$leaves"); do
+			ip -n "$(ns "spine$s")" route add "10.$l.0.0/16" via inet6 "$(lu_ip "$l" "$s")" dev "leaf$l" ||
+				die "spine$s: IPv4 route 10.$l.0.0/16 over IPv6 refused"
+		done
+	done
+}
 lab_rdma_dir() { echo "$(state_dir)/rdma/$1"; }
 lab_rdma_ports() { local k; for k in $(seq "${rdma:-0}"); do echo "rdma$k"; done; }
 lab_rdma_is_guest() { [ -d "$(state_dir)/rdma/$1" ]; }
 
 # lab_rdma_leaf L: boot leaf L's guests (the image is built once per up)
 lab_rdma_leaf() {
-	local l=$1 k n net
+	local l=$1 k n oob
 	[ -n "${RDMA_INITRD:-}" ] || rdma_image "${RDMA_OUT:-$(dirname "$ROCEDP")}" ||
 		die "--rdma: no guest image (see above)"
 	for k in $(seq "$rdma"); do
 		n=r$l-$k
-		net=$(lab_rdma_ip "$l" "$k")
+		oob=
+		[ "${ipv6:-0}" = 1 ] && oob=$(lab_rdma_oob "$l" "$k" 2)/24
 		rdma_guest_start "$(lab_rdma_dir "$n")" "$(ns "leaf$l")" "rdma$k" "$n" \
-			"$net.2/24" "$net.1" "$mtu" "$(printf '52:54:00:%02x:%02x:02' "$l" "$k")" ||
+			"$(lab_rdma_addr "$l" "$k" 2)/$(lab_rdma_plen)" "$(lab_rdma_addr "$l" "$k" 1)" \
+			"$mtu" "$(printf '52:54:00:%02x:%02x:02' "$l" "$k")" "$oob" ||
 			die "$n: qemu did not start: $(tail -n2 "$(lab_rdma_dir "$n")/qemu.log")"
-		ip -n "$(ns "leaf$l")" addr add "$net.1/24" dev "rdma$k"
+		addr "leaf$l" "$(lab_rdma_addr "$l" "$k" 1)/$(lab_rdma_plen)" "rdma$k"
+		[ -z "$oob" ] || ip -n "$(ns "leaf$l")" addr add "$(lab_rdma_oob "$l" "$k" 1)/24" dev "rdma$k"
 		echo "$n" >>"$(state_dir)/nodes.rdma"
 	done
 }
@@ -223,7 +267,7 @@ lab_rdma_wait() {
 		# TCG on a loaded machine: a few tries, not one long wait
 		for _ in 1 2 3; do
 			RDMA_EXEC_TIMEOUT=20 rdma_exec "$(lab_rdma_dir "$n")" \
-				"ping -c 1 -W 5 $(lab_rdma_ip "${l%-*}" "${n#*-}").1 >/dev/null" && continue 2
+				"ping -c 1 -W 5 $(lab_rdma_addr "${l%-*}" "${n#*-}" 1) >/dev/null" && continue 2
 		done
 		die "$n cannot reach its leaf"
 	done

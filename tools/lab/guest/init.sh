@@ -4,6 +4,7 @@
 # 6.1 kernel under qemu TCG, one virtio-net eth0 on a tap in a leaf
 # namespace, rxe0 on top of it. Settings come from the kernel command line:
 #   rl.ip=A.B.C.D/N rl.gw=A.B.C.D rl.mtu=N rl.name=NODE
+# (or rl.ip=IPV6/N rl.gw=IPV6: an IPv6 guest)
 # The host runs commands through a tiny server on ttyS1 and ttyS2
 # (tools/lab/guest/gexec.py): one base64-encoded command line per request,
 # answered by its output and "@@ROCEDP-RC <id> <rc>@@".
@@ -47,9 +48,30 @@ ethtool -K eth0 tx off rx off tso off gso off gro off sg off >/dev/null 2>&1
 # overflow is returned to rxe as an error instead.
 /usr/sbin/tc qdisc replace dev eth0 root pfifo limit 10000 ||
 	echo "ROCEDP-GUEST: tc qdisc replace failed"
-[ -n "$ip_addr" ] && ip addr add "$ip_addr" dev eth0
-[ -n "$gw" ] && ip route add default via "$gw"
-sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
+case $ip_addr in
+*:*)
+	# IPv6 (the lab's --ipv6): the address usable at once (the lab owns
+	# it: no duplicate detection), no router solicitation; rxe adds a
+	# RoCEv2 GID for it (and one for the link-local address)
+	for k in disable_ipv6=0 accept_dad=0 accept_ra=0 router_solicitations=0; do
+		sysctl -qw "net.ipv6.conf.all.$k" "net.ipv6.conf.eth0.$k" 2>/dev/null
+	done
+	ip -6 addr add "$ip_addr" dev eth0
+	ip -6 route add default via "$gw"
+	# IPv4 beside it for perftest's out-of-band TCP only (rdma.sh,
+	# lab_rdma_oob): its gateway is the leaf's .1
+	ip4=$(arg ip4)
+	if [ -n "$ip4" ]; then
+		ip addr add "$ip4" dev eth0
+		ip route add default via "${ip4%.*}.1"
+	fi
+	;;
+*)
+	[ -n "$ip_addr" ] && ip addr add "$ip_addr" dev eth0
+	[ -n "$gw" ] && ip route add default via "$gw"
+	sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
+	;;
+esac
 if rdma link add rxe0 type rxe netdev eth0; then
 	echo "ROCEDP-GUEST: rxe0 on eth0 $ip_addr mtu ${mtu:-1500}"
 else
