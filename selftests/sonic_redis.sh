@@ -252,12 +252,21 @@ for _ in $(seq 40); do [ "$(kmin)" = 655360 ] && break; sleep 0.1; done
 [ "$(kmin)" = 655360 ]
 t_check $? "detach and attach with CONFIG_DB unchanged: the new maps get CONFIG_DB (kmin $(kmin))" "$(cat "$T_TMP/attach3.out"; tail -n3 "$T_TMP/sync.log")"
 
+# SIGTERM while the daemon waits for a reply (Redis stalled): the cut
+# connection is out of step, so the restore must go on a fresh one.
+# Its own state says when it waits: blocked reading the Redis socket.
+kill -STOP "$REDIS_PID"
+t_wait_for 5 grep -q unix_stream_read "/proc/$SYNC_PID/wchan"
+t_check $? "Redis stalled: the daemon waits for a reply ($(cat "/proc/$SYNC_PID/wchan" 2>/dev/null))"
 kill -TERM "$SYNC_PID" 2>/dev/null
+kill -CONT "$REDIS_PID"
 wait "$SYNC_PID"
 t_check $? "SIGTERM: the daemon exits 0" "$(tail -n2 "$T_TMP/sync.log")"
 ev=$(rc config get notify-keyspace-events | tail -n1)
 [ -z "$ev" ]
-t_check $? "notify-keyspace-events back to what the server had ('' , got '$ev')"
+t_check $? "notify-keyspace-events back to what the server had ('' , got '$ev')" "$(tail -n3 "$T_TMP/sync.log")"
+[ "$(state state)" = stopped ]
+t_check $? "STATE_DB ROCEDP|status state stopped (got '$(state state)')"
 redis_stop
 
 t_done

@@ -205,6 +205,8 @@ static int reply(struct rd_sredis *r, redisContext *c, redisReply **out,
 
 	*out = NULL;
 	e = rd_resp_get(c, r->stop, &rep, r->err, sizeof(r->err));
+	if (e == -EINTR) /* its reply unread: c is out of step now */
+		r->cut = true;
 	if (e)
 		return e;
 	*out = rep;
@@ -260,6 +262,7 @@ static int auth(struct rd_sredis *r, redisContext *c)
  * SONiC's does; the log says so. */
 static int events_on(struct rd_sredis *r)
 {
+	const volatile sig_atomic_t *stop;
 	char want[64], cur[64] = "";
 	redisReply *rep;
 	bool all;
@@ -292,13 +295,19 @@ static int events_on(struct rd_sredis *r)
 		 all || strchr(cur, 'h') ? "" : "h",
 		 all || strchr(cur, 'g') ? "" : "g",
 		 all || strchr(cur, '$') ? "" : "$");
+	/* the SET and its read-back are one step, not cut by a stop: a SET
+	 * done but not recorded would never be restored (2 s timeouts) */
+	stop = r->stop;
+	r->stop = NULL;
 	e = CMD(r, r->cmd, &rep, "CONFIG", "SET", "notify-keyspace-events",
 		want);
-	if (e)
-		return e;
-	freeReplyObject(rep);
-	/* Redis normalises the string: keep what it now says for restore */
-	e = CMD(r, r->cmd, &rep, "CONFIG", "GET", "notify-keyspace-events");
+	if (!e) {
+		freeReplyObject(rep);
+		/* Redis normalises the string: keep what it says for restore */
+		e = CMD(r, r->cmd, &rep, "CONFIG", "GET",
+			"notify-keyspace-events");
+	}
+	r->stop = stop;
 	if (e)
 		return e;
 	if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 2 &&
@@ -346,7 +355,7 @@ static void tls_why(struct rd_sredis *r)
 		snprintf(r->err, sizeof(r->err), "TLS: %s", why);
 }
 
-int rd_sredis_connect(struct rd_sredis *r, const char *url)
+static int connect_(struct rd_sredis *r, const char *url, bool cmd_only)
 {
 	char host[256], pat[32];
 	redisReply *rep;
@@ -375,10 +384,12 @@ int rd_sredis_connect(struct rd_sredis *r, const char *url)
 	 * is opened: a server that refuses it (a password, a client
 	 * certificate) sees one connection a try */
 	e = auth(r, r->cmd);
-	if (!e)
+	if (!e && !cmd_only)
 		e = events_on(r);
 	if (e)
 		goto fail;
+	if (cmd_only)
+		return 0;
 	r->sub = open_one(r, host, port, &r->bsub, &r->tsub);
 	if (!r->sub) {
 		e = -ECONNREFUSED;
@@ -407,6 +418,17 @@ fail:
 	tls_why(r);
 	rd_sredis_close(r);
 	return e;
+}
+
+int rd_sredis_connect(struct rd_sredis *r, const char *url)
+{
+	return connect_(r, url, false);
+}
+
+int rd_sredis_reopen_cmd(struct rd_sredis *r, const char *url)
+{
+	r->cut = false;
+	return connect_(r, url, true);
 }
 
 void rd_sredis_close(struct rd_sredis *r)

@@ -63,6 +63,9 @@ struct rd_sredis {
 	 * it set nothing), for rd_sredis_restore_events() */
 	char events_old[64], events_set[64];
 	bool no_config; /* CONFIG refused: events assumed on */
+	/* a reply wait ended by *stop: the command connection is out of
+	 * step or closed (kept across rd_sredis_close) */
+	bool cut;
 };
 
 /* Before the first connect: *r zeroed, stop and auth kept. */
@@ -81,6 +84,9 @@ int rd_sredis_auth_load(const char *path, struct rd_sredis_auth *a, char *err,
  * keyspace events, turning the events on in the server when they are off.
  * -errno and the reason in r->err on failure (the daemon retries). */
 int rd_sredis_connect(struct rd_sredis *r, const char *url);
+/* After r->cut, with stop cleared: a fresh command connection only (AUTH,
+ * no events set, no subscription) for the last words to the server. */
+int rd_sredis_reopen_cmd(struct rd_sredis *r, const char *url);
 void rd_sredis_close(struct rd_sredis *r);
 /* Put notify-keyspace-events back as it was if this daemon changed it and
  * nobody changed it since. */

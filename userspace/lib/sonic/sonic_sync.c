@@ -681,6 +681,15 @@ int rd_sonic_sync_run(const struct rd_sonic_sync_opts *o)
 	rd_sd_notify("STOPPING=1");
 	/* the last words to Redis are waited for (2 s timeout each) */
 	d.r.stop = NULL;
+	/* a signal that cut a reply wait left the command connection closed
+	 * or out of step: a stale reply would be taken for CONFIG GET's and
+	 * the events never restored. The last words go on a fresh one, as
+	 * they do when the stop came between a lost connection and the
+	 * next. */
+	if ((d.r.cut || (!d.r.cmd && d.r.events_set[0])) &&
+	    rd_sredis_reopen_cmd(&d.r, d.url))
+		logf_("redis: %s: %s; notify-keyspace-events not restored",
+		      d.url, d.r.err);
 	if (d.r.cmd && !d.once)
 		state_write(&d, "stopped", NULL);
 	rd_sredis_restore_events(&d.r);
