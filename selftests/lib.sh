@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared helpers for the netns selftests (sourced, not run).
+# The one TAP library of the shell tests: the netns selftests and the
+# suites in tests/ source it (never run on its own).
 #
 #   t_ok DESC | t_fail DESC [WHY] | t_check RC DESC | t_skip DESC REASON
+#   ok DESC | nok DESC [WHY]    the same as t_ok and t_fail (tests/ suites)
 #   t_done                      "N passed, M failed", exit status
+#   need_root / need_rocedp     skip unless root / one failed check unless
+#                               rocedp is built
+#   pin_maps DIR / unpin_maps DIR   the dataplane's maps pinned by bpftool
 #   t_wait_for SECONDS CMD...   poll CMD until it succeeds (1 on timeout)
 #   t_cleanup CMD...            run CMD at exit (last registered runs first)
 #   t_bg VAR CMD...             start CMD in the background, its pid in VAR,
@@ -24,6 +29,8 @@ T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # the binaries of the build dir OUT (as tests/run.sh), unless named
 T_OUT=${OUT:-build}
 case $T_OUT in /*) ;; *) T_OUT=$T_TOP/$T_OUT ;; esac
+# OUT too, absolute: the suites in tests/ name their programs through it
+OUT=$T_OUT
 ROCEDP=$(readlink -f "${ROCEDP:-$T_OUT/rocedp}")
 ROCEGEN=$(readlink -f "${ROCEGEN:-$T_OUT/rocegen}")
 LAB=$T_TOP/tools/lab/rocedp-lab
@@ -48,9 +55,12 @@ t_fail() {
 	t_n=$((t_n + 1))
 	t_failed=$((t_failed + 1))
 	echo "not ok $t_n - $1"
-	[ -n "${2:-}" ] && echo "#   $2"
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /'
 	return 0
 }
+
+ok() { t_ok "$@"; }
+nok() { t_fail "$@"; }
 
 # t_wait_for SECONDS CMD...: poll CMD (output discarded) every 0.1 s until
 # it succeeds; 1 when it has not within SECONDS
@@ -317,4 +327,57 @@ t_ns_ab() {
 	for d in lo a0 a1 b0 b1; do ip -n "$NS" link set "$d" up || return 1; done
 	ip -n "$NS" addr add 10.100.0.1/24 dev a0 &&
 		ip -n "$NS" addr add 10.100.1.1/24 dev b0
+}
+
+# pin_maps DIR: the dataplane's own map definitions (bpf/maps.h, with BTF)
+# pinned into DIR by `bpftool prog loadall ... pinmaps`, in an object whose
+# program is trivial, so the tests do not depend on the real programs.
+# Prints a failed check and returns 1 when it cannot.
+pin_maps() {
+	local dir=$1 multiarch
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	mkdir -p "$dir"
+	cat >"$T_TMP/maps.bpf.c" <<'EOC'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "maps.h"
+SEC("xdp") int rd_test_xdp(struct xdp_md *ctx) { return XDP_PASS; }
+char LICENSE[] SEC("license") = "GPL";
+EOC
+	multiarch=$(cc -print-multiarch 2>/dev/null)
+	if ! ${CLANG:-clang} -g -O2 -target bpf -I "$T_TOP/bpf" \
+		-I "/usr/include/$multiarch" -c "$T_TMP/maps.bpf.c" \
+		-o "$T_TMP/maps.bpf.o" >"$T_TMP/load.out" 2>&1 ||
+		! bpftool prog loadall "$T_TMP/maps.bpf.o" "$dir/progs" \
+			pinmaps "$dir" >>"$T_TMP/load.out" 2>&1; then
+		nok "pin the dataplane's maps with bpftool" "$(tail -5 "$T_TMP/load.out")"
+		return 1
+	fi
+}
+
+# unpin_maps DIR: remove the pins of pin_maps DIR, and the CTS rule names
+# the CLI keeps for DIR's rd_cts_rules in /run/rocedp (cts-<map id>.names),
+# which nothing else removes once the map is gone with a test's pins.
+unpin_maps() {
+	local id
+	id=$(bpftool -j map show pinned "$1/rd_cts_rules" 2>/dev/null |
+		$PY -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null)
+	[ -n "$id" ] && rm -f "/run/rocedp/cts-$id.names"
+	rm -rf "$1"
+}
+
+# need_root: the suite is skipped (exit 0) unless we are root
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root"
+		exit 0
+	fi
+}
+
+# need_rocedp: a missing binary is one failed check (exit 1)
+need_rocedp() {
+	if [ ! -x "$ROCEDP" ]; then
+		echo "not ok 1 - missing $ROCEDP (run make)"
+		exit 1
+	fi
 }

@@ -16,8 +16,8 @@
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLANG=${CLANG:-clang}
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # OUT (absolute), ok, nok, need_root
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh" # OUT (absolute), ok, nok, need_root
 need_root
 
 # the helpers that dispatch through map->ops; a bound call shows the map
@@ -28,7 +28,7 @@ mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 # bpffs takes no dots in names, so no mktemp template
 pins=/sys/fs/bpf/rocedp_helpers_$$
 tmp=$(mktemp -d)
-trap 'rm -rf "$pins" "$tmp"' EXIT
+t_cleanup 'rm -rf "$pins" "$tmp"'
 mkdir -p "$pins/merged" "$pins/rocedp" || {
 	nok "no directory on the bpffs at /sys/fs/bpf"
 	exit 1
@@ -111,5 +111,4 @@ if [ "$progs" -ge 5 ]; then
 else
 	nok "only $progs entry programs pinned (expected 5)"
 fi
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -11,8 +11,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 PIN=/sys/fs/bpf/rdarst$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdarst.XXXXXX)
@@ -21,7 +21,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_root
@@ -115,5 +115,4 @@ refuse "unknown key" "ars.colour" '{"ars": {"colour": 1}}'
 	ok "help --config-keys lists ars.mode and ars.optin.bth_mask" ||
 	nok "help --config-keys lists ars.mode and ars.optin.bth_mask" "$(grep ars "$TMP/keys")"
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -17,8 +17,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 # the test build with the fault hooks on (docs/faults.md); $ROCEDP has none
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
 EX=$ROOT/docs/examples
@@ -32,7 +32,7 @@ cleanup() {
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 check() { # check DESC CMD...: ok when CMD succeeds
@@ -580,5 +580,4 @@ check "with the real rd_route_gen back, the same load succeeds" rd config load "
 check "config help" rd config help
 refuse "config: unknown verb" "unknown command 'frobnicate'" rd config frobnicate
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -22,8 +22,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 PIN=/sys/fs/bpf/rdfilet$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdfilet.XXXXXX)
@@ -32,7 +32,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 # the attacker: an unprivileged user with no groups
@@ -308,5 +308,4 @@ if [ -x "$OUT/lbeval" ] && command -v gnuplot >/dev/null; then
 	fi
 fi
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

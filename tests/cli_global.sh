@@ -18,8 +18,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 NS=J_glob$$
 TMP=$(mktemp -d /tmp/rdglobt.XXXXXX)
 export ROCEDP_PIN_DIR=/sys/fs/bpf/rdglobt$$ # never created: status only
@@ -28,7 +28,7 @@ cleanup() {
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_root
@@ -139,5 +139,4 @@ else
 	nok "ip netns add $NS"
 fi
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

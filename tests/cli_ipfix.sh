@@ -15,8 +15,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 PIN=/sys/fs/bpf/rdipfx$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdipfx.XXXXXX)
@@ -26,7 +26,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_root
@@ -147,5 +147,4 @@ while IFS='|' read -r st desc why; do
 done <"$TMP/out"
 [ -s "$TMP/out" ] || nok "the comparison ran"
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

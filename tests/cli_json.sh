@@ -15,8 +15,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 PIN=/sys/fs/bpf/rdjsont$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdjsont.XXXXXX)
@@ -25,7 +25,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_rocedp
@@ -148,5 +148,4 @@ else
 	fi
 fi
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -14,8 +14,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 PIN=/sys/fs/bpf/rdprom$$
 export ROCEDP_PIN_DIR=$PIN/maps
 TMP=$(mktemp -d /tmp/rdprom.XXXXXX)
@@ -27,7 +27,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_root
@@ -266,4 +266,4 @@ rc=$?
 EXP_PID=
 [ $rc = 0 ] && ok "exporter: SIGTERM, exit 0" || nok "exporter SIGTERM" "exit $rc: $(cat "$TMP/exp.log")"
 
-[ "$FAILED" = 0 ]
+t_done

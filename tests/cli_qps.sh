@@ -16,8 +16,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 NS=${T_NS_PREFIX:-D_}qps$$
 PIN=/sys/fs/bpf/rdqpst$$
 export ROCEDP_PIN_DIR=$PIN/maps
@@ -29,7 +29,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_root
@@ -289,5 +289,4 @@ EOF_PY
 	export ROCEDP_PIN_DIR=$PIN/maps
 fi
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -11,8 +11,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh" # OUT, ROCEDP, PY, ok, nok, pin_maps
 need_root
 need_rocedp
 NS=${RT_NS_PREFIX:-}rdrt$$
@@ -25,7 +25,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 rd() { nsenter --net=/run/netns/"$NS" "$ROCEDP" "$@"; }
@@ -142,5 +142,4 @@ else
 	ok "routes --table x is refused: $(head -1 "$TMP/out")"
 fi
 
-echo "1..$N"
-exit $((FAILED > 0))
+t_done

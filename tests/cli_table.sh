@@ -20,8 +20,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/nobody_reach.bash"
 nobody_reach "$0" "$@"
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 ROCEDP=$(readlink -f "$ROCEDP")
 COMP=$ROOT/tools/completion/rocedp.bash
 # the page make install ships: docs/rocedp.8 with its generated sections
@@ -34,7 +34,7 @@ export ROCEDP_PIN_DIR=/sys/fs/bpf/rdtab-none$$
 cleanup() {
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 
 need_rocedp
 MAN=$TMP/rocedp.8
@@ -324,8 +324,8 @@ rcis "usage: an unknown object" 2 "$ROCEDP" bogus
 rcis "usage: an unknown command" 2 "$ROCEDP" config bogus
 
 if [ "$(id -u)" != 0 ]; then
-	echo "$((N - FAILED)) passed, $FAILED failed (root needed for the rest)"
-	[ "$FAILED" -eq 0 ]
+	echo "# root needed for the rest"
+	t_done
 	exit
 fi
 # failure (1): every root command run as nobody
@@ -390,5 +390,4 @@ else
 	nok "namespace $NS with a veth pair"
 fi
 
-echo "$((N - FAILED)) passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+t_done

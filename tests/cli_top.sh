@@ -16,8 +16,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 ROCEDP=$(readlink -f "$ROCEDP")
 PIN=/sys/fs/bpf/rdtopt$$
 export ROCEDP_PIN_DIR=$PIN/maps
@@ -31,7 +31,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 need_root
@@ -229,5 +229,4 @@ for a in "--interval 0" "--interval x" "-n 0" "--sort size" "--limit 0"; do
 	fi
 done
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -11,8 +11,8 @@
 # Output: TAP-like "ok N - ..." lines. Root (for the namespace).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh" # OUT, ROCEDP, PY, ok, nok, pin_maps
 ROCEDP=$(readlink -f "$ROCEDP")
 COMP=$ROOT/tools/completion/rocedp.bash
 NS=${T_NS_PREFIX:-O_}comp$$
@@ -22,7 +22,7 @@ cleanup() {
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 
 # comp WORD...: the completion of the last word, one per line, sorted,
 # computed by bash inside the namespace
@@ -118,5 +118,4 @@ expect "help: the objects" "$objects" "$ROCEDP" help ""
 expect "help: its options" "--config-keys --man" "$ROCEDP" help -
 expect "nothing after help OBJECT" "" "$ROCEDP" help attach ""
 
-echo "$((N - FAILED)) passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+t_done

@@ -23,8 +23,8 @@
 # Output: TAP-like "ok N - ..." lines. Root. About 20 s.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh" # OUT, ROCEDP, PY, ok, nok, pin_maps
 ROCEDP=$(readlink -f "$ROCEDP")
 NS=${T_NS_PREFIX:-O_}doc$$
 TMP=$(mktemp -d /tmp/rddoc.XXXXXX)
@@ -52,7 +52,7 @@ cleanup() {
 	rm -rf "/etc/netns/$NS" "$TMP"
 	[ "$made_etc" = 1 ] && rmdir /etc/rocedp 2>/dev/null
 }
-trap cleanup EXIT
+t_cleanup cleanup
 
 # every example: FILE:LINE, CLASS, REASON, TEXT (separated by \x1f)
 extract() {
@@ -210,5 +210,4 @@ for e in "${EXAMPLES[@]}"; do
 done
 in_ns "rocedp detach --all" >/dev/null 2>&1
 
-echo "$((N - FAILED)) passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+t_done

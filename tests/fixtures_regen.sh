@@ -8,14 +8,14 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 TMP=$(mktemp -d /tmp/rdregen.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 
 if ! "$PY" "$ROOT/tests/gen_fixtures.py" "$TMP/fix" >"$TMP/gen.out" 2>&1; then
 	nok "tests/gen_fixtures.py runs" "$(tail -5 "$TMP/gen.out")"
-	echo "1..$N"
+	t_done
 	exit 1
 fi
 ok "tests/gen_fixtures.py runs: $(tail -1 "$TMP/gen.out")"
@@ -36,5 +36,4 @@ for f in $generated; do
 	fi
 done
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -31,8 +31,8 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh" # OUT, ROCEDP, PY, ok, nok, pin_maps
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
 ROUNDS=${MW_ROUNDS:-1000}
 NS=${MW_NS_PREFIX:-}rdmw$$
@@ -47,7 +47,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 rd() { nsenter --net=/run/netns/"$NS" "$ROCEDP" "$@"; }
@@ -73,8 +73,8 @@ else
 fi
 
 if [ "$(id -u)" != 0 ]; then
-	echo "1..$N"
-	exit $((FAILED > 0))
+	t_done
+	exit
 fi
 for b in "$ROCEDP" "$ROCEDP_FAULTS_BIN"; do
 	if [ ! -x "$b" ]; then
@@ -294,5 +294,4 @@ if kill -0 "$SYNC_PID" 2>/dev/null; then
 else
 	nok "rocedp sync still running" "$(tail -5 "$TMP/sync.log")"
 fi
-echo "1..$N"
-[ $FAILED = 0 ]
+t_done

@@ -13,11 +13,11 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 RULES=$ROOT/tools/prometheus/rocedp.rules.yml
 TMP=$(mktemp -d /tmp/rdpromr.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 
 command -v promtool >/dev/null || {
 	echo "not ok 1 - promtool (tools/install-deps.sh installs prometheus)"
@@ -59,5 +59,4 @@ if [ -r "$ROOT/tools/lab/prom.sh" ]; then
 	fi
 fi
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

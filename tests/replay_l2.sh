@@ -11,10 +11,10 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 TMP=$(mktemp -d /tmp/rdrepl2.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 trap 'exit 1' INT TERM
 
 # lo (ifindex 1) is the port the frames arrive on (a test run needs a
@@ -77,5 +77,4 @@ want: $want
 $(cat "$TMP/err")"
 fi
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

@@ -9,7 +9,7 @@
 # No maps are pinned (ROCEDP_PIN_DIR points nowhere): nothing is applied.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/tests/cli_lib.bash"
+. "$ROOT/selftests/lib.sh"
 TMP=$(mktemp -d)
 FAKE=
 SYNC=
@@ -19,7 +19,7 @@ cleanup() {
 	wait 2>/dev/null
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 TCK=$(getconf CLK_TCK)
 WINDOW=3 # seconds each fault is left to act
 
@@ -131,5 +131,4 @@ if start_fake slow-cursor; then
 	stop_fake
 fi
 
-echo "# $N tests, $FAILED failed"
-[ "$FAILED" = 0 ]
+t_done

@@ -13,11 +13,11 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 DIR=$ROOT/tests/sonic
 TMP=$(mktemp -d /tmp/rdsonic.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 check() { # DESC CMD...: ok when CMD succeeds
 	local d=$1
 	shift

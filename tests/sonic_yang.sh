@@ -12,10 +12,10 @@
 # Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/tests/cli_lib.bash"
+. "$ROOT/selftests/lib.sh"
 YANG=$ROOT/tools/sonic/sonic-rocedp.yang
 TMP=$(mktemp -d /tmp/rdyang.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 
 if ! command -v yanglint >/dev/null; then
 	ok "sonic-rocedp.yang # skip yanglint missing (tools/install-deps.sh installs libyang2-tools)"
@@ -82,4 +82,4 @@ else
 	nok "a field the model lacks (flowlet_gap_us) is refused by sonic import"
 	sed 's/^/# /' "$TMP/unknown.err"
 fi
-[ "$FAILED" -eq 0 ]
+t_done

@@ -15,10 +15,10 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 TMP=$(mktemp -d /tmp/rdtree.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 
 MAX_LINES=1000
 
@@ -92,5 +92,4 @@ got=$(macro_dups "$ROOT")
 [ -z "$got" ] && ok "each function-like macro of userspace/ is defined in one file" ||
 	nok "macros defined in more than one file: keep one" "$got"
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done

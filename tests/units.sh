@@ -20,10 +20,10 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash"
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh"
 TMP=$(mktemp -d /tmp/rdunits.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+t_cleanup 'rm -rf "$TMP"'
 trap 'exit 1' INT TERM
 
 command -v systemd-analyze >/dev/null || {
@@ -37,7 +37,7 @@ need_rocedp
 if ! make -s -C "$ROOT" install OUT="$OUT" PREFIX="$TMP/usr" UNITDIR="$TMP/units" \
 	>"$TMP/inst.out" 2>&1; then
 	nok "make install PREFIX=$TMP/usr UNITDIR=$TMP/units" "$(tail -5 "$TMP/inst.out")"
-	echo "1..$N"
+	t_done
 	exit 1
 fi
 U=$TMP/units
@@ -116,5 +116,4 @@ done
 	ok "rocedp-exporter.service: rocedp exporter --listen :9436 (overridable), the one unit open to any address" ||
 	nok "rocedp-exporter.service ExecStart, listen, IPAddressAllow" "$(grep -E '^(Exec|Env|IPAddress)' "$U/rocedp-exporter.service")"
 
-echo "1..$N"
-[ "$FAILED" = 0 ]
+t_done
