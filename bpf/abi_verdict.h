@@ -20,6 +20,11 @@ enum rocedp_class {
 	ROCEDP_CLASS_IP, /* IP, not RoCEv2 */
 	ROCEDP_CLASS_NON_IP,
 	ROCEDP_CLASS_MALFORMED,
+	/* Ultra Ethernet (UDP 4793), after the older classes so their
+	 * numbers stay */
+	ROCEDP_CLASS_UEC, /* requests and other PDS types */
+	ROCEDP_CLASS_UEC_ACK, /* PDS ACK, ACK_CC, ACK_CCX */
+	ROCEDP_CLASS_UEC_NACK, /* PDS NACK, NACK_CCX (trimmed ones too) */
 	ROCEDP_CLASS_MAX,
 };
 

@@ -127,6 +127,21 @@ static __always_inline __u8 rd_classify_roce(struct rd_flow *fl,
 	return ROCEDP_CLASS_DATA;
 }
 
+/* UEC: ACKs and NACKs apart, as RoCE's, so they can be remarked alike. */
+static __always_inline __u8 rd_classify_uec(const struct rd_flow *fl)
+{
+	switch (fl->opcode) {
+	case ROCEDP_PDS_ACK:
+	case ROCEDP_PDS_ACK_CC:
+	case ROCEDP_PDS_ACK_CCX:
+		return ROCEDP_CLASS_UEC_ACK;
+	case ROCEDP_PDS_NACK:
+	case ROCEDP_PDS_NACK_CCX:
+		return ROCEDP_CLASS_UEC_NACK;
+	}
+	return ROCEDP_CLASS_UEC;
+}
+
 /*
  * Sets fl->cls (and fl->cts_rule). count: bump the CTS rule counters
  * (ingress only, not again on egress).
@@ -141,6 +156,8 @@ rd_classify(struct rd_flow *fl, const struct rocedp_config *cfg, int count)
 		fl->cls = ROCEDP_CLASS_NON_IP;
 	else if (fl->is_roce)
 		fl->cls = rd_classify_roce(fl, cfg, count);
+	else if (fl->is_uec)
+		fl->cls = rd_classify_uec(fl);
 	else
 		fl->cls = ROCEDP_CLASS_IP;
 }

@@ -48,7 +48,10 @@ static __always_inline int rd_addr_after(const __u32 *a, const __u32 *b,
  * The hashed fields, by mode. RoCE frames in qp / qp-only / flowlet /
  * spray modes add the BTH destination QP; qp-only and flowlet leave out the
  * UDP source port that NICs choose (a CNP may even carry 0). Non-RoCE
- * traffic always hashes on its 5-tuple.
+ * traffic always hashes on its 5-tuple. Ultra Ethernet (UDP 4793) puts
+ * its entropy value in the UDP source port, the part of its 5-tuple that
+ * varies, so every mode hashes, holds flowlets of and sprays UEC by its
+ * entropy as it does RoCE by its QP.
  */
 static __always_inline __u32 rd_flow_hash(const struct rd_flow *p, __u32 mode,
 					  __u32 seed, __u32 flags)

@@ -96,6 +96,11 @@ struct rd_flow {
 	__u8 icmp6_type;
 	__u8 dmac[ETH_ALEN]; /* for the ingress port's MAC check */
 	__u8 bth_flags; /* BTH byte 8: AckReq, reserved (ARS opt-in); tail pad */
+	/*
+	 * UDP 4793 (Ultra Ethernet): opcode then holds the PDS type and
+	 * aeth_code a NACK's code; the entropy value is sport.
+	 */
+	__u8 is_uec;
 };
 
 _Static_assert(__builtin_offsetof(struct rd_flow, dmac) % 4 == 0,
@@ -400,6 +405,28 @@ static __always_inline int rd_parse_bth(struct rd_cursor *c, struct rd_pkt *p,
 	return 0;
 }
 
+/*
+ * The PDS prologue of a UDP 4793 datagram: its type, and a NACK's code.
+ * rocedp does not validate UEC: a datagram too short for a prologue, or
+ * one whose prologue lies past the linear part, is class uec, type 0.
+ */
+static __always_inline void rd_parse_pds(struct rd_cursor *c, struct rd_pkt *p,
+					 __u32 udp_payload)
+{
+	__u8 *h = c->pos;
+	__u8 type;
+
+	p->fl.is_uec = 1;
+	if (udp_payload < 2 || (void *)(h + 2) > c->end)
+		return;
+	type = h[0] >> ROCEDP_PDS_TYPE_SHIFT;
+	p->fl.opcode = type;
+	if ((type == ROCEDP_PDS_NACK || type == ROCEDP_PDS_NACK_CCX) &&
+	    udp_payload > ROCEDP_PDS_NACK_CODE_OFF &&
+	    (void *)(h + ROCEDP_PDS_NACK_CODE_OFF + 1) <= c->end)
+		p->fl.aeth_code = h[ROCEDP_PDS_NACK_CODE_OFF];
+}
+
 static __always_inline int rd_parse_udp(struct rd_cursor *c, struct rd_pkt *p,
 					__u32 l4_len)
 {
@@ -413,6 +440,10 @@ static __always_inline int rd_parse_udp(struct rd_cursor *c, struct rd_pkt *p,
 	ulen = bpf_ntohs(udp->len) & 0xffff;
 	if (ulen < sizeof(*udp) || ulen > l4_len)
 		return ROCEDP_MAL_BAD_UDP_LEN;
+	if (p->fl.dport == ROCEDP_UEC_PORT) {
+		rd_parse_pds(c, p, ulen - sizeof(*udp));
+		return 0;
+	}
 	if (p->fl.dport != ROCEDP_ROCEV2_PORT)
 		return 0;
 	return rd_parse_bth(c, p, ulen - sizeof(*udp));

@@ -90,13 +90,14 @@ c = dump("rd_config")[0]["formatted"]["value"]
 want = dict(features=0b1011, hash_mode=1, hash_seed=0, hash_flags=0,
             flowlet_rtt_us=22, flowlet_gap_min_us=2, flowlet_gap_max_us=2047,
             flowlet_flags=0, flowlet_choice=0, load_tau_us=10,
-            rtt_ewma_shift=3, ecn_class_optout=(1<<1)|(1<<2)|(1<<3),
+            rtt_ewma_shift=3,
+            ecn_class_optout=(1<<1)|(1<<2)|(1<<3)|(1<<10)|(1<<11),
             n_cts_rules=0)
 for k, v in want.items():
     assert c[k] == v, (k, c[k], v)
 q = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_qos")}
-dscp = {1: 46, 2: 46, 3: 48, 4: 46}  # ack nak cnp cts
-for cls in range(9):
+dscp = {1: 46, 2: 46, 3: 48, 4: 46, 10: 46, 11: 46}  # ack nak cnp cts uec_ack uec_nack
+for cls in range(12):
     if cls in dscp:
         assert q[cls]["action"] == 1 and q[cls]["dscp"] == dscp[cls], (cls, q[cls])
     else:
@@ -520,12 +521,13 @@ q = {e["formatted"]["key"]: e["formatted"]["value"] for e in json.loads(subproce
 assert q[3] == {"action": 1, "dscp": 40, "set_pcp": 1, "pcp": 5}, q[3]
 assert q[0]["action"] == 0, q[0]
 EOF
-check "qos show -j lists the seven settable classes" sh -c "nsenter --net=/run/netns/$NS $ROCEDP qos show -j |
+check "qos show -j lists the ten settable classes" sh -c "nsenter --net=/run/netns/$NS $ROCEDP qos show -j |
 	$PY -c '
 import json, sys
 d = json.load(sys.stdin)
 names = [c[\"class\"] for c in d[\"classes\"]]
-assert names == [\"data\", \"ack\", \"nak\", \"cnp\", \"cts\", \"roce_other\", \"ip\"], names
+assert names == [\"data\", \"ack\", \"nak\", \"cnp\", \"cts\", \"roce_other\", \"ip\",
+                 \"uec\", \"uec_ack\", \"uec_nack\"], names
 cnp = d[\"classes\"][3]
 assert cnp[\"dscp\"] == 40 and cnp[\"pcp\"] == 5, cnp'"
 

@@ -110,7 +110,7 @@ expect "config set keys with a prefix" "hash.mode= hash.seed= hash.symmetric=" \
 expect "config set: a value is not completed" "" "$ROCEDP" config set hash.mode=
 has "config keys the docs name exist" "hash.mode= qos.cnp.dscp= flowlet.gap= ecn.ports=" \
 	"$ROCEDP" config set ""
-expect "qos set: the classes" "ack cnp cts data ip nak roce_other" "$ROCEDP" qos set ""
+expect "qos set: the classes" "ack cnp cts data ip nak roce_other uec uec_ack uec_nack" "$ROCEDP" qos set ""
 expect "qos set CLASS: its keywords" "dscp pcp leave" "$ROCEDP" qos set cnp ""
 has "config load: files" "docs/examples" "$ROCEDP" --json config load docs/ex
 expect "--pin-dir: directories" "docs" "$ROCEDP" --pin-dir doc

@@ -35,7 +35,8 @@ STAT_U64 = ("pkts bytes first_ns last_ns req_pkts gaps gap_psns rewinds dups "
             "nak_remote_access nak_remote_op nak_other cnps ce rtt_min_ns "
             "rtt_ewma_ns rtt_samples unacked_ns stalls").split()
 STAT_U32 = "next_psn resp_psn unacked_psn flags in_ifindex out_ifindex".split()
-CLASSES = "data ack nak cnp cts roce_other ip non_ip malformed".split()
+CLASSES = ("data ack nak cnp cts roce_other ip non_ip malformed uec uec_ack "
+           "uec_nack").split()
 
 
 def hexs(b):

@@ -292,7 +292,8 @@ static const struct cli_cmd cmds[] = {
 	  "per-class DSCP remarking", NULL, none },
 	{ "qos", "set", "CLASS dscp D [pcp P]|CLASS leave", 2, 5, CLI_ROOT,
 	  cmd_qos_set, "remark CLASS to DSCP D (0..63) and PCP P (0..7)",
-	  "Classes: data, ack, nak, cnp, cts, roce_other, ip. leave keeps "
+	  "Classes: data, ack, nak, cnp, cts, roce_other, ip, uec, uec_ack, "
+	  "uec_nack. leave keeps "
 	  "the class's DSCP as it arrives.",
 	  none },
 	{ "qos", "rules", "", 0, 0, CLI_ROOT, cmd_qos_rules,

@@ -461,7 +461,7 @@ static void check_ecn(enum rd_hook h, const struct rd_run *r, const uint8_t *in,
 		     ein, eout);
 	if (ein != eout)
 		st.ce_marked++;
-	exempt = cls >= ROCEDP_CLASS_MALFORMED || cls == ROCEDP_CLASS_NON_IP ||
+	exempt = cls == ROCEDP_CLASS_MALFORMED || cls == ROCEDP_CLASS_NON_IP ||
 		 ((cfg.optout >> cls) & 1);
 	if (exempt && ein != eout)
 		fail(h, r, in, len, "class %s is exempt from ECN, marked",

@@ -104,13 +104,17 @@ void rd_staged_defaults(struct rd_staged *s)
 	c->rtt_ewma_shift = ROCEDP_DEFAULT_RTT_EWMA_SHIFT;
 	c->qp_stall_us = ROCEDP_DEFAULT_QP_STALL_US;
 	c->ecn_class_optout = 1u << ROCEDP_CLASS_ACK | 1u << ROCEDP_CLASS_NAK |
-			      1u << ROCEDP_CLASS_CNP;
+			      1u << ROCEDP_CLASS_CNP |
+			      1u << ROCEDP_CLASS_UEC_ACK |
+			      1u << ROCEDP_CLASS_UEC_NACK;
 	/* the reasons for these values are in docs/config.md */
 	set_dscp(s, ROCEDP_CLASS_ACK, 46);
 	set_dscp(s, ROCEDP_CLASS_NAK, 46);
 	set_dscp(s, ROCEDP_CLASS_CNP, 48);
 	set_dscp(s, ROCEDP_CLASS_CTS, 46);
 	rd_cfg_ars_defaults(&s->ars);
+	set_dscp(s, ROCEDP_CLASS_UEC_ACK, 46);
+	set_dscp(s, ROCEDP_CLASS_UEC_NACK, 46);
 }
 
 void rd_staged_free(struct rd_staged *s)
@@ -152,8 +156,8 @@ int rd_cfg_port_cmp(const void *a, const void *b)
 }
 
 const char *const rd_cfg_class_keys[ROCEDP_CLASS_MAX + 1] = {
-	"data",	      "ack", "nak",    "cnp",	    "cts",
-	"roce_other", "ip",  "non_ip", "malformed", NULL,
+	"data",	  "ack",       "nak", "cnp",	 "cts",	     "roce_other", "ip",
+	"non_ip", "malformed", "uec", "uec_ack", "uec_nack", NULL,
 };
 
 /* The class names a QoS action may be set for, space separated. */

@@ -15,6 +15,9 @@ static const char *const class_names[ROCEDP_CLASS_MAX] = {
 	[ROCEDP_CLASS_IP] = "ip",
 	[ROCEDP_CLASS_NON_IP] = "non_ip",
 	[ROCEDP_CLASS_MALFORMED] = "malformed",
+	[ROCEDP_CLASS_UEC] = "uec",
+	[ROCEDP_CLASS_UEC_ACK] = "uec_ack",
+	[ROCEDP_CLASS_UEC_NACK] = "uec_nack",
 };
 
 static const char *const mal_names[ROCEDP_MAL_MAX] = {
