@@ -36,8 +36,6 @@ enum rocedp_flowlet_choice {
 };
 
 #define ROCEDP_FLOWLETF_AUTO_GAP (1u << 0) /* gap follows measured RTT/2 */
-/* ARS on (abi_ars.h): set by the config writer when rd_ars names a mode */
-#define ROCEDP_FLOWLETF_ARS (1u << 1)
 
 /* rocedp_config: ARRAY[1]. Runtime switch-wide settings. */
 struct rocedp_config {

@@ -208,11 +208,6 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 			pass = rd_fwd_express(fl, pl, cfg, xdp);
 		} else if (!pass) {
 			pass = rd_fwd_route(fl, pl);
-			if (!pass && (pl->flowlets & RD_PLAN_ARS))
-				pl->slot = rd_ars_member(pl->group_id, pl->now,
-							 rd_ars_key(fl),
-							 rd_ars_dst(fl, 0),
-							 rd_ars_dst(fl, 1));
 			if (!pass)
 				pass = rd_fwd_member(fl, pl);
 		}

@@ -17,7 +17,6 @@
 
 #include "member.h"
 #include "counters.h"
-#include "ars.h"
 
 /*
  * A point where another CPU may act between two steps of this CPU. Empty
@@ -198,12 +197,6 @@ static __always_inline int rd_flowlet_choose(const struct rocedp_config *cfg,
 					     const struct rocedp_group *g,
 					     __u32 hash, __u64 now)
 {
-	int slot;
-
-	/* an ARS flowlet mode's frame: its own choice (ars.h) */
-	if ((cfg->flowlet_flags & ROCEDP_FLOWLETF_ARS) &&
-	    (slot = rd_ars_choose(g)) != RD_ARS_BASE)
-		return slot;
 	switch (cfg->flowlet_choice) {
 	case ROCEDP_FLOWLET_RANDOM:
 		return rd_pick_weighted(g, bpf_get_prandom_u32());
@@ -320,7 +313,6 @@ static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
 	} rec;
 	__u64 old, claim, *k;
 	__u32 si;
-	int fb;
 
 	sc = rd_scratch_get();
 	if (!sc)
@@ -356,12 +348,6 @@ static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
 	v = rd_fl_victim(s, p, sc->fl.tag);
 	if (!v)
 		goto raced;
-	/* a set of live flowlets: an ARS flowlet mode's fallback takes it */
-	if ((cfg->flowlet_flags & ROCEDP_FLOWLETF_ARS) && rd_fl_tag_read(v)) {
-		fb = rd_ars_full(v->fl.last_ns, sc->fl.now);
-		if (fb >= 0)
-			return fb;
-	}
 	/* read again (the swap fails if the tag changed since): not ours */
 	old = rd_fl_tag_read(v);
 	if (old == ROCEDP_FLOWLET_TAG_BUSY ||
@@ -513,12 +499,6 @@ rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
 	if (nslot != slot) {
 		fl->moves++;
 		rd_count(ROCEDP_CTR_FLOWLET_MOVE);
-		if (cfg->flowlet_flags & ROCEDP_FLOWLETF_ARS)
-			rd_ars_moved(
-				g->members[slot & (ROCEDP_MAX_MEMBERS - 1)]
-					.ifindex,
-				g->members[nslot & (ROCEDP_MAX_MEMBERS - 1)]
-					.ifindex);
 		/* Cannot happen by construction unless the member vanished. */
 		if (idle <= gap && fl->group_id == group_id &&
 		    rd_slot_active(g, slot))

@@ -207,9 +207,6 @@ static __always_inline void rd_plan_settings(struct rd_plan *f,
 	f->hash_mode = mode;
 	f->flowlets = (features & ROCEDP_F_FLOWLET) ||
 		      mode == ROCEDP_HASH_FLOWLET;
-	/* ARS chooses per frame: no cached member, the load kept (ars.h) */
-	if (c->flowlet_flags & ROCEDP_FLOWLETF_ARS)
-		f->flowlets |= RD_PLAN_ARS;
 	f->hash_seed = c->hash_seed;
 	f->hash_flags = c->hash_flags;
 }
@@ -309,7 +306,7 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	__u32 mode, group_id, egress, seq;
 	struct rocedp_member *m;
 	struct rocedp_group *g;
-	int slot, fl_on;
+	int slot;
 
 	/* keys on the stack: 6.1 refuses a key in a global's argument memory */
 	group_id = f->group_id;
@@ -319,28 +316,12 @@ static __always_inline int rd_fwd_member_body(struct rd_flow *p,
 	if (!g->n_active)
 		return ROCEDP_PASS_NO_MEMBER;
 	mode = f->hash_mode;
-	fl_on = f->flowlets & 1;
-	slot = RD_ARS_BASE;
-	if (f->flowlets & RD_PLAN_ARS) {
-		/* express: decided here; general: before rd_fwd_member */
-		slot = with_flowlets == 2 ?
-			       rd_ars_member(group_id, f->now, rd_ars_key(p),
-					     rd_ars_dst(p, 0),
-					     rd_ars_dst(p, 1)) :
-			       f->slot;
-		if (slot == RD_ARS_FLOWLET)
-			fl_on = 1;
-		else if (slot < ROCEDP_MAX_MEMBERS && !rd_slot_active(g, slot))
-			slot = RD_ARS_BASE; /* the group changed between */
-	}
-	if (slot != RD_ARS_BASE && slot != RD_ARS_FLOWLET) {
-		/* the ARS mode's member, or none (ROCEDP_NO_MEMBER) */
-	} else if (mode == ROCEDP_HASH_SPRAY) {
+	if (mode == ROCEDP_HASH_SPRAY) {
 		rd_count(ROCEDP_CTR_SPRAY_PKTS);
 		slot = rd_pick_weighted(g, bpf_get_prandom_u32());
-	} else if (with_flowlets == 2 && fl_on) {
+	} else if (with_flowlets == 2 && f->flowlets) {
 		slot = rd_flowlet_select_sub(cfg, g, p, f, group_id);
-	} else if (with_flowlets && fl_on) {
+	} else if (with_flowlets && f->flowlets) {
 		slot = rd_flowlet_select(cfg, g, group_id, p, p->hash,
 					 f->in_ifindex, f->now);
 	} else {

@@ -276,21 +276,6 @@ struct {
 	__type(value, struct rocedp_port_flaps);
 } rd_port_flaps SEC(".maps");
 
-/* ARS (bpf/ars.h, abi_ars.h): its settings, and SAI's counters per group */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct rocedp_ars);
-} rd_ars SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, ROCEDP_MAX_GROUPS);
-	__type(key, __u32);
-	__type(value, struct rocedp_ars_stats);
-} rd_ars_stats SEC(".maps");
-
 /*
  * Per-CPU scratch for what the stack has no room for: Linux 6.1 sums the
  * frames of the deepest call chain (entry, rd_ingress_decide,

@@ -95,7 +95,6 @@ struct rd_flow {
 	__u8 dmac_group; /* destination MAC is multicast/broadcast */
 	__u8 icmp6_type;
 	__u8 dmac[ETH_ALEN]; /* for the ingress port's MAC check */
-	__u8 bth_flags; /* BTH byte 8: AckReq, reserved (ARS opt-in); tail pad */
 	/*
 	 * UDP 4793 (Ultra Ethernet): opcode then holds the PDS type and
 	 * aeth_code a NACK's code; the entropy value is sport.
@@ -195,7 +194,6 @@ static __always_inline void rd_take_bth(const struct rd_bth *bth, __u32 rest,
 	p->fl.dest_qp = rd_u24(bth->dqp);
 	p->fl.psn = rd_u24(bth->psn);
 	p->fl.ack_req = bth->apsn >> 7;
-	p->fl.bth_flags = bth->apsn;
 	p->fl.bth_payload = rest;
 }
 

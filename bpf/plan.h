@@ -11,8 +11,6 @@
 
 struct rd_fc_ent;
 
-#define RD_PLAN_ARS 2 /* in rd_plan.flowlets: ARS is on (ars.h) */
-
 struct rd_plan {
 	__u64 now;
 	__u32 in_ifindex;
@@ -51,7 +49,7 @@ struct rd_plan {
 	 * file a decision under settings it was not made with.
 	 */
 	__u8 hash_mode;
-	__u8 flowlets; /* rd_flowlets_on, | RD_PLAN_ARS while ARS is on */
+	__u8 flowlets; /* rd_flowlets_on */
 	__u32 hash_seed;
 	__u32 hash_flags;
 	__u32 group_seq; /* the group's live word its member was read under */

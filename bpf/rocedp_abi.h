@@ -21,7 +21,6 @@
 #include "abi_trace.h"
 #include "abi_telemetry.h"
 #include "abi_ecn.h"
-#include "abi_ars.h"
 #include "abi_uec.h"
 
 #endif /* ROCEDP_ABI_H */

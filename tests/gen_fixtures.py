@@ -30,7 +30,6 @@ from fixgen.gen_fwd import (gen_fwd, gen_remark_only, gen_jumbo,  # noqa: E402
                             gen_tc_vlan)
 from fixgen.gen_corners import gen_corners, gen_l2  # noqa: E402
 from fixgen.gen_v6 import gen_v6  # noqa: E402
-from fixgen.gen_ars import gen_ars  # noqa: E402
 from fixgen.gen_uec import gen_uec  # noqa: E402
 
 OUTDIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "fixtures")
@@ -48,7 +47,6 @@ def main():
     gen_corners()
     gen_l2()
     gen_v6()
-    gen_ars()
     gen_uec()
     os.makedirs(OUTDIR, exist_ok=True)
     names = set()

@@ -121,7 +121,3 @@ test-progs: $(TEST_OUT)/fib_mix_test
 # attach and detach through the library alone, in a private netns
 FORMAT_EXTRA += tests/attach_api_test.c
 test-progs: $(TEST_OUT)/attach_api_test
-
-# ARS modes over many frames, the fallback, SAI's counters (docs/ars.md)
-FORMAT_EXTRA += tests/ars_test.c
-test-progs: $(TEST_OUT)/ars_test

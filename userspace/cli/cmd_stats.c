@@ -109,15 +109,6 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 
 		fprintf(f, "group %u: imbalance %.3f (busiest / mean)\n", g->id,
 			g->imbalance);
-		if (g->ars.frames || g->ars.base)
-			fprintf(f,
-				"  ars: frames %llu not_opted %llu next_hop_reassignments %llu port_reassignments %llu packet_drops %llu fallback %llu\n",
-				(unsigned long long)g->ars.frames,
-				(unsigned long long)g->ars.base,
-				(unsigned long long)g->ars.nh_reassign,
-				(unsigned long long)g->ars.port_reassign,
-				(unsigned long long)g->ars.drops,
-				(unsigned long long)g->ars.fallback);
 		for (j = 0; j < g->n_members; j++)
 			fprintf(f,
 				"  member %-2u %-16s weight %-5u %s pkts %llu bytes %llu\n",
@@ -176,20 +167,8 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s,
 	for (i = 0; i < s->n_groups; i++) {
 		const struct rd_group_stats *g = &s->groups[i];
 
-		fprintf(f, "%s{\"id\":%u,\"imbalance\":%.4f,", i ? "," : "",
-			g->id, g->imbalance);
-		/* SAI_NEXT_HOP_GROUP_ATTR_ARS_* by their SAI names */
-		fprintf(f,
-			"\"ars\":{\"frames\":%llu,\"not_opted\":%llu,"
-			"\"next_hop_reassignments\":%llu,"
-			"\"port_reassignments\":%llu,\"packet_drops\":%llu,"
-			"\"fallback\":%llu},\"members\":[",
-			(unsigned long long)g->ars.frames,
-			(unsigned long long)g->ars.base,
-			(unsigned long long)g->ars.nh_reassign,
-			(unsigned long long)g->ars.port_reassign,
-			(unsigned long long)g->ars.drops,
-			(unsigned long long)g->ars.fallback);
+		fprintf(f, "%s{\"id\":%u,\"imbalance\":%.4f,\"members\":[",
+			i ? "," : "", g->id, g->imbalance);
 		for (j = 0; j < g->n_members; j++)
 			fprintf(f,
 				"%s{\"slot\":%u,\"ifindex\":%u,\"weight\":%u,"

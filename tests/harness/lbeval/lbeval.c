@@ -31,17 +31,9 @@
 #include "stats.h"
 
 const char *const pattern_names[] = { "ring", "alltoall", "incast" };
-const char *const mode_names[] = { "5tuple",
-				   "qp",
-				   "qp-only",
-				   "flowlet",
-				   "flowlet-random",
-				   "spray",
-				   "flowlet_quality",
-				   "flowlet_random",
-				   "per_packet_quality",
-				   "per_packet_random",
-				   "fixed" };
+const char *const mode_names[] = { "5tuple",	     "qp",
+				   "qp-only",	     "flowlet",
+				   "flowlet-random", "spray" };
 
 /* xorshift64*: a fixed seed makes every trace identical */
 static uint64_t rng_state;
@@ -255,17 +247,12 @@ static void write_config(FILE *f, const struct lb_opts *o, enum lb_mode mode)
 	static const char *const hash[] = { "5tuple",  "qp",	  "qp-only",
 					    "flowlet", "flowlet", "spray" };
 	bool flowlet = mode == LB_FLOWLET || mode == LB_FLOWLET_RANDOM;
-	bool ars = mode > LB_SPRAY;
 	unsigned int m;
 
 	fprintf(f, "{\"features\": [\"forward\"%s],\n",
 		flowlet ? ", \"flowlet\"" : "");
-	/* an ARS mode over the qp hash, the flowlet gap and tau as above */
-	fprintf(f, " \"hash\": {\"mode\": \"%s\", \"seed\": %u},\n",
-		ars ? "qp" : hash[mode], o->seed);
-	if (ars)
-		fprintf(f, " \"ars\": {\"mode\": \"%s\"},\n", mode_names[mode]);
-	flowlet |= ars;
+	fprintf(f, " \"hash\": {\"mode\": \"%s\", \"seed\": %u},\n", hash[mode],
+		o->seed);
 	if (flowlet) {
 		fprintf(f, " \"flowlet\": {\"rtt_us\": %u, \"choice\": \"%s\"",
 			o->rtt_us,
@@ -501,8 +488,6 @@ static void usage(FILE *f)
 		"              [--iters I] [--rate-gbps R] [--members K] [--skew-us S]\n"
 		"              [--jitter-us J] [--rtt-us R] [--tau-us T] [--seed N]\n"
 		"              [--modes 5tuple,qp,qp-only,flowlet,flowlet-random,spray]\n"
-		"              (ARS modes on request: flowlet_quality,flowlet_random,\n"
-		"               per_packet_quality,per_packet_random,fixed)\n"
 		"              [-j] [--png FILE] [--check]\n"
 		"       lbeval --pcap FILE [--pcap FILE...] [--window-us W] [--members K]\n"
 		"              [--rtt-us R] [--tau-us T] [--seed N] [--modes ...] [-j]\n"
@@ -559,7 +544,7 @@ static int parse_modes(const char *s, unsigned int *mask)
 				break;
 		if (m == LB_MODE_MAX) {
 			rd_err("--modes",
-			       "unknown mode '%s' (expected 5tuple qp qp-only flowlet flowlet-random spray, or an ARS mode: flowlet_quality flowlet_random per_packet_quality per_packet_random fixed)",
+			       "unknown mode '%s' (expected 5tuple qp qp-only flowlet flowlet-random spray)",
 			       tok);
 			err = -EINVAL;
 		}
@@ -650,7 +635,7 @@ int main(int argc, char **argv)
 	set_standard(&o);
 	o.standard = false;
 	o.window_us = 10000;
-	o.modes = LB_MODES_DEFAULT;
+	o.modes = (1u << LB_MODE_MAX) - 1;
 	/* --standard first, so later options can vary one parameter */
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--standard"))

@@ -32,15 +32,8 @@ enum lb_mode {
 	LB_FLOWLET,
 	LB_FLOWLET_RANDOM,
 	LB_SPRAY,
-	/* ARS modes per group (docs/ars.md): only when --modes names them */
-	LB_ARS_FLOWLET_QUALITY,
-	LB_ARS_FLOWLET_RANDOM,
-	LB_ARS_PER_PACKET_QUALITY,
-	LB_ARS_PER_PACKET_RANDOM,
-	LB_ARS_FIXED,
 	LB_MODE_MAX,
 };
-#define LB_MODES_DEFAULT ((1u << (LB_SPRAY + 1)) - 1)
 extern const char *const mode_names[];
 
 struct lb_opts {

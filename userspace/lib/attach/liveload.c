@@ -88,14 +88,11 @@ static int set_pin_paths(struct rocedp *skel)
 	bpf_object__for_each_map(map, skel->obj)
 	{
 		/*
-		 * .rodata/.bss, the per-CPU scratch (ARS's too) and the
-		 * decision cache are private to each load (a new program
-		 * starts with no entries)
+		 * .rodata/.bss, the per-CPU scratch and the decision cache are
+		 * private to each load (a new program starts with no entries)
 		 */
 		if (strncmp(bpf_map__name(map), "rd_", 3) ||
 		    map == skel->maps.rd_scratch ||
-		    map == skel->maps.rd_ars_frame ||
-		    map == skel->maps.rd_ars_band ||
 		    map == skel->maps.rd_fwd_cache ||
 		    map == skel->maps.rd_fwd_cache6)
 			continue;

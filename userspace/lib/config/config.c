@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "config.h"
-#include "config_ars.h"
 #include "names.h"
 
 /* qsort() with an empty table may get a NULL base, which is undefined */
@@ -112,7 +111,6 @@ void rd_staged_defaults(struct rd_staged *s)
 	set_dscp(s, ROCEDP_CLASS_NAK, 46);
 	set_dscp(s, ROCEDP_CLASS_CNP, 48);
 	set_dscp(s, ROCEDP_CLASS_CTS, 46);
-	rd_cfg_ars_defaults(&s->ars);
 	set_dscp(s, ROCEDP_CLASS_UEC_ACK, 46);
 	set_dscp(s, ROCEDP_CLASS_UEC_NACK, 46);
 }

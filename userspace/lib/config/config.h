@@ -44,7 +44,6 @@ struct rd_staged {
 	struct rocedp_config cfg; /* n_cts_rules included */
 	struct rocedp_qos qos[ROCEDP_CLASS_MAX];
 	struct rocedp_cts_rule rules[ROCEDP_MAX_CTS_RULES];
-	struct rocedp_ars ars; /* config_ars.c */
 	char rule_names[ROCEDP_MAX_CTS_RULES][RD_CTS_NAME_MAX];
 	struct rd_cfg_port *ports; /* non-default ECN port settings */
 	unsigned int n_ports;

@@ -932,7 +932,7 @@ int rd_config_parse_host(struct json_object *root, const struct rd_host *h,
 {
 	static const char *const keys[] = {
 		"features", "hash",   "flowlet",   "qos",    "cts_rules", "ecn",
-		"groups",   "routes", "telemetry", "attach", "ars",	  NULL
+		"groups",   "routes", "telemetry", "attach", NULL
 	};
 	bool named[ROCEDP_MAX_GROUPS] = { false };
 	struct rd_json_ctx c = { .host = h };
@@ -964,8 +964,6 @@ int rd_config_parse_host(struct json_object *root, const struct rd_host *h,
 		parse_routes(&c, p, x, s, named);
 	if ((x = rd_json_child(root, "attach", "", p)))
 		parse_attach(&c, p, x, s);
-	if ((x = rd_json_child(root, "ars", "", p)))
-		rd_cfg_ars_parse(&c, p, x, &s->ars);
 	rd_json_more_errors("config", c.errors);
 	if (c.errors) {
 		rd_staged_free(s);

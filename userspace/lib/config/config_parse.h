@@ -5,7 +5,6 @@
 
 #include <json-c/json.h>
 #include "config.h"
-#include "config_ars.h" /* the "ars" section */
 
 /*
  * The host facts the parser needs: the ifindex of a port name (0: no such

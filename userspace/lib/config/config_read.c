@@ -257,8 +257,6 @@ int rd_config_load_running(const struct rd_maps *m, struct rd_staged *s,
 	memset(s, 0, sizeof(*s));
 	if (bpf_map_lookup_elem(m->fd[RD_MAP_CONFIG], &k, &s->cfg))
 		return -errno;
-	if (bpf_map_lookup_elem(m->fd[RD_MAP_ARS], &k, &s->ars))
-		return -errno;
 	for (k = 0; k < ROCEDP_CLASS_MAX; k++)
 		if (bpf_map_lookup_elem(m->fd[RD_MAP_QOS], &k, &s->qos[k]))
 			return -errno;

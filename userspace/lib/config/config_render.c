@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 
 #include "config_render.h"
-#include "config_ars.h"
 #include "config_json.h"
 #include "names.h"
 #include "opcode.h"
@@ -151,7 +150,6 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 	o = json_object_new_object();
 	add(o, "qp_stall_us", json_object_new_int64(c->qp_stall_us));
 	add(root, "telemetry", o);
-	add(root, "ars", rd_cfg_ars_to_json(&s->ars));
 	o = json_object_new_object();
 	for (i = 0; i < ROCEDP_CLASS_MAX; i++) {
 		if (!rd_qos_class_settable(i))

@@ -26,7 +26,6 @@
 #include <linux/bpf.h>
 
 #include "config_txn.h"
-#include "config_ars.h"
 #include "config_json.h"
 #include "config_parse.h"
 #include "config_read.h"
@@ -389,14 +388,6 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 		if (err)
 			return err;
 	}
-	/* 4b. ARS: one value, before the config switches it on */
-	if (memcmp(&cur->ars, &s->ars, sizeof(s->ars))) {
-		k = 0;
-		err = txn_op(t, m->fd[RD_MAP_ARS], &k, 4, &s->ars,
-			     sizeof(s->ars), BPF_ANY, "rd_ars");
-		if (err)
-			return err;
-	}
 	/*
 	 * 5. CTS rules. An array value is copied without a lock, so a live
 	 * rule is never rewritten: a changed list goes into the other bank,
@@ -411,9 +402,6 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 			return err;
 	}
 	want.cts_live = ROCEDP_CTS_LIVE(bank, s->cfg.n_cts_rules);
-	want.flowlet_flags &= ~ROCEDP_FLOWLETF_ARS;
-	if (rd_cfg_ars_on(&s->ars))
-		want.flowlet_flags |= ROCEDP_FLOWLETF_ARS;
 	/* kept as bumped before the first route or group write (fib_bump) */
 	want.fib_gen = cur->cfg.fib_gen + t->fib_bumped;
 	/* 6. the switch-wide settings, the live rule bank and count: one update */
@@ -553,8 +541,6 @@ int rd_config_apply_defaults(const struct rd_maps *m)
 					BPF_ANY))
 			return -errno;
 	k = 0;
-	if (bpf_map_update_elem(m->fd[RD_MAP_ARS], &k, &s.ars, BPF_ANY))
-		return -errno;
 	if (bpf_map_update_elem(m->fd[RD_MAP_CONFIG], &k, &s.cfg, BPF_ANY))
 		return -errno;
 	return 0;

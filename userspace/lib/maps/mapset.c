@@ -41,8 +41,6 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_PORT_FLAPS] = "rd_port_flaps",
 	[RD_MAP_PORT_LOAD] = "rd_port_load",
 	[RD_MAP_ROUTE_GEN] = "rd_route_gen",
-	[RD_MAP_ARS] = "rd_ars",
-	[RD_MAP_ARS_STATS] = "rd_ars_stats",
 };
 
 /*
@@ -109,12 +107,6 @@ static const struct {
 			       .value = sizeof(struct rocedp_port_load),
 			       .entries = ROCEDP_PORT_SLOTS },
 	[RD_MAP_ROUTE_GEN] = { .key = 4, .value = sizeof(__u32), .entries = 1 },
-	[RD_MAP_ARS] = { .key = 4,
-			 .value = sizeof(struct rocedp_ars),
-			 .entries = 1 },
-	[RD_MAP_ARS_STATS] = { .key = 4,
-			       .value = sizeof(struct rocedp_ars_stats),
-			       .entries = ROCEDP_MAX_GROUPS },
 };
 
 void rd_maps_init(struct rd_maps *m)

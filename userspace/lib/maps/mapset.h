@@ -43,8 +43,6 @@ enum rd_map_id {
 	RD_MAP_PORT_FLAPS,
 	RD_MAP_PORT_LOAD, /* per CPU: the flowlet choice's load estimate */
 	RD_MAP_ROUTE_GEN, /* the decision cache's route generation */
-	RD_MAP_ARS, /* ARS modes, bands, opt-in (abi_ars.h) */
-	RD_MAP_ARS_STATS, /* per group, per CPU: SAI's ARS counters */
 	RD_MAP_MAX,
 };
 

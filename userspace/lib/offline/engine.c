@@ -56,8 +56,6 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_PORT_FLAPS] = skel->maps.rd_port_flaps,
 		[RD_MAP_PORT_LOAD] = skel->maps.rd_port_load,
 		[RD_MAP_ROUTE_GEN] = skel->maps.rd_route_gen,
-		[RD_MAP_ARS] = skel->maps.rd_ars,
-		[RD_MAP_ARS_STATS] = skel->maps.rd_ars_stats,
 	};
 	int i;
 

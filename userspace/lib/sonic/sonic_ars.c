@@ -364,10 +364,8 @@ void sn_convert_ars(struct sn_ctx *c)
 		}
 	}
 	if (!c->err && eff && eff->mode == 1) {
-		/* SAI's mode itself, for every group (docs/ars.md) */
-		json_object_object_add(
-			sn_section(c, "ars"), "mode",
-			json_object_new_string("per_packet_quality"));
+		json_object_object_add(sn_section(c, "hash"), "mode",
+				       json_object_new_string("spray"));
 	} else if (!c->err && eff) {
 		feat = json_object_new_array();
 		for (i = 0; i < 4; i++)

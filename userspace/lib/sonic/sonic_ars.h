@@ -3,8 +3,7 @@
  * SONiC's adaptive routing tables into the rocedp document (sonic_ars.c,
  * docs/sonic.md): ARS_PROFILE, ARS_OBJECT, ARS_INTERFACE, ARS_NEXTHOP as
  * the ARS HLD rev 1.4 and sonic-ars.yang lay them out, and the older
- * shape without object references -> flowlet, or ars.mode
- * per_packet_quality.
+ * shape without object references -> flowlet and hash.mode spray.
  */
 #ifndef ROCEDP_SONIC_ARS_H
 #define ROCEDP_SONIC_ARS_H

@@ -300,10 +300,6 @@ int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 		}
 		gs->imbalance = total && n ? (double)max / ((double)total / n) :
 					     0;
-		if (rd_percpu_sum(m->fd[RD_MAP_ARS_STATS], &key,
-				  (__u64 *)&gs->ars,
-				  sizeof(gs->ars) / sizeof(__u64)))
-			memset(&gs->ars, 0, sizeof(gs->ars));
 		s->n_groups++;
 	}
 	return 0;

@@ -28,7 +28,6 @@ struct rd_group_stats {
 	unsigned int id;
 	unsigned int n_members;
 	double imbalance; /* busiest member's bytes / mean */
-	struct rocedp_ars_stats ars; /* SAI's ARS counters (docs/ars.md) */
 	struct rd_member_snapshot members[ROCEDP_MAX_MEMBERS];
 };
 
