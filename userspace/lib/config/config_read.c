@@ -74,56 +74,32 @@ static int read_groups(int fd, struct rd_staged *s)
 	return 0;
 }
 
-static void route_from_key(struct rd_cfg_route *rt, __u8 family,
-			   const void *key, const struct rocedp_route *val)
-{
-	const struct rocedp_route6_key *k6 = key;
-	const struct rocedp_route4_key *k4 = key;
+struct routes_read {
+	struct rd_staged *s;
+	unsigned int cap;
+};
 
-	memset(rt, 0, sizeof(*rt));
-	rt->family = family;
-	rt->plen = k4->prefixlen;
-	if (family == AF_INET)
-		memcpy(rt->addr, &k4->addr, 4);
-	else
-		memcpy(rt->addr, k6->addr, 16);
-	/*
-	 * Host bits cleared, as in a staged route: the trie ignores them (a
-	 * key written with them by another tool is the same prefix), and the
-	 * undo records are found by comparing staged routes with these.
-	 */
-	rd_prefix_mask(rt->addr, family, rt->plen);
-	rt->val = *val;
-}
-
-static int read_routes(int fd, __u8 family, struct rd_staged *s,
-		       unsigned int *cap)
+static int on_route(uint8_t family, uint8_t plen, const uint8_t *addr,
+		    const struct rocedp_route *v, void *ctx)
 {
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key, next;
-	struct rocedp_route val;
-	void *prev = NULL;
+	struct routes_read *r = ctx;
+	struct rd_cfg_route *rt;
 	int err;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		struct rd_cfg_route *rt;
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue;
-		if (!(val.flags & ROCEDP_ROUTEF_STATIC))
-			continue;
-		err = rd_cfg_grow((void **)&s->routes, s->n_routes, cap,
-				  sizeof(*s->routes));
-		if (err)
-			return err;
-		rt = &s->routes[s->n_routes++];
-		route_from_key(rt, family, &key, &val);
-	}
-	return errno == ENOENT ? 0 : -errno;
+	if (!(v->flags & ROCEDP_ROUTEF_STATIC))
+		return 0;
+	err = rd_cfg_grow((void **)&r->s->routes, r->s->n_routes, &r->cap,
+			  sizeof(*r->s->routes));
+	if (err)
+		return err;
+	rt = &r->s->routes[r->s->n_routes++];
+	memset(rt, 0, sizeof(*rt));
+	rt->family = family;
+	rt->plen = plen;
+	/* host bits clear (rd_routes_each): staged routes compare with it */
+	memcpy(rt->addr, addr, 16);
+	rt->val = *v;
+	return 0;
 }
 
 static int read_ports(const struct rd_maps *m, struct rd_staged *s,
@@ -250,7 +226,7 @@ void rd_cts_names_save(int fd, const struct rd_staged *s)
 int rd_config_load_running(const struct rd_maps *m, struct rd_staged *s,
 			   struct rd_running *x)
 {
-	unsigned int cap = 0;
+	struct routes_read rr = { .s = s };
 	__u32 k = 0, bank;
 	int err;
 
@@ -279,9 +255,11 @@ int rd_config_load_running(const struct rd_maps *m, struct rd_staged *s,
 	cts_names_load(m->fd[RD_MAP_CTS_RULES], s);
 	err = read_groups(m->fd[RD_MAP_GROUPS], s);
 	if (!err)
-		err = read_routes(m->fd[RD_MAP_ROUTES4], AF_INET, s, &cap);
+		err = rd_routes_each(m->fd[RD_MAP_ROUTES4], AF_INET, on_route,
+				     &rr);
 	if (!err)
-		err = read_routes(m->fd[RD_MAP_ROUTES6], AF_INET6, s, &cap);
+		err = rd_routes_each(m->fd[RD_MAP_ROUTES6], AF_INET6, on_route,
+				     &rr);
 	if (!err)
 		err = read_ports(m, s, x);
 	if (err) {

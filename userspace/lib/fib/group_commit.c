@@ -92,41 +92,30 @@ static void inst_ref(struct rd_fib *f, const struct rocedp_route *v, int d)
 		f->inst_refs[v->group_id] += d;
 }
 
+static int on_route(uint8_t family, uint8_t plen, const uint8_t *addr,
+		    const struct rocedp_route *val, void *ctx)
+{
+	struct rd_fib *f = ctx;
+	struct rd_fprefix *p;
+
+	p = rd_fib_prefix_find(f, family, plen, addr, true);
+	if (!p)
+		return -ENOMEM;
+	p->inst = true;
+	p->inst_val = *val;
+	p->is_static = val->flags & ROCEDP_ROUTEF_STATIC;
+	p->mark = val->flags & ROCEDP_ROUTEF_KERNEL;
+	inst_ref(f, val, 1);
+	if (p->is_static && val->group_id < ROCEDP_MAX_GROUPS)
+		f->gstatic[val->group_id] = true;
+	if (!p->want && !p->expl)
+		rd_fib_prefix_dirty(f, p); /* so that a commit removes it */
+	return 0;
+}
+
 static int load_routes(struct rd_fib *f, int fd, uint8_t family)
 {
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key, next;
-	struct rocedp_route val;
-	struct rd_fprefix *p;
-	void *prev = NULL;
-	const uint8_t *addr;
-
-	if (fd < 0)
-		return 0;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue; /* deleted meanwhile */
-		addr = family == AF_INET ? (const uint8_t *)&key.k4.addr :
-					   key.k6.addr;
-		p = rd_fib_prefix_find(f, family, key.k4.prefixlen, addr, true);
-		if (!p)
-			return -ENOMEM;
-		p->inst = true;
-		p->inst_val = val;
-		p->is_static = val.flags & ROCEDP_ROUTEF_STATIC;
-		p->mark = val.flags & ROCEDP_ROUTEF_KERNEL;
-		inst_ref(f, &val, 1);
-		if (p->is_static && val.group_id < ROCEDP_MAX_GROUPS)
-			f->gstatic[val.group_id] = true;
-		if (!p->want && !p->expl)
-			rd_fib_prefix_dirty(
-				f, p); /* so that a commit removes it */
-	}
-	return errno == ENOENT ? 0 : -errno;
+	return fd < 0 ? 0 : rd_routes_each(fd, family, on_route, f);
 }
 
 static int load_groups(struct rd_fib *f)

@@ -11,7 +11,7 @@
 #include <linux/rtnetlink.h>
 
 #include "rib.h"
-#include "routew.h" /* rd_prefix_mask */
+#include "routew.h" /* rd_prefix_mask, rd_prefix_cmp */
 
 struct rd_rib {
 	struct rd_rib_route *rt;
@@ -78,14 +78,8 @@ unsigned int rd_rib_count(struct rd_rib *r)
 static int prefix_cmp(const struct rd_rib_route *a,
 		      const struct rd_rib_route *b)
 {
-	int c;
-
-	if (a->family != b->family)
-		return a->family < b->family ? -1 : 1;
-	c = memcmp(a->addr, b->addr, 16);
-	if (c)
-		return c;
-	return a->plen < b->plen ? -1 : a->plen > b->plen;
+	return rd_prefix_cmp(a->family, a->plen, a->addr, b->family, b->plen,
+			     b->addr);
 }
 
 /* The selection order: what sorts first of its prefix wins. */

@@ -160,76 +160,60 @@ int rd_rib_read_kernel(struct rd_rib *r, uint32_t table, bool local)
 static int fib_cmp(const void *x, const void *y)
 {
 	const struct rd_rib_fib *a = x, *b = y;
-	int c;
 
-	if (a->family != b->family)
-		return a->family < b->family ? -1 : 1;
-	c = memcmp(a->addr, b->addr, 16);
-	if (c)
-		return c;
-	return a->plen < b->plen ? -1 : a->plen > b->plen;
+	return rd_prefix_cmp(a->family, a->plen, a->addr, b->family, b->plen,
+			     b->addr);
 }
 
-static int read_trie(int fd, uint8_t family, struct rd_rib_fib **out,
-		     unsigned int *n, unsigned int *cap)
+struct fib_read {
+	struct rd_rib_fib *f;
+	unsigned int n, cap;
+};
+
+static int on_fib(uint8_t family, uint8_t plen, const uint8_t *addr,
+		  const struct rocedp_route *v, void *ctx)
 {
-	union {
-		struct rocedp_route4_key k4;
-		struct rocedp_route6_key k6;
-	} key, next;
-	struct rocedp_route val;
-	void *prev = NULL;
+	struct fib_read *r = ctx;
+	struct rd_rib_fib *e;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		struct rd_rib_fib *f;
+	if (r->n == r->cap) {
+		unsigned int c = r->cap ? r->cap * 2 : 64;
+		void *p = realloc(r->f, c * sizeof(*r->f));
 
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue; /* deleted meanwhile */
-		if (*n == *cap) {
-			unsigned int c = *cap ? *cap * 2 : 64;
-			void *p = realloc(*out, c * sizeof(**out));
-
-			if (!p)
-				return -ENOMEM;
-			*out = p;
-			*cap = c;
-		}
-		f = &(*out)[(*n)++];
-		memset(f, 0, sizeof(*f));
-		f->family = family;
-		f->plen = key.k4.prefixlen;
-		if (family == AF_INET)
-			memcpy(f->addr, &key.k4.addr, 4);
-		else
-			memcpy(f->addr, key.k6.addr, 16);
-		rd_prefix_mask(f->addr, family, f->plen);
-		f->val = val;
+		if (!p)
+			return -ENOMEM;
+		r->f = p;
+		r->cap = c;
 	}
-	return errno == ENOENT ? 0 : -errno;
+	e = &r->f[r->n++];
+	memset(e, 0, sizeof(*e));
+	e->family = family;
+	e->plen = plen;
+	memcpy(e->addr, addr, 16);
+	e->val = *v;
+	return 0;
 }
 
 int rd_rib_read_fib(const struct rd_maps *m, struct rd_rib_fib **out,
 		    unsigned int *n)
 {
-	unsigned int cap = 0;
+	struct fib_read r = { 0 };
 	int err;
 
-	*out = NULL;
-	*n = 0;
-	err = read_trie(m->fd[RD_MAP_ROUTES4], AF_INET, out, n, &cap);
+	err = rd_routes_each(m->fd[RD_MAP_ROUTES4], AF_INET, on_fib, &r);
 	if (!err)
-		err = read_trie(m->fd[RD_MAP_ROUTES6], AF_INET6, out, n, &cap);
+		err = rd_routes_each(m->fd[RD_MAP_ROUTES6], AF_INET6, on_fib,
+				     &r);
 	if (err) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return err;
+		free(r.f);
+		r.f = NULL;
+		r.n = 0;
 	}
-	if (*n)
-		qsort(*out, *n, sizeof(**out), fib_cmp);
-	return 0;
+	if (r.n)
+		qsort(r.f, r.n, sizeof(*r.f), fib_cmp);
+	*out = r.f;
+	*n = r.n;
+	return err;
 }
 
 const struct rd_rib_fib *rd_rib_fib_find(const struct rd_rib_fib *f,

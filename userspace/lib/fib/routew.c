@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Route entries (routew.h): every write of rd_routes4/6 goes through here. */
 #include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -114,4 +115,48 @@ void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen)
 		addr[i] &= (uint8_t)(0xff << (8 - plen));
 		plen = 0;
 	}
+}
+
+int rd_prefix_cmp(uint8_t fa, uint8_t pa, const uint8_t *aa, uint8_t fb,
+		  uint8_t pb, const uint8_t *ab)
+{
+	int c;
+
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	c = memcmp(aa, ab, 16);
+	if (c)
+		return c;
+	return pa < pb ? -1 : pa > pb;
+}
+
+int rd_routes_each(int fd, uint8_t family, rd_route_each_fn fn, void *ctx)
+{
+	union {
+		struct rocedp_route4_key k4;
+		struct rocedp_route6_key k6;
+	} key, next;
+	struct rocedp_route val;
+	uint8_t addr[16];
+	void *prev = NULL;
+	int ret;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			continue; /* deleted meanwhile */
+		memset(addr, 0, sizeof(addr));
+		if (family == AF_INET)
+			memcpy(addr, &key.k4.addr, 4);
+		else
+			memcpy(addr, key.k6.addr, 16);
+		/* a key written with host bits by another tool is the same
+		 * prefix to the trie, and so to every reader */
+		rd_prefix_mask(addr, family, key.k4.prefixlen);
+		ret = fn(family, key.k4.prefixlen, addr, &val, ctx);
+		if (ret)
+			return ret;
+	}
+	return errno == ENOENT ? 0 : -errno;
 }

@@ -17,6 +17,21 @@
 /* Clear the host bits of addr beyond plen (AF_INET: 4 bytes, else 16):
  * the form of a prefix in a route key and in the FIB model. */
 void rd_prefix_mask(uint8_t *addr, uint8_t family, uint8_t plen);
+/* The order of prefixes everywhere they are sorted: family, address
+ * (16 bytes, host bits clear), then length. <0, 0, >0. */
+int rd_prefix_cmp(uint8_t fa, uint8_t pa, const uint8_t *aa, uint8_t fb,
+		  uint8_t pb, const uint8_t *ab);
+
+/*
+ * Every entry of a route trie (fd, of family): fn gets the prefix (addr:
+ * 16 bytes, host bits clear) and its value. An entry deleted during the
+ * walk is skipped. A nonzero return of fn stops the walk with it; else
+ * 0 or -errno.
+ */
+typedef int (*rd_route_each_fn)(uint8_t family, uint8_t plen,
+				const uint8_t *addr,
+				const struct rocedp_route *v, void *ctx);
+int rd_routes_each(int fd, uint8_t family, rd_route_each_fn fn, void *ctx);
 
 /* Map rd_route_gen (fd) into *gen for the writes below. -errno. */
 int rd_routew_gen_map(int fd, __u32 **gen);
