@@ -64,7 +64,8 @@ static void mkgroup(struct rocedp_group *g, __u16 weight)
 
 int main(void)
 {
-	struct rd_engine_opts eo = { .map_clock = true };
+	struct rd_engine_opts eo = { .map_clock = true,
+				     .hooks = RD_HOOKS_NONE };
 	char dir[] = "/tmp/rdattlock.XXXXXX", c = 0;
 	int to_child[2], to_parent[2], err, w_locked, w_after;
 	static struct rocedp_group old, newer;

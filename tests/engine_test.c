@@ -15,9 +15,15 @@
  */
 static void test_engine_cpu(void)
 {
+	/* one small program: the affinity is the open's, not the programs' */
+	const unsigned int hooks = RD_HOOK_BIT(RD_HOOK_XDP_EGRESS);
+	struct rd_engine_opts uo = { .trace = true,
+				     .map_clock = true,
+				     .hooks = hooks };
 	struct rd_engine_opts bo = { .trace = true,
 				     .map_clock = true,
-				     .bind_cpu = true };
+				     .bind_cpu = true,
+				     .hooks = hooks };
 	struct rd_engine *a = NULL, *b = NULL, *u = NULL;
 	cpu_set_t s0, s;
 	int c0, c1, c2, c3, cu;
@@ -25,7 +31,7 @@ static void test_engine_cpu(void)
 	if (sched_getaffinity(0, sizeof(s0), &s0))
 		return;
 	c0 = CPU_COUNT(&s0);
-	rd_engine_open(&u, NULL);
+	rd_engine_open(&u, &uo);
 	sched_getaffinity(0, sizeof(s), &s);
 	cu = CPU_COUNT(&s);
 	result(u && CPU_EQUAL(&s, &s0),

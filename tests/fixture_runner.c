@@ -187,6 +187,8 @@ static int load_file(const char *path, struct fixture **out, int *n_out)
 struct cfg_engine {
 	char name[256];
 	bool trace;
+	unsigned int hooks; /* the programs its fixtures run, 0: all */
+	bool opened;
 	struct rd_engine *e;
 	int err;
 };
@@ -196,11 +198,29 @@ static struct cfg_engine engines[MAX_CONFIGS];
 static bool general_path;
 static int n_engines;
 
+static struct cfg_engine *engine_slot(const char *config, bool trace)
+{
+	struct cfg_engine *c;
+	int i;
+
+	for (i = 0; i < n_engines; i++)
+		if (!strcmp(engines[i].name, config) &&
+		    engines[i].trace == trace)
+			return &engines[i];
+	if (n_engines >= MAX_CONFIGS)
+		return NULL;
+	c = &engines[n_engines++];
+	snprintf(c->name, sizeof(c->name), "%s", config);
+	c->trace = trace;
+	return c;
+}
+
 /*
  * One engine per config file and trace setting, so no fixture sees another
  * config's state. trace off: the live programs' setting, under which the
  * express path uses the decision cache (the trace keeps every frame on
- * the full path).
+ * the full path). It loads only the programs its fixtures run (planned
+ * before the first run; the verifier's time is most of an open's).
  */
 static struct rd_engine *engine_for(const char *config, bool trace, int *errp)
 {
@@ -208,24 +228,20 @@ static struct rd_engine *engine_for(const char *config, bool trace, int *errp)
 				    .map_clock = true,
 				    .general_path = general_path,
 				    .bind_cpu = true };
-	struct cfg_engine *c;
+	struct cfg_engine *c = engine_slot(config, trace);
 	char path[512];
-	int i, err;
+	int err;
 
-	for (i = 0; i < n_engines; i++) {
-		if (!strcmp(engines[i].name, config) &&
-		    engines[i].trace == trace) {
-			*errp = engines[i].err;
-			return engines[i].e;
-		}
-	}
-	if (n_engines >= MAX_CONFIGS) {
+	if (!c) {
 		*errp = -E2BIG;
 		return NULL;
 	}
-	c = &engines[n_engines++];
-	snprintf(c->name, sizeof(c->name), "%s", config);
-	c->trace = trace;
+	if (c->opened) {
+		*errp = c->err;
+		return c->e;
+	}
+	c->opened = true;
+	o.hooks = c->hooks;
 	err = rd_engine_open(&c->e, &o);
 	if (!err && strcmp(config, "none")) {
 		snprintf(path, sizeof(path), "%s/%s", configs_dir, config);
@@ -623,6 +639,33 @@ static bool reason_at(const char *spec, size_t len, char *out, size_t ol)
 	return false;
 }
 
+/* The programs a fixture runs (run_fixture's hooks), 0 for a bad hook. */
+static unsigned int fixture_hooks(const struct fixture *f)
+{
+	const char *hook = fx_get(f, "hook") ?: "both";
+
+	if (!strcmp(hook, "both"))
+		return RD_HOOK_BIT(RD_HOOK_XDP) | RD_HOOK_BIT(RD_HOOK_TC);
+	if (!strcmp(hook, "xdp"))
+		return RD_HOOK_BIT(RD_HOOK_XDP);
+	if (!strcmp(hook, "tc"))
+		return RD_HOOK_BIT(RD_HOOK_TC);
+	if (!strcmp(hook, "tc_rx"))
+		return RD_HOOK_BIT(RD_HOOK_TC_RX);
+	return 0;
+}
+
+/* Before any engine opens: add the fixture's programs to its engine's. */
+static void plan_fixture(const struct fixture *f)
+{
+	struct cfg_engine *c = NULL;
+
+	if (f->name && fx_trace(f) >= 0)
+		c = engine_slot(fx_get(f, "config") ?: "none", fx_trace(f));
+	if (c)
+		c->hooks |= fixture_hooks(f);
+}
+
 static struct rd_engine *fixture_engine(const struct fixture *f,
 					const char *hook)
 {
@@ -896,9 +939,10 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	bool netns = geteuid() == 0;
+	struct fixture **fxs;
 	glob_t g = {};
 	char **files;
-	int n_files, i, j, err;
+	int n_files, i, j, err, *n_fxs;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-q"))
@@ -930,16 +974,22 @@ int main(int argc, char **argv)
 		result(!err, "setup: private netns with veth ifindex 2..5 (%s)",
 		       err ? strerror(-err) : "ok");
 	}
+	fxs = calloc(n_files, sizeof(*fxs));
+	n_fxs = calloc(n_files, sizeof(*n_fxs));
+	if (!fxs || !n_fxs)
+		return 1;
+	/* every file first: each engine then loads what all of its use */
 	for (i = 0; i < n_files; i++) {
-		struct fixture *fx = NULL;
-		int n = 0;
-
-		err = load_file(files[i], &fx, &n);
-		result(!err && n > 0, "load %s: %d fixtures%s%s", files[i], n,
-		       err ? ": " : "", err ? strerror(-err) : "");
-		for (j = 0; j < n; j++)
-			run_fixture(&fx[j]);
+		err = load_file(files[i], &fxs[i], &n_fxs[i]);
+		result(!err && n_fxs[i] > 0, "load %s: %d fixtures%s%s",
+		       files[i], n_fxs[i], err ? ": " : "",
+		       err ? strerror(-err) : "");
+		for (j = 0; j < n_fxs[i]; j++)
+			plan_fixture(&fxs[i][j]);
 	}
+	for (i = 0; i < n_files; i++)
+		for (j = 0; j < n_fxs[i]; j++)
+			run_fixture(&fxs[i][j]);
 	for (i = 0; i < n_engines; i++)
 		rd_engine_close(engines[i].e);
 	globfree(&g);

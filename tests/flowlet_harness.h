@@ -101,7 +101,8 @@ static inline struct rd_engine *engine_open_with(const char *flowlet,
 {
 	struct rd_engine_opts eo = { .trace = true,
 				     .map_clock = map_clock,
-				     .bind_cpu = true };
+				     .bind_cpu = true,
+				     .hooks = RD_HOOK_BIT(RD_HOOK_XDP) };
 	struct rd_engine *e;
 	int err;
 

@@ -317,10 +317,12 @@ int main(int argc, char **argv)
 	/* one CPU: the cache is per CPU, the comparison reads this one's */
 	struct rd_engine_opts no_trace = { .trace = false,
 					   .map_clock = true,
-					   .bind_cpu = true };
+					   .bind_cpu = true,
+					   .hooks = RD_HOOK_BIT(RD_HOOK_TC) };
 	struct rd_engine_opts with_trace = { .trace = true,
 					     .map_clock = true,
-					     .bind_cpu = true };
+					     .bind_cpu = true,
+					     .hooks = RD_HOOK_BIT(RD_HOOK_TC) };
 	unsigned long long n = 2000000;
 	int opt, err, cpu, ncpu;
 	char text[2048];

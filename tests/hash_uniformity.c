@@ -125,7 +125,8 @@ static int setup(struct env *v)
 {
 	struct rd_engine_opts o = { .trace = true,
 				    .map_clock = true,
-				    .bind_cpu = true };
+				    .bind_cpu = true,
+				    .hooks = RD_HOOK_BIT(RD_HOOK_XDP) };
 	struct rocedp_route4_key k = { .prefixlen = 16 };
 	struct rocedp_route rt = { .group_id = GROUP_ID };
 	struct bpf_devmap_val dv = { .ifindex = EGRESS_IFINDEX };

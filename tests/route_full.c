@@ -99,7 +99,8 @@ int main(int argc, char **argv)
 {
 	struct rd_engine_opts eo = { .trace = true,
 				     .map_clock = true,
-				     .bind_cpu = true };
+				     .bind_cpu = true,
+				     .hooks = RD_HOOK_BIT(RD_HOOK_TC) };
 	struct rd_hop a = { .ifindex = 2, .weight = 1, .family = AF_INET };
 	struct rd_hop b = { .ifindex = 3, .weight = 1, .family = AF_INET };
 	uint32_t net8 = htonl(0x0a000000), net24 = htonl(0x0a010200);

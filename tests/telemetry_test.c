@@ -61,7 +61,8 @@ static struct rd_engine *engine(const char *json)
 	struct rd_engine_opts eo = { .trace = !cached,
 				     .map_clock = true,
 				     .general_path = general,
-				     .bind_cpu = true };
+				     .bind_cpu = true,
+				     .hooks = RD_HOOK_BIT(RD_HOOK_XDP) };
 	struct rd_engine *e;
 	int err = rd_engine_open(&e, &eo);
 

@@ -105,8 +105,9 @@ static void engine_unbind_cpu(void)
 
 int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 {
+	struct bpf_program *progs[RD_HOOK_MAX];
 	struct rd_engine *e;
-	int err;
+	int err, h;
 
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -122,6 +123,14 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	e->skel->rodata->cfg_ecn_kfunc = o ? o->ecn_kfunc : false;
 	e->skel->rodata->cfg_express = o ? !o->general_path : true;
 	e->skel->rodata->cfg_offline = true;
+	progs[RD_HOOK_XDP] = e->skel->progs.rocedp_xdp;
+	progs[RD_HOOK_TC] = e->skel->progs.rocedp_tc_ingress;
+	progs[RD_HOOK_XDP_EGRESS] = e->skel->progs.rocedp_egress_tr;
+	progs[RD_HOOK_TC_EGRESS] = e->skel->progs.rocedp_tc_egress;
+	progs[RD_HOOK_TC_RX] = e->skel->progs.rocedp_tc_ingress_rx;
+	for (h = 0; h < RD_HOOK_MAX; h++)
+		if (o && o->hooks && !(o->hooks & RD_HOOK_BIT(h)))
+			bpf_program__set_autoload(progs[h], false);
 	err = rocedp__load(e->skel);
 	if (err) {
 		rocedp__destroy(e->skel);
@@ -131,15 +140,10 @@ int rd_engine_open(struct rd_engine **out, const struct rd_engine_opts *o)
 	rd_maps_from_skel(&e->maps, e->skel);
 	e->maps.modelled =
 		true; /* private maps: a config's ports are modelled */
-	e->prog_fd[RD_HOOK_XDP] = bpf_program__fd(e->skel->progs.rocedp_xdp);
-	e->prog_fd[RD_HOOK_TC] =
-		bpf_program__fd(e->skel->progs.rocedp_tc_ingress);
-	e->prog_fd[RD_HOOK_XDP_EGRESS] =
-		bpf_program__fd(e->skel->progs.rocedp_egress_tr);
-	e->prog_fd[RD_HOOK_TC_EGRESS] =
-		bpf_program__fd(e->skel->progs.rocedp_tc_egress);
-	e->prog_fd[RD_HOOK_TC_RX] =
-		bpf_program__fd(e->skel->progs.rocedp_tc_ingress_rx);
+	for (h = 0; h < RD_HOOK_MAX; h++)
+		e->prog_fd[h] = bpf_program__autoload(progs[h]) ?
+					bpf_program__fd(progs[h]) :
+					-ENOENT;
 	err = rd_config_apply_defaults(&e->maps);
 	/* its maps are its own: every route writer is this version's */
 	if (!err)
@@ -250,6 +254,8 @@ int rd_engine_run(struct rd_engine *e, enum rd_hook h, struct rd_run *r)
 
 	if (h >= RD_HOOK_MAX)
 		return -EINVAL;
+	if (e->prog_fd[h] < 0)
+		return e->prog_fd[h];
 	memset(&r->trace, 0, sizeof(r->trace));
 	bpf_map_update_elem(e->maps.fd[RD_MAP_TRACE], &zero, &r->trace, 0);
 	if (is_xdp) {

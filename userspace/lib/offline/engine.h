@@ -33,7 +33,14 @@ struct rd_engine_opts {
 	bool general_path; /* no express path: every frame through the
 			    * general parser (tests compare the two) */
 	bool bind_cpu; /* keep the calling thread on its CPU while open */
+	unsigned int hooks; /* RD_HOOK_BIT()s to load, 0: all. Each program
+			     * is verified at load, most of an open's cost:
+			     * a caller that runs one hook loads one */
 };
+
+#define RD_HOOK_BIT(h) (1u << (h))
+/* no program at all: the maps alone */
+#define RD_HOOKS_NONE RD_HOOK_BIT(RD_HOOK_MAX)
 
 /*
  * Load the object; -errno. Maps are private (not pinned) and modelled
@@ -44,6 +51,8 @@ struct rd_engine_opts {
  * Without it the caller's affinity is left alone.
  */
 int rd_engine_open(struct rd_engine **e, const struct rd_engine_opts *o);
+/* A hook left out of o->hooks: rd_engine_run and rd_engine_prog_fd give
+ * -ENOENT. */
 void rd_engine_close(struct rd_engine *e);
 /* Map fds of the engine's object, in rd_map_id order. */
 const struct rd_maps *rd_engine_maps(struct rd_engine *e);
