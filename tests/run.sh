@@ -17,9 +17,14 @@
 #
 # Env: OUT (build dir, default build), SUITES (space-separated names to run
 # only those), TIER=check (only the suites of `make check`, below),
-# TEST_TIMEOUT (seconds per suite, default 900).
+# TEST_TIMEOUT (seconds per suite, default 900), TEST_JOBS (suites run at
+# once; default 1, and one per CPU for TIER=check, whose suites share
+# nothing).
 # Full logs: $OUT/tests/logs/SUITE.log; each result line gives the suite's
-# seconds.
+# wall seconds and its CPU seconds (user+sys of all its processes, BPF
+# verification included): the CPU time does not grow with the machine's
+# load, so it says what a suite costs when the wall time is a busy
+# machine's.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,10 +48,17 @@ include_circles bpf_stack"
 if [ "${TIER:-}" = check ] && [ -z "${SUITES:-}" ]; then
 	SUITES=$(echo $CHECK_SUITES) # one line: want_suite matches " NAME "
 fi
+# the check tier's suites use private namespaces, temporary directories
+# and their own engines: two at once use both CPUs of a quiet machine
+if [ "${TIER:-}" = check ]; then
+	TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+fi
+TEST_JOBS=${TEST_JOBS:-1}
 
-total_pass=0
-total_fail=0
-summary=()
+# one result file per suite, read back in the order the suites started
+RES=$(mktemp -d "${TMPDIR:-/tmp}/rdrun.XXXXXX") || exit 1
+trap 'rm -rf "$RES"' EXIT
+order=()
 
 want_suite() { # NAME
 	[ -z "${SUITES:-}" ] && return 0
@@ -54,47 +66,87 @@ want_suite() { # NAME
 	return 1
 }
 
-# run_suite NAME CMD...: run, count, report.
-run_suite() {
-	local name=$1 log rc p f t0 secs note=""
+# cpu_secs FILE: the user+sys seconds in FILE, bash's `times` output
+# (its second line: the children's). `times` is run in the suite's own
+# shell, not in a $(...) subshell, which has no children yet.
+cpu_secs() {
+	awk 'NR == 2 {
+		n = split($0, f, " "); s = 0
+		for (i = 1; i <= n; i++) {
+			split(f[i], ms, "m"); sub("s", "", ms[2]); s += ms[1] * 60 + ms[2]
+		}
+		printf "%.1f", s
+	}' "$1"
+}
+
+# suite_run NAME CMD...: run, count, write NAME's result file (in a
+# subshell of its own, so that `times` is this suite's alone).
+suite_run() {
+	local name=$1 log rc p f t0 secs cpu note=""
 	shift
-	want_suite "$name" || return 0
 	log=$LOGS/$name.log
-	echo "== $name: $*"
 	t0=$SECONDS
 	timeout --kill-after=10 "$TEST_TIMEOUT" "$@" >"$log" 2>&1
 	rc=$?
 	secs=$((SECONDS - t0))
+	times >"$RES/$name.times"
+	cpu=$(cpu_secs "$RES/$name.times")
 	p=$(grep -cE '^ok( |$)' "$log")
 	f=$(grep -cE '^not ok( |$)' "$log")
-	# show what failed, with the TAP comments that follow it
-	grep -E -A3 '^not ok( |$)' "$log" | grep -E '^(not ok|#)' | head -n 60
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		note=" (timed out after ${TEST_TIMEOUT}s)"
-		f=$((f + 1))
-	elif [ "$rc" -gt 128 ]; then
-		note=" (crashed: signal $((rc - 128)))"
-		f=$((f + 1))
-	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
-		note=" (produced no results, exit $rc)"
-		tail -n 5 "$log" | sed 's/^/#   /'
-		f=1
-	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		note=" (exit $rc without a failed assertion)"
-		tail -n 5 "$log" | sed 's/^/#   /'
-		f=1
+	{
+		# what failed, with the TAP comments that follow it
+		grep -E -A3 '^not ok( |$)' "$log" | grep -E '^(not ok|#)' | head -n 60
+		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+			note=" (timed out after ${TEST_TIMEOUT}s)"
+			f=$((f + 1))
+		elif [ "$rc" -gt 128 ]; then
+			note=" (crashed: signal $((rc - 128)))"
+			f=$((f + 1))
+		elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+			note=" (produced no results, exit $rc)"
+			tail -n 5 "$log" | sed 's/^/#   /'
+			f=1
+		elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			note=" (exit $rc without a failed assertion)"
+			tail -n 5 "$log" | sed 's/^/#   /'
+			f=1
+		fi
+		record "$name" "$p" "$f" "$(printf '%5ds %6.1fs CPU%s' "$secs" "$cpu" "$note")"
+	} >"$RES/$name.out"
+	# a single write: lines of suites running at once stay whole
+	cat "$RES/$name.out"
+}
+
+# record NAME PASSED FAILED TEXT: NAME's counts and result line
+record() {
+	printf '%s %s %s\n' "$2" "$3" "$(printf '%-22s %6d passed, %4d failed %s' "$1" "$2" "$3" "$4")" \
+		>"$RES/$1.res"
+}
+
+# run_suite NAME CMD...: run NAME (at most TEST_JOBS at once), counted
+# at the end
+run_suite() {
+	local name=$1
+	want_suite "$name" || return 0
+	order+=("$name")
+	shift
+	echo "== $name: $*"
+	if [ "$TEST_JOBS" -le 1 ]; then
+		(suite_run "$name" "$@")
+		return 0
 	fi
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
-	summary+=("$(printf '%-22s %6d passed, %4d failed %5ds%s' "$name" "$p" "$f" "$secs" "$note")")
+	while [ "$(jobs -rp | wc -l)" -ge "$TEST_JOBS" ]; do
+		wait -n
+	done
+	(suite_run "$name" "$@") &
 }
 
 # A suite the harness requires: missing means failed, not skipped.
 need() { # NAME FILE
 	[ -e "$2" ] && return 0
 	want_suite "$1" || return 1
-	summary+=("$(printf '%-22s %6d passed, %4d failed (%s not built)' "$1" 0 1 "$2")")
-	total_fail=$((total_fail + 1))
+	order+=("$1")
+	record "$1" 0 1 "($2 not built)"
 	return 1
 }
 
@@ -176,9 +228,19 @@ if [ "${ROCEDP_INSTALL_TESTS:-0}" = 1 ] && [ -x tests/install/run.sh ]; then
 		run_suite install make --no-print-directory test-install
 fi
 
+wait
+total_pass=0
+total_fail=0
 echo "== results (logs in $LOGS)"
-for l in "${summary[@]}"; do
-	echo "$l"
+for n in "${order[@]}"; do
+	if read -r p f l <"$RES/$n.res"; then
+		echo "$l"
+	else
+		p=0 f=1
+		printf '%-22s %6d passed, %4d failed (no result)\n' "$n" 0 1
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
 done
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
