@@ -7,7 +7,12 @@
 #    tracker is not in the repository, so such a reference explains
 #    nothing to its reader. Say the reason in words instead;
 #  * a function-like macro of userspace/ (ARRAY_LEN) is defined in one
-#    file: copies drift apart.
+#    file: copies drift apart;
+#  * no shell script under tests/, selftests/ or tools/ embeds a Python
+#    block (heredoc or multi-line `python3 -c`) over PY_MAX lines: Python
+#    lives in .py files (tests/py_in_shell.py finds the blocks;
+#    tests/py_in_shell.allow lists what is left to move, and may only
+#    shrink).
 # Over the files git knows (tracked, and new ones not ignored), or every
 # file outside build*/ and .git when the tree is no git checkout.
 # Each checker is first shown a planted offender it must find.
@@ -58,6 +63,27 @@ macro_dups() {
 			END { if (n > 1) print l }'
 }
 
+PY_MAX=3
+# shell_files DIR: the shell scripts under tests/, selftests/, tools/
+shell_files() {
+	(cd "$1" && files . | grep -E '^(tests|selftests|tools)/' | grep -v '^tests/fixtures/' |
+		while IFS= read -r f; do
+			[ -f "$f" ] || continue
+			case "$f" in
+			*.sh | *.bash) echo "$f" ;;
+			*.py | *.c | *.h | *.md | *.json | *.yaml | *.txt) ;;
+			*) head -n1 "$f" | grep -qE '^#!.*\b(ba)?sh\b' && echo "$f" ;;
+			esac
+		done)
+}
+
+# py_blocks DIR [ALLOW]: the Python blocks over PY_MAX lines in DIR's
+# shell scripts, beyond what ALLOW still permits
+py_blocks() {
+	(cd "$1" && shell_files . | xargs -d '\n' /usr/bin/python3 "$ROOT/tests/py_in_shell.py" \
+		--max $PY_MAX ${2:+--allow "$2"})
+}
+
 # the checkers find what they must
 mkdir -p "$TMP/plant/tests/fixtures"
 seq 1 $((MAX_LINES + 1)) >"$TMP/plant/long.txt"
@@ -69,6 +95,19 @@ printf 'no tracker here; tissue 4 is not one\n' >"$TMP/plant/c.md"
 mkdir -p "$TMP/plant/userspace/x"
 printf '#define ARRAY_LEN(a) 1\n#define ONCE(a) 1\n' >"$TMP/plant/userspace/x/p.h"
 printf '#define ARRAY_LEN(a) 2\n' >"$TMP/plant/userspace/q.c"
+mkdir -p "$TMP/plant/tests" "$TMP/plant/tools"
+printf 'python3 - <<EOF\n1\n2\n3\n4\nEOF\n$PY - "$a" <<-PY\n\t1\n\t2\n\t3\n\tPY\n' >"$TMP/plant/tests/h.sh"
+printf '#!/bin/bash\nx=$(/usr/bin/python3 -c "\n1\n2\n3\n4\n")\ncat <<EOF\n1\n2\n3\n4\nEOF\n' >"$TMP/plant/tools/run"
+printf 'python3 - <<EOF\n1\n2\n3\n4\n5\nEOF\n' >"$TMP/plant/tests/k.sh"
+printf 'tests/k.sh 5\n' >"$TMP/plant/allow"
+got=$(py_blocks "$TMP/plant" "$TMP/plant/allow" | sort | tr '\n' ' ')
+[ "$got" = "tests/h.sh:1: 4 lines of Python (heredoc) tools/run:2: 4 lines of Python (python -c) " ] &&
+	ok "planted: Python blocks over $PY_MAX lines in shell are found, shorter, allowed and non-Python ones are not" ||
+	nok "planted: py_blocks finds h.sh:1 and run:2 only" "$got"
+printf 'python3 - <<EOF\n1\n2\n3\n4\n5\n6\nEOF\n' >"$TMP/plant/tests/k.sh"
+got=$(py_blocks "$TMP/plant" "$TMP/plant/allow" | grep -c k.sh)
+[ "$got" = 2 ] && ok "planted: an allowed file that grows its Python is found" ||
+	nok "planted: py_blocks finds k.sh grown past its allowance" "$got"
 got=$(too_long "$TMP/plant")
 [ "$got" = "$((MAX_LINES + 1)) long.txt" ] && ok "planted: a file of $((MAX_LINES + 1)) lines is found, one of $MAX_LINES and a fixture are not" ||
 	nok "planted: too_long finds exactly long.txt" "$got"
@@ -87,6 +126,10 @@ got=$(too_long "$ROOT")
 got=$(tracker_refs "$ROOT")
 [ -z "$got" ] && ok "no tracker references in the tree" ||
 	nok "tracker references: say the reason in words" "$got"
+
+got=$(py_blocks "$ROOT" "$ROOT/tests/py_in_shell.allow")
+[ -z "$got" ] && ok "no Python block over $PY_MAX lines in shell scripts (beyond tests/py_in_shell.allow)" ||
+	nok "Python embedded in shell: move it to a .py file next to its caller" "$got"
 
 got=$(macro_dups "$ROOT")
 [ -z "$got" ] && ok "each function-like macro of userspace/ is defined in one file" ||
