@@ -22,6 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # the test build with the fault hooks on (docs/faults.md); $ROCEDP has none
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
 EX=$ROOT/docs/examples
+CHK="$PY $ROOT/tests/cli_config.py" # the map checks
 NS=rdcfgt$$
 PIN=/sys/fs/bpf/rdcfgt$$
 export ROCEDP_PIN_DIR=$PIN/maps
@@ -81,28 +82,7 @@ ok "setup: maps pinned in $ROCEDP_PIN_DIR, netns $NS (eth1=$IF1 eth2=$IF2)"
 echo '{}' >"$TMP/empty.json"
 check "config load {} (defaults)" rd config load "$TMP/empty.json"
 
-check "defaults match the contract (rd_config and rd_qos read back)" $PY - <<EOF
-import json, subprocess
-def dump(m):
-    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
-        "pinned", "$ROCEDP_PIN_DIR/" + m]))
-c = dump("rd_config")[0]["formatted"]["value"]
-want = dict(features=0b1011, hash_mode=1, hash_seed=0, hash_flags=0,
-            flowlet_rtt_us=22, flowlet_gap_min_us=2, flowlet_gap_max_us=2047,
-            flowlet_flags=0, flowlet_choice=0, load_tau_us=10,
-            rtt_ewma_shift=3,
-            ecn_class_optout=(1<<1)|(1<<2)|(1<<3)|(1<<10)|(1<<11),
-            n_cts_rules=0)
-for k, v in want.items():
-    assert c[k] == v, (k, c[k], v)
-q = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_qos")}
-dscp = {1: 46, 2: 46, 3: 48, 4: 46, 10: 46, 11: 46}  # ack nak cnp cts uec_ack uec_nack
-for cls in range(12):
-    if cls in dscp:
-        assert q[cls]["action"] == 1 and q[cls]["dscp"] == dscp[cls], (cls, q[cls])
-    else:
-        assert q[cls]["action"] == 0, (cls, q[cls])
-EOF
+check "defaults match the contract (rd_config and rd_qos read back)" $CHK defaults "$ROCEDP_PIN_DIR"
 
 rd config dump >"$TMP/defaults.dump" 2>&1
 check "config dump of the defaults equals docs/examples/defaults.json" $PY -c "
@@ -120,57 +100,13 @@ done
 
 check "config load docs/examples/leaf.json" rd config load "$EX/leaf.json"
 
-check "leaf.json is in the maps (config, rules, groups, routes, ports)" $PY - <<EOF
-import json, subprocess, socket
-def dump(m):
-    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
-        "pinned", "$ROCEDP_PIN_DIR/" + m]))
-def b(v): return bytes(int(x, 16) for x in v)
-c = dump("rd_config")[0]["formatted"]["value"]
-assert c["features"] == 0xf and c["hash_mode"] == 3, c
-assert c["hash_seed"] == 3735928559 and c["flowlet_flags"] == 1, c
-assert c["n_cts_rules"] == 3, c
-# the first rule list goes into bank 1: bank 0 held the empty default list
-assert c["cts_live"] == 1 << 16 | 3, c
-slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
-assert len(slots) == 32, len(slots)
-r = {k - 16: v for k, v in slots.items() if k >= 16}
-r0 = r[0]
-assert r0["qp_min"] == 0x100 and r0["qp_max"] == 0x1ff and r0["max_payload"] == 64, r0
-assert r0["opcode_bitmap"][0] == (1 << 4) | (1 << 5), r0   # send_only(_imm)
-assert r0["flags"] == 2 and r0["dst_plen"] == 16, r0        # DST_PREFIX
-assert r[2]["flags"] == 7 and r[2]["opcode_bitmap"][0] == 1 << 0x24, r[2]
-g = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_groups")}
-assert sorted(g) == [1, 2], g.keys()
-g1 = g[1]
-assert g1["n_members"] == 2 and g1["n_active"] == 2 and g1["total_weight"] == 4, g1
-assert g1["n_buckets"] == 128 and [g1["buckets"][:128].count(i) for i in (0, 1)] == [32, 96], g1["buckets"]
-for m in g1["members"][:2]:
-    assert m["flags"] == 7, m    # UP | RESOLVED | STATIC
-assert g1["members"][0]["ifindex"] == $IF1 and g1["members"][1]["ifindex"] == $IF2
-assert g[2]["rtt_us"] == 40 and g[2]["members"][0]["nh_family"] == socket.AF_INET6
-assert g[2]["n_buckets"] == 64, g[2]["n_buckets"]
-r4 = {(e["formatted"]["key"]["prefixlen"], b(e["key"][4:8])): e["formatted"]["value"]
-      for e in dump("rd_routes4")}
-assert r4[(16, bytes([10, 1, 0, 0]))] == {"group_id": 1, "flags": 2}, r4
-assert r4[(24, bytes([10, 0, 0, 0]))]["flags"] == 3, r4      # LOCAL | STATIC
-assert len(dump("rd_routes6")) == 1
-tx = {int.from_bytes(b(e["key"]), "little"): b(e["value"]) for e in dump("rd_tx_ports")}
-assert sorted(tx) == sorted([$IF1, $IF2]), tx
-for ifx, v in tx.items():
-    assert int.from_bytes(v[:4], "little") == ifx, v
-p = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_cfg")}
-assert p[$IF2]["kmin_bytes"] == 409600 and p[$IF2]["ecn_profile"] == 2, p
-assert p[$IF2]["rate_bps"] == 100000 * 10**6, p
-EOF
+check "leaf.json is in the maps (config, rules, groups, routes, ports)" \
+	$CHK leaf "$ROCEDP_PIN_DIR" "$IF1" "$IF2"
 
 # XDP marks ECN in the ingress program: no devmap egress program to run
 check "devmap entries of member ports carry no egress program" \
 	sh -c "bpftool -j map dump pinned '$ROCEDP_PIN_DIR/rd_tx_ports' |
-	$PY -c '
-import json, sys
-v = [bytes(int(x, 16) for x in e[\"value\"]) for e in json.load(sys.stdin)]
-assert len(v) == 2 and all(int.from_bytes(x[4:8], \"little\") == 0 for x in v), v'"
+	$CHK devmap"
 
 check "config show (text) names rules, groups and routes" \
 	sh -c "nsenter --net=/run/netns/$NS $ROCEDP config show | grep -q 'nccl-cts' &&
@@ -210,11 +146,7 @@ got: $(cat "$TMP/err")"
 
 # a copy of leaf.json with one change, made by a Python expression on `d`
 variant() { # NAME EXPR
-	$PY -c "
-import json
-d = json.load(open('$EX/leaf.json'))
-$2
-json.dump(d, open('$TMP/$1.json', 'w'))"
+	$CHK variant "$EX/leaf.json" "$TMP/$1.json" "$2"
 	echo "$TMP/$1.json"
 }
 
@@ -369,33 +301,8 @@ check "shipped rocedp ignores ROCEDP_FAULT_CONFIG_WRITE=1" \
 check "shipped rocedp holds no ROCEDP_FAULT_ string" \
 	sh -c "! grep -q ROCEDP_FAULT_ '$ROCEDP'"
 
-check "stale static routes/groups removed, kept ones updated, ports reset" $PY - <<EOF
-import json, subprocess
-def dump(m):
-    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
-        "pinned", "$ROCEDP_PIN_DIR/" + m]))
-g = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_groups")}
-assert sorted(g) == [1, 3], sorted(g)
-r4 = sorted((e["formatted"]["key"]["prefixlen"], e["key"][4:6], e["formatted"]["value"]["group_id"])
-            for e in dump("rd_routes4"))
-assert r4 == [(16, ["0x0a", "0x01"], 3), (16, ["0x0a", "0x04"], 1)], r4
-r6 = dump("rd_routes6")
-assert len(r6) == 1 and r6[0]["formatted"]["value"]["flags"] == 3, r6
-c = dump("rd_config")[0]["formatted"]["value"]
-assert c["n_cts_rules"] == 2 and c["hash_mode"] == 1, c
-# a changed list went to the other bank, slots past it cleared; bank 1
-# (leaf.json's three rules) stays as it was for frames still reading it
-assert c["cts_live"] == 0 << 16 | 2, c
-slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
-assert slots[1]["qp_min"] == 7 and slots[2]["qp_max"] == 0, slots
-assert slots[16]["qp_min"] == 0x100 and slots[18]["flags"] == 7, slots
-p = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_cfg")}
-assert p[$IF1]["kmin_bytes"] == 1000 and p[$IF1]["flags"] == 1, p
-assert p[$IF2] == {"rate_bps": 0, "kmin_bytes": 102400, "kmax_bytes": 409600,
-                   "pmax_percent": 20, "ecn_profile": 0, "flags": 0, "buffer_bytes": 0}, p
-s = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_port_state")}
-assert s[$IF1]["vq_bytes"] == 1500, s
-EOF
+check "stale static routes/groups removed, kept ones updated, ports reset" \
+	$CHK stale "$ROCEDP_PIN_DIR" "$IF1" "$IF2"
 
 # ------------------------------------------------------------ killed mid-load
 
@@ -413,54 +320,11 @@ d["cts_rules"] = [r[2], r[0], r[1]]
 d["hash"]["mode"] = "5tuple"
 d["routes"][0]["group"] = 2
 d["qos"]["ack"] = {"dscp": 46}')
-cat >"$TMP/live.py" <<EOF
-import json, subprocess, sys
-def dump(m):
-    return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump",
-        "pinned", "$ROCEDP_PIN_DIR/" + m]))
-def fv(m):
-    return {json.dumps(e["formatted"]["key"], sort_keys=True): e["formatted"]["value"]
-            for e in dump(m)}
-c = dump("rd_config")[0]["formatted"]["value"]
-slots = {e["formatted"]["key"]: e["formatted"]["value"] for e in dump("rd_cts_rules")}
-base = 16 * (c["cts_live"] >> 16 & 1)
-cts = [slots[base + i] for i in range(c["cts_live"] & 0xffff)]
-assert c["cts_live"] & 0xffff == c["n_cts_rules"], c
-c.pop("cts_live")
-gen = c.pop("fib_gen")   # a counter: bumped by every load that writes routes or groups
-groups = {int(k): v for k, v in fv("rd_groups").items()}
-devs = {int.from_bytes(bytes(int(x, 16) for x in e["key"]), "little")
-        for e in dump("rd_tx_ports")}   # no BTF: raw key bytes
-bad = []
-for m in ("rd_routes4", "rd_routes6"):
-    for k, v in fv(m).items():
-        if not v["flags"] & 1 and v["group_id"] not in groups:   # not LOCAL
-            bad.append("%s %s: group %d missing" % (m, k, v["group_id"]))
-for gid, g in groups.items():
-    for m in g["members"][:g["n_members"]]:
-        if m["flags"] & 3 == 3 and m["weight"] and m["ifindex"] not in devs:
-            bad.append("group %d: member port %d not in rd_tx_ports" % (gid, m["ifindex"]))
-view = {"config": c, "cts": cts, "qos": fv("rd_qos"), "routes4": fv("rd_routes4"),
-        "routes6": fv("rd_routes6"), "groups": fv("rd_groups")}
-if sys.argv[1] == "save":
-    json.dump(view, open(sys.argv[2], "w"))
-    sys.exit(0)
-old, new = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-view = json.loads(json.dumps(view))
-for part in ("config", "cts"):
-    if view[part] not in (old[part], new[part]):
-        bad.append("%s is neither the old nor the new one: %s" % (part, view[part]))
-# a route or group written: fib_gen was bumped first (rocedp sync re-reads)
-if any(view[p] != old[p] for p in ("routes4", "routes6", "groups")) and gen <= int(sys.argv[4]):
-    bad.append("routes or groups changed, fib_gen still %d" % gen)
-print("; ".join(bad))
-sys.exit(1 if bad else 0)
-EOF
 rd -j config show >"$TMP/old.show"
-$PY "$TMP/live.py" save "$TMP/old.view"
+$CHK live save "$ROCEDP_PIN_DIR" "$TMP/old.view"
 rd config load "$new_f" >/dev/null
 rd -j config show >"$TMP/new.show"
-$PY "$TMP/live.py" save "$TMP/new.view"
+$CHK live save "$ROCEDP_PIN_DIR" "$TMP/new.view"
 rd config load "$old_f" >/dev/null
 crashes=0 bad="" done_at=
 fib_gen() { mapjson rd_config | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["formatted"]["value"]["fib_gen"])'; }
@@ -474,7 +338,7 @@ for i in $(seq 1 80); do
 	fi
 	[ $rc = 70 ] || bad="$bad $i(exit $rc)"
 	crashes=$((crashes + 1))
-	out=$($PY "$TMP/live.py" check "$TMP/old.view" "$TMP/new.view" "$gen0" 2>&1) ||
+	out=$($CHK live check "$ROCEDP_PIN_DIR" "$TMP/old.view" "$TMP/new.view" "$gen0" 2>&1) ||
 		bad="$bad $i($out)"
 	rd config load "$new_f" >/dev/null 2>&1 || bad="$bad $i(recovery load failed)"
 	rd -j config show | cmp -s - "$TMP/new.show" || bad="$bad $i(recovered view differs)"
@@ -495,13 +359,7 @@ check "and gives the view it gave before" \
 
 check "config set hash.mode=qp hash.seed=7 flowlet.gap=auto features=forward,remark qos.cnp.dscp=48" \
 	rd config set hash.mode=qp hash.seed=7 flowlet.gap=auto features=forward,remark qos.cnp.dscp=48
-check "config set reached rd_config, the rest is unchanged" $PY - <<EOF
-import json, subprocess
-c = json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump", "pinned",
-    "$ROCEDP_PIN_DIR/rd_config"]))[0]["formatted"]["value"]
-assert (c["hash_mode"], c["hash_seed"], c["flowlet_flags"], c["features"]) == (1, 7, 1, 3), c
-assert c["n_cts_rules"] == 2, c
-EOF
+check "config set reached rd_config, the rest is unchanged" $CHK set "$ROCEDP_PIN_DIR"
 check "config set KEY=null returns a key to its default" rd config set hash.seed=null
 check "hash.seed back to 0" sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j config show |
 	$PY -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"hash\"][\"seed\"] != 0)'"
@@ -514,34 +372,16 @@ check "config set features=forward,remark still takes words" rd config set featu
 
 check "qos set cnp dscp 40 pcp 5" rd qos set cnp dscp 40 pcp 5
 check "qos set data leave" rd qos set data leave
-check "rd_qos holds {set, 40, pcp 5} for cnp and leave for data" $PY - <<EOF
-import json, subprocess
-q = {e["formatted"]["key"]: e["formatted"]["value"] for e in json.loads(subprocess.check_output(
-    ["bpftool", "-j", "map", "dump", "pinned", "$ROCEDP_PIN_DIR/rd_qos"]))}
-assert q[3] == {"action": 1, "dscp": 40, "set_pcp": 1, "pcp": 5}, q[3]
-assert q[0]["action"] == 0, q[0]
-EOF
+check "rd_qos holds {set, 40, pcp 5} for cnp and leave for data" $CHK qos "$ROCEDP_PIN_DIR"
 check "qos show -j lists the ten settable classes" sh -c "nsenter --net=/run/netns/$NS $ROCEDP qos show -j |
-	$PY -c '
-import json, sys
-d = json.load(sys.stdin)
-names = [c[\"class\"] for c in d[\"classes\"]]
-assert names == [\"data\", \"ack\", \"nak\", \"cnp\", \"cts\", \"roce_other\", \"ip\",
-                 \"uec\", \"uec_ack\", \"uec_nack\"], names
-cnp = d[\"classes\"][3]
-assert cnp[\"dscp\"] == 40 and cnp[\"pcp\"] == 5, cnp'"
+	$CHK qos_show"
 
 # per-rule hits: bpftool writes the value on every CPU, the CLI sums them
 POSSIBLE=$(bpftool -j map dump pinned "$ROCEDP_PIN_DIR/rd_cts_stats" |
 	$PY -c 'import json,sys; print(len(json.load(sys.stdin)[0]["values"]))')
 bpftool map update pinned "$ROCEDP_PIN_DIR/rd_cts_stats" key 1 0 0 0 value 7 0 0 0 0 0 0 0
 check "qos rules -j: rule hits summed over $POSSIBLE CPUs" sh -c "nsenter --net=/run/netns/$NS $ROCEDP -j qos rules |
-	$PY -c '
-import json, sys
-r = json.load(sys.stdin)[\"rules\"]
-assert len(r) == 2, r
-assert r[0][\"hits\"] == 0 and r[1][\"hits\"] == 7 * $POSSIBLE, r
-assert r[1][\"qp\"] == [7, 7] and r[0][\"name\"] == \"write-cts\", r'"
+	$CHK rules $POSSIBLE"
 
 # A new prefix under a covering route, then a later write fails: the undo
 # must delete the new prefix. (A trie lookup of the new key finds the

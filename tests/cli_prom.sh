@@ -60,33 +60,7 @@ else
 fi
 
 # every family: HELP then TYPE, once, before its samples; no sample twice
-if $PY - "$TMP/p1" <<'EOF_PY' >"$TMP/why" 2>&1; then
-import re, sys
-helped, typed, seen = set(), set(), set()
-for line in open(sys.argv[1]):
-    line = line.rstrip("\n")
-    m = re.match(r"^# HELP (\S+) \S", line)
-    if m:
-        assert m.group(1) not in helped, "HELP twice: " + line
-        helped.add(m.group(1))
-        continue
-    m = re.match(r"^# TYPE (\S+) (counter|gauge)$", line)
-    if m:
-        assert m.group(1) in helped, "TYPE without HELP: " + line
-        assert m.group(1) not in typed, "typed twice: " + line
-        typed.add(m.group(1))
-        continue
-    assert not line.startswith("#"), "stray comment: " + line
-    m = re.match(r"^([a-z_]+)(\{[^}]*\})? \S+$", line)
-    assert m, "bad sample line: " + line
-    assert m.group(1) in typed, "sample before its TYPE: " + line
-    assert not re.search(r"micro|milli|_us\b|_ms\b", m.group(1)), "not a base unit: " + line
-    key = line.rsplit(" ", 1)[0]
-    assert key not in seen, "repeated: " + line
-    seen.add(key)
-assert typed, "no family at all"
-print(len(typed))
-EOF_PY
+if $PY "$ROOT/tests/cli_prom.py" exposition "$TMP/p1" >"$TMP/why" 2>&1; then
 	ok "every family has HELP and TYPE before its samples, base units only ($(cat "$TMP/why") families)"
 else
 	nok "HELP and TYPE on every family" "$(cat "$TMP/why")"
@@ -134,14 +108,7 @@ fi
 # --watch 0.2 for about 1.5 s: several documents, their times apart by
 # at least 0.2 s (an upper bound would assume an idle machine)
 timeout 1.5 "$ROCEDP" stats -j --watch 0.2 >"$TMP/w" 2>"$TMP/err"
-if $PY - "$TMP/w" <<'EOF_PY' >"$TMP/why" 2>&1; then
-import json, sys
-ts = [json.loads(l)["timestamp"] for l in open(sys.argv[1]) if l.strip()]
-assert len(ts) >= 2, "%d documents" % len(ts)
-d = [b - a for a, b in zip(ts, ts[1:])]
-assert min(d) >= 0.19, "too close: %s" % d
-print(len(ts))
-EOF_PY
+if $PY "$ROOT/tests/cli_prom.py" watch "$TMP/w" >"$TMP/why" 2>&1; then
 	ok "stats --watch 0.2: $(cat "$TMP/why") documents, each 0.2 s or more after the last"
 else
 	nok "stats --watch 0.2" "$(cat "$TMP/why" "$TMP/err")"
@@ -160,17 +127,7 @@ done
 
 # fetch URL FILE: the body into FILE; prints the HTTP status
 fetch() {
-	$PY - "$1" "$2" <<'EOF_PY'
-import sys, urllib.request, urllib.error
-try:
-    r = urllib.request.urlopen(sys.argv[1], timeout=20)
-    code, body = r.status, r.read()
-    ctype = r.headers.get("Content-Type", "")
-except urllib.error.HTTPError as e:
-    code, body, ctype = e.code, e.read(), e.headers.get("Content-Type", "")
-open(sys.argv[2], "wb").write(body)
-print(code, ctype)
-EOF_PY
+	$PY "$ROOT/tests/cli_prom.py" fetch "$1" "$2"
 }
 
 # bad --listen: exit 2 (or 1 for a port it cannot have), one line naming it

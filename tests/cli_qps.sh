@@ -87,22 +87,7 @@ fi
 # ------------------------------------------------------------ JSON
 
 if "$ROCEDP" -j qps --sort rewinds --limit 3 >"$TMP/q.json" 2>&1 &&
-	$PY - "$TMP/q.json" <<'EOF' >"$TMP/check" 2>&1; then
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["sort"] == "rewinds", d["sort"]
-assert d["count"] == 4 and len(d["qps"]) == 3, (d["count"], len(d["qps"]))
-assert d["stall_threshold_us"] == 5000
-q = d["qps"][0]
-assert (q["src"], q["dst"], q["dest_qp"]) == ("fd00::1", "fd00::2", 0x33), q
-assert q["rewinds"] == 5 and q["naks"]["psn_seq"] == 3 and q["rtt_ewma_us"] == 6.0
-t = d["totals"]
-assert (t["bytes"], t["rewinds"], t["gaps"], t["stalls"], t["stalled"]) == \
-    (4320100, 7, 8, 1, 1), t
-stalled = [x for x in d["qps"] if x["stalled"]]
-assert not stalled, "0x44 is fourth by rewinds, beyond --limit 3"
-print("ok")
-EOF
+	$PY "$ROOT/tests/cli_qps.py" qps_json "$TMP/q.json" >"$TMP/check" 2>&1; then
 	ok "-j: parses; sort, limit, fields and totals as written"
 else
 	nok "-j output" "$(cat "$TMP/q.json" "$TMP/check" 2>/dev/null | head -20)"
@@ -172,19 +157,7 @@ $FILL --many 500 2>"$TMP/err" || nok "fill 500" "$(cat "$TMP/err")"
 # prom ARGS...: per-QP series count per family (max), and the QP count
 prom() {
 	"$ROCEDP" stats --prometheus "$@" >"$TMP/prom" 2>"$TMP/err" || return 1
-	$PY - "$TMP/prom" <<'EOF'
-import collections, re, sys
-fam = collections.Counter()
-qps = None
-for line in open(sys.argv[1]):
-    m = re.match(r'^(rocedp_qp_[a-z_]+)\{src="[^"]*",dst="[^"]*",qp="[^"]*",in_port="[^"]*",out_port="[^"]*"\} [0-9.e+-]+$', line)
-    if m:
-        fam[m.group(1)] += 1
-    m = re.match(r'^rocedp_qps (\d+)$', line)
-    if m:
-        qps = int(m.group(1))
-print(max(fam.values()) if fam else 0, len(fam), qps)
-EOF
+	$PY "$ROOT/tests/cli_qps.py" prom_families "$TMP/prom"
 }
 if read -r max nfam nqps < <(prom); then
 	if [ "$max" = 10 ] && [ "$nfam" -ge 6 ] && [ "$nqps" = 504 ]; then
@@ -203,24 +176,7 @@ else
 fi
 # the exposition stays valid: each family typed once, before its samples,
 # and no sample repeated
-if $PY - "$TMP/prom" <<'EOF_PY' 2>"$TMP/err"; then
-import re, sys
-typed, seen = set(), set()
-for line in open(sys.argv[1]):
-    line = line.rstrip("\n")
-    m = re.match(r"^# TYPE (\S+) (counter|gauge)$", line)
-    if m:
-        assert m.group(1) not in typed, "typed twice: " + m.group(1)
-        typed.add(m.group(1))
-        continue
-    if line.startswith("#"):
-        continue
-    m = re.match(r"^([a-z_]+)(\{[^}]*\})? -?[0-9.e+-]+$", line)
-    assert m, "bad sample line: " + line
-    assert m.group(1) in typed, "sample before its TYPE: " + line
-    assert line.rsplit(" ", 1)[0] not in seen, "repeated: " + line
-    seen.add(line.rsplit(" ", 1)[0])
-EOF_PY
+if $PY "$ROOT/tests/cli_qps.py" exposition "$TMP/prom" 2>"$TMP/err"; then
 	ok "prometheus: every family typed once before its samples, no sample twice"
 else
 	nok "prometheus exposition valid" "$(cat "$TMP/err")"
@@ -254,34 +210,12 @@ else
 		"$ROCEDP" config set features=forward,remark,ecn,telemetry \
 			telemetry.qp_stall_us=60000000 >>"$TMP/cfg" 2>&1 ||
 		nok "telemetry on" "$(cat "$TMP/cfg")"
-	$PY - "$TMP" <<'EOF_PY' || nok "frames written with scapy"
-import struct, sys
-from scapy.all import Ether, IP, UDP, Raw
-for i, psn in enumerate([1, 2, 4, 3]):
-    # BTH: RC SEND ONLY, pkey 0xffff, dest QP 0x123, AckReq, PSN; ICRC 0
-    bth = struct.pack(">BBHII", 0x04, 0x40, 0xffff, 0x123, 1 << 31 | psn)
-    f = (Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
-         IP(src="10.9.0.1", dst="10.9.0.2") / UDP(sport=49152, dport=4791) /
-         Raw(bth + b"x" * 64 + bytes(4)))
-    open("%s/f%d.bin" % (sys.argv[1], i), "wb").write(bytes(f))
-EOF_PY
+	$PY "$ROOT/tests/cli_qps.py" frames "$TMP" || nok "frames written with scapy"
 	for i in 0 1 2 3; do
 		bpftool prog run pinned "$LIVE/progs/rocedp_xdp" data_in "$TMP/f$i.bin" \
 			repeat 1 >>"$TMP/run" 2>&1 || nok "bpftool prog run frame $i" "$(tail -2 "$TMP/run")"
 	done
-	if "$ROCEDP" -j qps >"$TMP/live.json" 2>&1 && $PY - "$TMP/live.json" <<'EOF_PY' 2>"$TMP/err"; then
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["count"] == 1 and d["stall_threshold_us"] == 60000000, d
-q = d["qps"][0]
-got = {k: q[k] for k in ("src", "dst", "dest_qp", "req_pkts", "gaps",
-                         "gap_psns", "rewinds", "dups", "stalls", "stalled")}
-want = {"src": "10.9.0.1", "dst": "10.9.0.2", "dest_qp": 0x123, "req_pkts": 4,
-        "gaps": 1, "gap_psns": 1, "rewinds": 1, "dups": 0, "stalls": 0,
-        "stalled": False}
-assert got == want, got
-assert q["unacked_wait_us"] is not None, "requests wait for their ACK"
-EOF_PY
+	if "$ROCEDP" -j qps >"$TMP/live.json" 2>&1 && $PY "$ROOT/tests/cli_qps.py" live "$TMP/live.json" 2>"$TMP/err"; then
 		ok "frames through the real program: rocedp qps reads 4 requests, 1 gap, 1 rewind, a wait"
 	else
 		nok "qps after the real program" "$(cat "$TMP/live.json" "$TMP/err" | tail -5)"

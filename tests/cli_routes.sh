@@ -60,16 +60,7 @@ fi
 # python expression on stdin, which sets bad to a list of complaints
 check() {
 	local name=$1 why
-	why=$($PY -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-def get(prefix, source):
-    m = [x for x in r if x["prefix"] == prefix and x["source"] == source]
-    return m[0] if len(m) == 1 else None
-bad = []
-exec(sys.stdin.read())
-print("; ".join(bad))
-' "$TMP/r.json" 2>&1)
+	why=$($PY "$ROOT/tests/cli_routes.py" check "$TMP/r.json" 2>&1)
 	[ -z "$why" ] && ok "$name" || nok "$name" "$why"
 }
 

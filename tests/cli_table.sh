@@ -50,45 +50,14 @@ fi
 # "obj" or "obj verb", one a line, from `rocedp help` (the completion's
 # source too): objects, and the verbs of those that have some
 "$ROCEDP" help >"$TMP/help" 2>&1 || nok "rocedp help exits 0" "$(cat "$TMP/help")"
-$PY - "$TMP/help" >"$TMP/cmds" <<'EOF'
-import re, sys
-for line in open(sys.argv[1]):
-    m = re.match(r"^  ([a-z][a-z-]*) +(.*)$", line.rstrip("\n"))
-    if not m:
-        continue
-    obj, spec = m.group(1), m.group(2)
-    # split at '|' outside [ ]
-    alts, depth, cur = [], 0, ""
-    for ch in spec:
-        depth += (ch == "[") - (ch == "]")
-        if ch == "|" and depth == 0:
-            alts.append(cur); cur = ""
-        else:
-            cur += ch
-    alts.append(cur)
-    verbs = []
-    for a in alts:
-        w = a.split(" ")[0]
-        if re.fullmatch(r"[a-z][a-z-]*", w) and w not in verbs:
-            verbs.append(w)
-    if verbs:
-        for v in verbs:
-            print(obj, v)
-    else:
-        print(obj)
-EOF
+$PY "$ROOT/tests/cli_table.py" commands "$TMP/help" >"$TMP/cmds"
 n=$(wc -l <"$TMP/cmds")
 [ "$n" -ge 20 ] && ok "rocedp help names $n commands" || nok "rocedp help names the commands" "$(cat "$TMP/cmds")"
 
 # documented options of a command: "--name ARG" or "--name", and "-x", from
 # its own help (rocedp help OBJ [VERB]), the section of that command only
 doc_opts() { # CMD...
-	"$ROCEDP" help "$@" | $PY -c '
-import re, sys
-for line in sys.stdin:
-    m = re.match(r"^  (?:-(\w), )?\s*--([a-z][a-z0-9-]*)(?: (\S+))?", line)
-    if m:
-        print(";".join((m.group(2), m.group(3) or "", m.group(1) or "")))'
+	"$ROCEDP" help "$@" | $PY "$ROOT/tests/cli_table.py" doc_opts
 }
 
 # ------------------------------------------------------------ no getopt left
@@ -128,26 +97,7 @@ comp() {
 
 # the man page's commands and their options, from the roff source:
 # "obj verb: --a --b -x" lines
-$PY - "$MAN" >"$TMP/man_opts" <<'EOF'
-import re, sys
-src = open(sys.argv[1]).read()
-m = re.search(r"generated from the command table: COMMANDS\n(.*?)\.\\\" end of generated", src, re.S)
-cur, out = None, {}
-lines = m.group(1).split("\n") if m else []
-for i, l in enumerate(lines):
-    if i and lines[i - 1] == ".TP":
-        c = re.match(r"^\\fB([a-z][a-z -]*?)\\fR", l)
-        if c:
-            cur = c.group(1)
-            out[cur] = []
-            continue
-        if cur:
-            out[cur] += ["--" + o for o in re.findall(r"\\-\\-([a-z][a-z0-9\\-]*?)\\fR", l)]
-            out[cur] = [o.replace("\\-", "-") for o in out[cur]]
-            out[cur] += ["-" + s for s in re.findall(r"^\\fB\\-(\w)\\fR,", l)]
-for k, v in out.items():
-    print(k + ":", " ".join(v))
-EOF
+$PY "$ROOT/tests/cli_table.py" man_opts "$MAN" >"$TMP/man_opts"
 
 # ------------------------------------------------------------ per command
 undoc=""; refused=""; noman=""; nocomp=""; shortbad=""

@@ -199,14 +199,7 @@ else
 	nok "--once" "$(cat "$TMP/once")"
 fi
 if "$ROCEDP" -j top -n 2 --interval 0.2 --limit 2 >"$TMP/j" 2>&1 &&
-	$PY -c '
-import json, sys
-docs = [json.loads(l) for l in open(sys.argv[1])]
-assert len(docs) == 2, len(docs)
-for d in docs:
-    assert len(d["qps"]) == 2 and d["ports"][0]["name"] == "lo", d
-    assert "per_second" in d["qps"][0] and "flaps" in d["ports"][0]
-' "$TMP/j" 2>"$TMP/err"; then
+	$PY "$ROOT/tests/cli_top.py" two_docs "$TMP/j" 2>"$TMP/err"; then
 	ok "-j -n 2: two JSON documents with rates and ports"
 else
 	nok "-j -n 2" "$(cat "$TMP/j" "$TMP/err" | head)"

@@ -32,19 +32,7 @@ sed 's/"smac": "02:aa:00:00:00:01", "dmac": "02:00:00:00:00:02"/"smac": "02:aa:0
 
 # frame 1 to the port's MAC, frame 2 to another host's (both RoCEv2 to
 # 10.1.0.2, TTL 64), frame 3 broadcast
-$PY - "$TMP/in.pcap" <<'EOF'
-import struct, sys
-recs = []
-for i, dmac in enumerate(["02aa00000001", "02aa000000ee", "ffffffffffff"]):
-    payload = bytes([0x04, 0, 0xff, 0xff, 0, 0, 0, 0x10, 0, 0, 0, i]) + bytes(4)
-    udp = struct.pack("!HHHH", 49152, 4791, 8 + len(payload), 0) + payload
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0x02, 20 + len(udp), i, 0x4000, 64,
-                     17, 0, bytes([10, 0, 0, 1]), bytes([10, 1, 0, 2])) + udp
-    eth = bytes.fromhex(dmac + "02cc00000001" "0800") + ip
-    recs.append(struct.pack("<IIII", 1000 + i, 0, len(eth), len(eth)) + eth)
-hdr = struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1)
-open(sys.argv[1], "wb").write(hdr + b"".join(recs))
-EOF
+$PY "$ROOT/tests/replay_l2.py" pcap "$TMP/in.pcap"
 
 # verdicts CONFIG IFINDEX: "verdict/reason" of each frame, one line
 verdicts() {

@@ -146,13 +146,7 @@ check "the newline shows as '?'" grep -qF 'Ethernet0?rocedp: forged' "$TMP/nl.er
 
 # a 129 KB QUEUE key (10000 ports times queues 0-255) once took 623 MB:
 # refused at the cap, within 256 MB of address space
-$PY - "$TMP/big.json" <<'PYEOF'
-import json, sys
-ports = ",".join("Ethernet%d" % i for i in range(10000))
-json.dump({"WRED_PROFILE": {"P": {"wred_green_enable": "true", "ecn": "ecn_all",
-	"green_min_threshold": "1048576", "green_max_threshold": "2097152"}},
-	"QUEUE": {ports + "|0-255": {"wred_profile": "P"}}}, open(sys.argv[1], "w"))
-PYEOF
+$PY "$ROOT/tests/sonic_import.py" big_queue "$TMP/big.json"
 (ulimit -v 262144 && exec "$ROCEDP" sonic import "$TMP/big.json") >"$TMP/big.out" 2>"$TMP/big.err"
 rc=$?
 [ $rc -eq 1 ] && [ ! -s "$TMP/big.out" ] && grep -q "over 65536 port/queue pairs" "$TMP/big.err"

@@ -45,21 +45,7 @@ fi
 
 # ROCEDP|global as CONFIG_DB holds it: every leaf of ROCEDP_LIST at its
 # default (a leaf-list as "field@"), read from the model itself
-$PY - "$YANG" >"$TMP/defaults.json" <<'PY'
-import json, re, sys
-text = open(sys.argv[1]).read()
-body = text[text.index("list ROCEDP_LIST"):text.index("container ROCEDP_QOS")]
-g = {}
-for kind, name, block in re.findall(r"(leaf-list|leaf) (\w+) \{(.*?)\n                \}", body, re.S):
-    if name == "name":
-        continue
-    m = re.search(r"default ([^;]+);", block)
-    if kind == "leaf-list":
-        g[name + "@"] = "forward,remark,ecn"
-    else:
-        g[name] = m.group(1) if m else "1"
-print(json.dumps({"ROCEDP": {"global": g}}))
-PY
+$PY "$ROOT/tests/sonic_yang.py" defaults "$YANG" >"$TMP/defaults.json"
 n=$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["ROCEDP"]["global"]))' "$TMP/defaults.json")
 if [ "$n" -ge 12 ] && "$ROCEDP" sonic import "$TMP/defaults.json" >"$TMP/doc.json" 2>"$TMP/doc.err"; then
 	ok "all $n ROCEDP|global leaves of the model, at their defaults, are taken by sonic import"
