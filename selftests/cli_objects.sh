@@ -274,26 +274,7 @@ jsonok "dump is JSON without -j" config dump
 jsonok "" -j config check "$CFG/offline.json"
 
 # a small capture for replay: three RoCEv2 RDMA WRITE ONLY frames
-$PY - "$T_TMP/t.pcap" <<'EOF'
-import struct, sys
-def csum(b):
-    s = sum(struct.unpack(f"!{len(b)//2}H", b))
-    while s >> 16: s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-def frame(qp):
-    bth = bytes([0x0a, 0x40, 0xff, 0xff, 0, qp >> 16 & 255, qp >> 8 & 255, qp & 255, 0x80, 0, 0, 1])
-    body = bth + bytes(16) + bytes(64) + bytes(4)  # BTH, RETH, payload, ICRC
-    udp = struct.pack("!HHHH", 49152, 4791, 8 + len(body), 0) + body
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 26 << 2 | 2, 20 + len(udp), 1, 0x4000, 64, 17, 0,
-                     bytes([10, 0, 0, 1]), bytes([10, 1, 0, 2]))
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    return bytes.fromhex("020000000002020000000001") + b"\x08\x00" + ip + udp
-with open(sys.argv[1], "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for i in range(3):
-        fr = frame(0x100 + i)
-        f.write(struct.pack("<IIII", 1000, i, len(fr), len(fr)) + fr)
-EOF
+$PY "$T_TOP/selftests/cli_objects.py" pcap "$T_TMP/t.pcap"
 jsonok "summary" -j replay --in "$T_TMP/t.pcap"
 run rp -j replay --in "$T_TMP/t.pcap" --verdicts - --out "$T_TMP/o.pcap"
 n=$($PY -c '
@@ -304,14 +285,7 @@ t_check $? "json: replay --verdicts - gives one JSON object per frame ($n of 3)"
 
 # Prometheus text exposition and the node_exporter textfile
 run prom stats --prometheus
-$PY - "$T_TMP/prom.out" >"$T_TMP/prom.why" <<'EOF'
-import re, sys
-lines = [l for l in open(sys.argv[1]).read().splitlines() if l]
-sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? -?[0-9.e+]+$')
-bad = [l for l in lines if not l.startswith("#") and not sample.match(l)]
-ok = lines and not bad and any(l.startswith("# TYPE") for l in lines)
-print(" | ".join(bad[:3]) or "no samples"); sys.exit(0 if ok else 1)
-EOF
+$PY "$T_TOP/selftests/cli_objects.py" exposition "$T_TMP/prom.out" >"$T_TMP/prom.why"
 t_check $? "stats --prometheus is text exposition format ($(grep -vc '^#' "$T_TMP/prom.out") samples)" "$(cat "$T_TMP/prom.why")"
 mkdir -p "$T_TMP/tf"
 run tf stats --textfile "$T_TMP/tf"

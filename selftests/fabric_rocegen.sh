@@ -61,34 +61,7 @@ ring() {
 # deltas; the snippet on stdin sets `bad` (list of reasons) and `info`
 check() {
 	local name=$1 what=$2 out rc
-	out=$($PY - "$T_TMP" "$name" $SPINES $QPS $COUNT 3<&0 <<'EOF'
-import json, os, sys
-tmp, name, spines, qps, count = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-run = json.load(open(f"{tmp}/{name}.json"))
-def ports(p):
-    return {x["name"]: x for x in json.load(open(p))["ports"] if "name" in x}
-def delta(leaf, port, key):
-    a = ports(f"{tmp}/{name}.a.{leaf}.json").get(port, {})
-    b = ports(f"{tmp}/{name}.b.{leaf}.json").get(port, {})
-    return b.get(key, 0) - a.get(key, 0)
-def counter(leaf, key):
-    a = json.load(open(f"{tmp}/{name}.a.{leaf}.json"))["counters"][key]
-    return json.load(open(f"{tmp}/{name}.b.{leaf}.json"))["counters"][key] - a
-S = list(run["senders"].values())
-R = list(run["responders"].values())
-def sender_dscps(kind):  # {dscp: frames} of kind ("ack", "cnp") over the senders
-    by = {}
-    for s in S:
-        for d, n in s["rx_dscp"][kind].items():
-            by[d] = by.get(d, 0) + n
-    return by
-T = run["total"]
-bad, info = [], ""
-exec(os.fdopen(3).read())
-print("; ".join(bad) if bad else info)
-sys.exit(1 if bad else 0)
-EOF
-	)
+	out=$($PY "$T_TOP/selftests/fabric_rocegen.py" check "$T_TMP" "$name" $SPINES $QPS $COUNT)
 	rc=$?
 	t_check $rc "$what ($out)" "$out"
 }

@@ -312,35 +312,11 @@ fault_flowlet() {
 	done
 	lab_exec leaf1 "$ROCEDP" -j stats >"$T_TMP/fl-1.json"
 	live=$(lab_exec leaf1 "$ROCEDP" -j flows --limit 1000000 | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')
-	why=$($PY - "$T_TMP" $runs <<'EOF'
-import json, sys
-d, runs = sys.argv[1], int(sys.argv[2])
-s = [json.load(open(f"{d}/fl-{k}.send"))["total"] for k in range(1, runs + 1)]
-rs = [json.load(open(f"{d}/fl-{k}.serve"))["total"] for k in range(1, runs + 1)]
-r = {k: sum(x[k] for x in rs) for k in ("messages", "qps", "icrc_errors", "socket_drops")}
-msgs = sum(x["messages"] for x in s)
-bad = [f"{sum(x['qps_failed'] for x in s)} QPs failed"] if any(x["qps_failed"] for x in s) else []
-if r["messages"] != msgs: bad.append(f"responder {r['messages']} messages, senders {msgs}")
-if r["qps"] != sum(x["qps"] for x in s): bad.append(f"responder saw {r['qps']} QPs")
-if r["icrc_errors"] or r["socket_drops"]: bad.append(f"{r['icrc_errors']} ICRC errors, {r['socket_drops']} socket drops")
-print("; ".join(bad) or f"{r['qps']} QPs, {msgs} messages sent and received")
-sys.exit(1 if bad else 0)
-EOF
-	)
+	why=$($PY "$T_TOP/selftests/faults.py" flowlet_runs "$T_TMP" $runs)
 	rc=$?
 	t_check $ok "flowlet: $runs x $qps QPs sent, every rocegen run completed"
 	t_check $rc "flowlet: nothing lost with more flows than the table holds ($why)" "$why"
-	n=$($PY - "$T_TMP/fl-0.json" "$T_TMP/fl-1.json" "$live" <<'EOF'
-import json, sys
-a, b = (json.load(open(p))["counters"] for p in sys.argv[1:3])
-live = int(sys.argv[3])
-d = {k: b[k] - a[k] for k in ("flows_new", "flowlets_started", "flowlet_insert_failed",
-                                "flowlet_reorder_risk", "forwarded_packets")}
-d["live"] = live
-d["evicted"] = d["flows_new"] - live
-print(json.dumps(d))
-EOF
-	)
+	n=$($PY "$T_TOP/selftests/faults.py" flow_counts "$T_TMP/fl-0.json" "$T_TMP/fl-1.json" "$live")
 	echo "# flowlet: $n"
 	uplinks "$n" 'd["flows_new"] >= 69632 and d["live"] <= 65536 and d["evicted"] > 0'
 	t_check $? "flowlet: table full, evictions visible: flows_new >= 69632, live entries <= 65536, flows_new - live > 0 ($n)" "$n"

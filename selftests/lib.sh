@@ -147,17 +147,7 @@ t_state_file() {
 # t_pyj FILE EXPR: python expression over j = json.load(FILE); prints the
 # value, exits 0 when it is truthy
 t_pyj() {
-	$PY - "$1" "$2" <<'EOF'
-import json, sys
-try:
-    j = json.load(open(sys.argv[1]))
-    v = eval(sys.argv[2])
-except Exception as e:
-    print(f"error: {e}")
-    sys.exit(1)
-print(v)
-sys.exit(0 if v else 1)
-EOF
+	$PY "$T_TOP/selftests/lib.py" pyj "$1" "$2"
 }
 
 t_need() {

@@ -136,15 +136,7 @@ sync_start() {
 
 # route4 PREFIX: the rd_routes4 entry of PREFIX as "group_id flags", or ""
 route4() {
-	bpftool -j map dump pinned "$PIN/rd_routes4" 2>/dev/null | $PY -c '
-import json, sys
-want = sys.argv[1]
-for e in json.load(sys.stdin):
-    k = [int(x, 16) for x in e["key"]]; v = [int(x, 16) for x in e["value"]]
-    plen = int.from_bytes(bytes(k[0:4]), "little")
-    p = ".".join(map(str, k[4:8])) + "/" + str(plen)
-    if p == want:
-        print(int.from_bytes(bytes(v[0:4]), "little"), int.from_bytes(bytes(v[4:8]), "little"))' "$1"
+	bpftool -j map dump pinned "$PIN/rd_routes4" 2>/dev/null | $PY "$T_TOP/selftests/lifecycle.py" route4 "$1"
 }
 
 # members_resolved: every member of every group is UP and RESOLVED (sync
@@ -261,27 +253,7 @@ ids_gone() { # prog|map IDS...: every id is gone from the kernel
 
 # monotonic A B: every counter in `stats -j` snapshot B >= A
 monotonic() {
-	$PY - "$1" "$2" <<'EOF'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-bad, n = [], [0]
-def walk(x, y, path):
-    if isinstance(x, bool) or x is None:
-        return
-    if isinstance(x, (int, float)):
-        n[0] += 1
-        # gauges (loads, EWMAs, imbalance ratios) may go down; counters not
-        if any(s in path for s in ("load", "rtt", "imbalance", "ewma", "queue", "weight", "flags", "ifindex", "mean", "id", "slot")):
-            return
-        if y is None or y < x: bad.append(f"{path}: {x} -> {y}")
-    elif isinstance(x, dict):
-        for k in x: walk(x[k], y.get(k) if isinstance(y, dict) else None, f"{path}.{k}")
-    elif isinstance(x, list):
-        for i, v in enumerate(x): walk(v, y[i] if isinstance(y, list) and i < len(y) else None, f"{path}[{i}]")
-walk(a, b, "")
-print("; ".join(bad[:5]) or f"{n[0]} values, none went down")
-sys.exit(1 if bad or not n[0] else 0)
-EOF
+	$PY "$T_TOP/selftests/lifecycle.py" monotonic "$1" "$2"
 }
 
 phase_sync_kill() {

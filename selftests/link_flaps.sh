@@ -56,14 +56,7 @@ t_wait_for 3 sh -c "[ \"\$(bpftool -j map dump pinned $PIN/rd_port_flaps | $PY -
 set -- $(flaps a0)
 [ "$1 $2 $3" = "$N $N $((2 * N))" ]
 t_check $? "a0 down/up $N times: $N downs, $N ups, $((2 * N)) events (got $1 $2 $3)" "$(cat "$T_TMP/sync.err")"
-$PY - "$t0" "$t1" "$@" <<'EOF'
-import sys
-t0, t1 = int(sys.argv[1]), int(sys.argv[2])
-n, last = int(sys.argv[5]), [int(x) for x in sys.argv[6:10]]
-newest = last[(n - 1) % 4]
-ok = all(t0 <= t <= t1 for t in last) and newest == max(last)
-sys.exit(0 if ok else 1)
-EOF
+$PY "$T_TOP/selftests/link_flaps.py" newest "$t0" "$t1" "$@"
 t_check $? "a0: the last 4 flap times lie within the flapping, newest at (n-1)%4 ($*)"
 set -- $(flaps a1)
 [ "$1 $2" = "$N $N" ]

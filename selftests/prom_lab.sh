@@ -40,13 +40,7 @@ DIAG() { lab diagnose "$@"; }
 # pq EXPR: an instant query's result as "labels value" lines, from the
 # lab's Prometheus
 pq() {
-	ip netns exec "$(ns mgmt)" $PY - "$1" <<'EOF_PY'
-import json, sys, urllib.parse, urllib.request
-u = "http://127.0.0.1:9090/api/v1/query?" + urllib.parse.urlencode({"query": sys.argv[1]})
-for r in json.load(urllib.request.urlopen(u, timeout=10))["data"]["result"]:
-    m = r["metric"]
-    print(",".join("%s=%s" % kv for kv in sorted(m.items()) if kv[0] != "__name__"), r["value"][1])
-EOF_PY
+	ip netns exec "$(ns mgmt)" $PY "$T_TOP/selftests/prom_lab.py" query "$1"
 }
 # send NAME QPN_BASE [RTO_US [QPS [COUNT]]]: 8 QPs x 300 messages of 8 KiB
 # at 10 Mb/s (about 20 s). The timeout and the stall threshold are 1 s:

@@ -66,11 +66,7 @@ hwv() { sed -n "s/^$2 //p" "$1"; } # FILE COUNTER
 members() {
 	local l
 	for l in leaf1 leaf2; do
-		G "$l" "$ROCEDP" -j stats | $PY -c '
-import json, sys
-for g in json.load(sys.stdin)["groups"]:
-    for m in g["members"]:
-        print(sys.argv[1], m["slot"], m["pkts"])' "$l"
+		G "$l" "$ROCEDP" -j stats | $PY "$T_TOP/selftests/rdma.py" members "$l"
 	done
 }
 out=$(G r1-1 ibv_devices 2>&1; G r2-1 ibv_devices 2>&1)
@@ -162,13 +158,7 @@ run() {
 lab_drops() {
 	local n
 	for n in leaf1 leaf2 spine1 spine2; do
-		ip -n "$(ns "$n")" -s -j link show | $PY -c '
-import json, sys
-for l in json.load(sys.stdin):
-    s = l.get("stats64", {})
-    d = {k: s.get(k, {}).get("dropped", 0) for k in ("rx", "tx")}
-    if any(d.values()):
-        print("%s:%s rx_dropped %d tx_dropped %d;" % (sys.argv[1], l["ifname"], d["rx"], d["tx"]), end=" ")' "$n"
+		ip -n "$(ns "$n")" -s -j link show | $PY "$T_TOP/selftests/rdma.py" drops "$n"
 	done
 	for n in r1-1 r2-1; do
 		echo -n "$n eth0 drops $(G "$n" "awk '/eth0/ { print \$5, \$13 }' /proc/net/dev"), softnet $(G "$n" "awk '{ print \$2 }' /proc/net/softnet_stat");  "
@@ -201,20 +191,7 @@ checks() {
 	t_check $? "$n: no sequence errors (rcvd_seq_err +$s1)" \
 		"retries: $(d "$n" hw1 completer_retry_err)/$(d "$n" hw2 completer_retry_err), duplicates $(d "$n" hw2 duplicate_request)"
 	# data frames per spine: the members' change, both leaves added up
-	$PY - "$T_TMP/$n.ma" "$T_TMP/$n.mb" >"$T_TMP/$n.spread" <<'EOF'
-import sys
-def rd(p):
-    r = {}
-    for line in open(p):
-        leaf, slot, pkts = line.split()
-        r[int(slot)] = r.get(int(slot), 0) + int(pkts)
-    return r
-a, b = rd(sys.argv[1]), rd(sys.argv[2])
-dl = [b[s] - a.get(s, 0) for s in sorted(b)]
-tot = sum(dl) or 1
-print(" ".join(f"spine{s + 1} {x} ({100 * x / tot:.0f}%)" for s, x in enumerate(dl)))
-sys.exit(0 if len(dl) == 2 and min(dl) >= tot * 0.05 else 1)
-EOF
+	$PY "$T_TOP/selftests/rdma.py" spread "$T_TMP/$n.ma" "$T_TMP/$n.mb" >"$T_TMP/$n.spread"
 	t_check $? "$n: the QPs spread over the spines: $(cat "$T_TMP/$n.spread")"
 }
 

@@ -46,99 +46,8 @@ cat >"$T_TMP/remark.json" <<'EOF'
 }
 EOF
 
-# frames.py OUT.pcap SRC_MAC DST_MAC: the frames A sends, and (stdout) one
-# line per frame: EXPECTED_DSCP (or "same") and a description
-cat >"$T_TMP/frames.py" <<'EOF'
-import sys
-from scapy.all import ARP, IP, IPv6, TCP, UDP, Ether, Raw, wrpcap
-from scapy.contrib.roce import AETH, BTH, CNP_OPCODE, CNPPadding, opcode
-
-out, smac, dmac = sys.argv[1:4]
-op = lambda n: opcode("RC", n)[0]
-
-def roce(code, qp, psn, tos, extra=None, payload=b"", v6=False, sport=49152):
-    l3 = (IPv6(src="fd00:5::1", dst="fd00:5::2", tc=tos, hlim=64) if v6 else
-          IP(src="10.77.0.1", dst="10.77.0.2", tos=tos, ttl=64, id=psn))
-    p = Ether(src=smac, dst=dmac) / l3 / UDP(sport=sport, dport=4791) / \
-        BTH(opcode=code, dqpn=qp, psn=psn, ackreq=0)
-    if extra is not None:
-        p = p / extra
-    if payload:
-        p = p / Raw(payload)
-    return p
-
-D = 26 << 2  # what the "NIC" sent: DSCP 26
-f = [
-    (roce(op("ACKNOWLEDGE"), 0x101, 1, D | 2, AETH(syndrome=0x1f, msn=1)), 40, "ACK (ECT0)"),
-    (roce(op("ACKNOWLEDGE"), 0x102, 2, D | 2, AETH(syndrome=0x60, msn=1)), 44, "NAK PSN sequence error"),
-    (roce(CNP_OPCODE, 0x103, 3, D | 1, CNPPadding()), 48, "CNP (ECT1)"),
-    (roce(op("SEND_ONLY"), 0x180, 4, D | 2, payload=b"\x01" * 16), 36, "CTS: SEND_ONLY qp 0x180, 16 B (rule cts-small)"),
-    (roce(op("ACKNOWLEDGE"), 0x104, 5, D | 2, AETH(syndrome=0x1f, msn=2), v6=True), 40, "ACK over IPv6"),
-    (roce(op("ACKNOWLEDGE"), 0x105, 6, D | 3, AETH(syndrome=0x1f, msn=3)), 40, "ACK already CE"),
-    (roce(op("RDMA_WRITE_ONLY"), 0x106, 7, D | 2, payload=b"\x00" * 1024), None, "RDMA WRITE ONLY data"),
-    (roce(op("SEND_ONLY"), 0x300, 8, D | 2, payload=b"\x01" * 16), None, "SEND_ONLY qp 0x300 (outside the CTS rule)"),
-    (roce(op("SEND_ONLY"), 0x181, 9, D | 2, payload=b"\x01" * 512), None, "SEND_ONLY 512 B (over the rule's max_payload)"),
-    (roce(op("RDMA_WRITE_ONLY"), 0x107, 10, D | 2, payload=b"\x00" * 256, v6=True), None, "RDMA WRITE over IPv6"),
-    (Ether(src=smac, dst=dmac) / IP(src="10.77.0.1", dst="10.77.0.2", tos=D) / TCP(dport=22), None, "TCP"),
-    (Ether(src=smac, dst=dmac) / IP(src="10.77.0.1", dst="10.77.0.2", tos=D) / UDP(sport=1234, dport=4790) / Raw(b"x" * 40), None, "UDP to port 4790"),
-    (Ether(src=smac, dst="ff:ff:ff:ff:ff:ff") / ARP(psrc="10.77.0.1", pdst="10.77.0.2"), None, "ARP"),
-    (Ether(bytes(roce(op("ACKNOWLEDGE"), 0x108, 11, D | 2, AETH(syndrome=0x1f, msn=4)))[:56]), None, "truncated ACK (malformed)"),
-]
-pkts = [Ether(bytes(p)) for p, _, _ in f]
-wrpcap(out, pkts)
-for p, d, desc in f:
-    print(f"{'same' if d is None else d}\t{desc}")
-EOF
-
-# compare.py SENT.pcap RECV.pcap EXPECT FIELDS: one line "ok|bad<TAB>desc<TAB>why"
-cat >"$T_TMP/compare.py" <<'EOF'
-import struct, sys
-from scapy.all import rdpcap
-
-sent, recv = rdpcap(sys.argv[1]), rdpcap(sys.argv[2])
-expect = [l.rstrip("\n").split("\t") for l in open(sys.argv[3])]
-fields = [l.rstrip("\n").split("\t") for l in open(sys.argv[4])]
-
-def csum_ok(ip):
-    s = sum(struct.unpack("!10H", ip[:20]))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s == 0xFFFF
-
-if len(recv) != len(sent):
-    print(f"bad\tframe count\tsent {len(sent)}, captured {len(recv)}")
-for i, (s, r) in enumerate(zip(sent, recv)):
-    want, desc = expect[i]
-    s, r = bytes(s), bytes(r)
-    why = []
-    if want == "same":
-        if r != s:
-            diff = [k for k in range(min(len(s), len(r))) if s[k] != r[k]]
-            why.append(f"changed: len {len(s)}->{len(r)}, bytes differ at {diff[:8]}")
-    else:
-        want = int(want)
-        et = struct.unpack("!H", s[12:14])[0]
-        if et == 0x0800:
-            tos_s, tos_r = s[15], r[15]
-            masked = lambda b: b[:15] + b[16:24] + b[26:]
-            if not csum_ok(r[14:34]):
-                why.append("bad IPv4 header checksum")
-        else:
-            tos_s = ((s[14] & 0x0F) << 4) | (s[15] >> 4)
-            tos_r = ((r[14] & 0x0F) << 4) | (r[15] >> 4)
-            masked = lambda b: b[:14] + bytes([b[14] & 0xF0, b[15] & 0x0F]) + b[16:]
-        if tos_r >> 2 != want:
-            why.append(f"DSCP {tos_r >> 2}, want {want}")
-        if tos_r & 3 != tos_s & 3:
-            why.append(f"ECN {tos_s & 3} -> {tos_r & 3}")
-        if masked(r) != masked(s) or len(r) != len(s):
-            why.append("bytes other than TOS/checksum changed")
-        # tshark's own reading of the field
-        fd = [x for x in (fields[i] if i < len(fields) else [])[1:3] if x]
-        if not fd or int(fd[0]) != want:
-            why.append(f"tshark reads DSCP {fd}")
-    print(f"{'bad' if why else 'ok'}\t{desc}\t{'; '.join(why)}")
-EOF
+# The frames A sends: selftests/remark_tshark_frames.py; what B captured
+# against them: selftests/remark_tshark_compare.py
 
 for mode in "${modes[@]}"; do
 	id=rt$((RANDOM % 9000 + 1000))
@@ -171,7 +80,7 @@ for mode in "${modes[@]}"; do
 
 	smac=$(ip -n "$A" -j link show va | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
 	dmac=$(ip -n "$C" -j link show vc | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
-	$PY "$T_TMP/frames.py" "$T_TMP/sent.pcap" "$smac" "$dmac" >"$T_TMP/expect" 2>"$T_TMP/frames.err" ||
+	$PY "$T_TOP/selftests/remark_tshark_frames.py" "$T_TMP/sent.pcap" "$smac" "$dmac" >"$T_TMP/expect" 2>"$T_TMP/frames.err" ||
 		{ t_fail "$mode: build frames" "$(tail -n2 "$T_TMP/frames.err")"; continue; }
 
 	rm -f "$T_TMP/recv.pcap"
@@ -191,7 +100,7 @@ sendp(rdpcap(sys.argv[1]), iface="va", verbose=False, inter=0.01)' "$T_TMP/sent.
 
 	tshark "${T_TSHARK_OPTS[@]}" -r "$T_TMP/recv.pcap" -T fields -e frame.number \
 		-e ip.dsfield.dscp -e ipv6.tclass.dscp >"$T_TMP/fields" 2>/dev/null
-	$PY "$T_TMP/compare.py" "$T_TMP/sent.pcap" "$T_TMP/recv.pcap" "$T_TMP/expect" \
+	$PY "$T_TOP/selftests/remark_tshark_compare.py" "$T_TMP/sent.pcap" "$T_TMP/recv.pcap" "$T_TMP/expect" \
 		"$T_TMP/fields" >"$T_TMP/result" 2>&1 || echo "bad	compare.py	$(tail -n1 "$T_TMP/result")" >>"$T_TMP/result"
 	while IFS=$'\t' read -r res desc why; do
 		want=$(awk -F'\t' -v d="$desc" '$2 == d { print $1 }' "$T_TMP/expect")

@@ -5,7 +5,7 @@ JSON reports (rocegen send/serve -j), shared by the selftests that send
 traffic through a fabric while something happens to it.
 
 usage: rocegen_verdict.py SEND.json SERVE.json [--rc N] [--min-messages N]
-                          [--strict]
+                          [--max-oos N] [--strict]
 
 Default (a fault drops frames on purpose): every message the sender
 completed arrived, no QP failed, the responder got at least the frames
@@ -17,6 +17,9 @@ arrivals are printed, not failed.
 (retransmissions included) arrived, in order or as the duplicate of a
 retransmission, with no gap (out of sequence or NAK); every ACK/NAK the
 responder sent arrived at the sender.
+
+--max-oos N (no fault on the path, or a known few frames in flight to a
+link that went down): more than N out-of-sequence arrivals fail.
 
 --rc: the sender's exit status (non-zero fails). --min-messages: fewer
 completed messages fail (a run that sent nothing proves nothing).
@@ -34,6 +37,7 @@ def main():
     ap.add_argument("serve")
     ap.add_argument("--rc", default="0")
     ap.add_argument("--min-messages", type=int, default=1)
+    ap.add_argument("--max-oos", type=int)
     ap.add_argument("--strict", action="store_true")
     a = ap.parse_args()
     try:
@@ -63,6 +67,8 @@ def main():
     if (rt["messages"] != st["messages"] or st["messages"] < a.min_messages
             or st["messages"] != sum(q["messages"] for q in s["qps"])):
         bad.append(f"messages: responder {rt['messages']}, sender {st['messages']}")
+    if a.max_oos is not None and rt["oos"] > a.max_oos:
+        bad.append(f"{rt['oos']} out of sequence (allowed {a.max_oos})")
     if rt["icrc_errors"] or rt["socket_drops"]:
         bad.append(f"{rt['socket_drops']} socket drops, {rt['icrc_errors']} ICRC errors")
     if bad:

@@ -25,16 +25,7 @@ netadmin() {
 
 # route4 PREFIX: the rd_routes4 entry for PREFIX ("GROUP FLAGS"), or "none"
 route4() {
-	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY -c '
-import ipaddress, json, sys
-want = ipaddress.ip_network(sys.argv[1])
-for e in json.load(sys.stdin):
-    k, v = e["formatted"]["key"], e["formatted"]["value"]
-    a = ipaddress.IPv4Address(k["addr"].to_bytes(4, "little"))
-    if k["prefixlen"] == want.prefixlen and a == want.network_address:
-        print(v["group_id"], v["flags"]); break
-else:
-    print("none")' "$1"
+	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY "$T_TOP/selftests/security_io.py" route4 "$1"
 }
 has_route() { [ "$(route4 "$1")" != none ]; }
 
@@ -88,10 +79,7 @@ part_names() {
 	X attach "$bad" --mode generic >"$T_TMP/attach.out" 2>&1
 	t_check $? "names: attach it" "$(cat -v "$T_TMP/attach.out")"
 	# a group with a member on it: stats shows members by port name
-	$PY -c 'import json, sys
-print(json.dumps({"groups": [{"id": 1, "members": [{"dev": sys.argv[1],
-    "smac": "02:00:00:00:01:01", "dmac": "02:00:00:00:02:01", "via": "10.0.1.2"}]}],
-    "routes": [{"prefix": "10.1.0.0/16", "group": 1}]}))' "$bad" >"$T_TMP/cfg.json"
+	$PY "$T_TOP/selftests/security_io.py" member_cfg "$bad" >"$T_TMP/cfg.json"
 	X config load "$T_TMP/cfg.json" >"$T_TMP/cfg.out" 2>&1
 	t_check $? "names: config load: a group whose member is on it" "$(cat -v "$T_TMP/cfg.out")"
 	X ecn set "$bad" kmin 10000 kmax 20000 pmax 10 >"$T_TMP/ecn.out" 2>&1
@@ -119,22 +107,7 @@ print(f"{len(d)} bytes, {len(bad)} control bytes"); sys.exit(1 if bad or not d e
 	# names: the -j forms parse, and the interface's name comes back whole
 	for c in status stats "top --once" qps "ecn show"; do
 		X -j $c >"$T_TMP/out" 2>"$T_TMP/err"
-		out=$($PY -c 'import json, sys
-d = open(sys.argv[1], "rb").read()
-j = json.loads(d.splitlines()[0])
-bad = [b for b in d if (b < 0x20 and b != 10) or b == 0x7f]
-def strings(v):
-    if isinstance(v, dict):
-        for x in v.values():
-            yield from strings(x)
-    elif isinstance(v, list):
-        for x in v:
-            yield from strings(x)
-    elif isinstance(v, str):
-        yield v
-found = sys.argv[2] in strings(j)
-print("parses, %d control bytes, name %s" % (len(bad), "found" if found else "absent"))
-sys.exit(1 if bad or (sys.argv[3] == "1" and not found) else 0)' "$T_TMP/out" "$bad" \
+		out=$($PY "$T_TOP/selftests/security_io.py" control_bytes "$T_TMP/out" "$bad" \
 			1 2>&1)
 		t_check $? "names: '-j $c' is valid JSON ($out)" "$(head -c 600 "$T_TMP/out" | cat -v)"
 	done

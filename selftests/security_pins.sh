@@ -255,18 +255,7 @@ fresh_bpffs && holder A && R "$A" attach v0 --mode generic >/dev/null 2>&1 ||
 	t_fail "a switch for the output tests"
 PUB=$T_TMP/pub
 mkdir -m 1777 "$PUB"
-$PY - "$T_TMP/in.pcap" <<'EOF'
-import struct, sys
-recs = []
-for i in range(20):
-    payload = bytes([0x0a, 0, 0xff, 0xff, 0, 0, 0, i, 0, 0, 0, i]) + bytes(32)
-    udp = struct.pack("!HHHH", 49152 + i, 4791, 8 + len(payload), 0) + payload
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0x02, 20 + len(udp), i, 0x4000, 64, 17, 0,
-                     bytes([10, 0, 0, 1]), bytes([10, 1, 0, 2])) + udp
-    eth = bytes.fromhex("020000000002" "020000000001" "0800") + ip
-    recs.append(struct.pack("<IIII", 1000 + i, 0, len(eth), len(eth)) + eth)
-open(sys.argv[1], "wb").write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1) + b"".join(recs))
-EOF
+$PY "$T_TOP/selftests/security_pins.py" pcap "$T_TMP/in.pcap"
 for f in rocedp.prom o.pcap v.json s.pid; do
 	"${NOBODY[@]}" mkfifo -m 0666 "$PUB/$f" || t_fail "nobody: mkfifo $f"
 done
@@ -298,24 +287,7 @@ rc=$?
 t_check $? "root's FIFO with no reader: exit 1, no wait for one" "rc $rc: $(cat "$T_TMP/o.out")"
 # the reader holds the FIFO open (non-blocking, so it counts as a reader
 # at once) before replay starts, and reads until the writer closes
-$PY - "$T_TMP/root.fifo" "$T_TMP/got" "$T_TMP/ready" <<'EOF' &
-import os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
-open(sys.argv[3], "w").close()
-out, seen, end = open(sys.argv[2], "wb"), False, time.time() + 90
-while time.time() < end:
-    try:
-        d = os.read(fd, 65536)
-    except BlockingIOError:
-        d = None
-    if d:
-        out.write(d)
-        seen = True
-    elif d == b"" and seen:
-        break
-    else:
-        time.sleep(0.02)
-EOF
+$PY "$T_TOP/selftests/security_pins.py" fifo_reader "$T_TMP/root.fifo" "$T_TMP/got" "$T_TMP/ready" &
 rpid=$!
 t_wait_for 10 test -e "$T_TMP/ready"
 timeout 60 "$ROCEDP" replay --in "$T_TMP/in.pcap" --verdicts "$T_TMP/root.fifo" >"$T_TMP/o.out" 2>&1

@@ -107,15 +107,7 @@ t_check $? "STATE_DB ROCEDP|status role: beside-syncd (got '$(state role)')"
 
 # udp NS DST COUNT INTERVAL: COUNT 64-byte datagrams to DST (port 9)
 udp() {
-	ip netns exec "$1" $PY - "$2" "$3" "$4" <<'EOF'
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
-for _ in range(int(sys.argv[2])):
-    s.sendto(b"x" * 64, (sys.argv[1], 9))
-    time.sleep(float(sys.argv[3]))
-EOF
+	ip netns exec "$1" $PY "$T_TOP/selftests/sonic_roles.py" udp "$2" "$3" "$4"
 }
 kmin() {
 	X -j config dump >"$T_TMP/dump.json" 2>/dev/null &&
@@ -219,24 +211,7 @@ fresh() {
 	sleep 0.3
 	PS || return 1
 	X -j stats >"$T_TMP/sb.json" 2>/dev/null || return 1
-	$PY - "$T_TMP/sa.json" "$T_TMP/ps.json" "$T_TMP/sb.json" >"$T_TMP/fresh" 2>&1 <<'EOF2'
-import json, sys
-a, ps, b = (json.load(open(f)) for f in sys.argv[1:4])
-a = {p["name"]: p for p in a["ports"]}
-b = {p["name"]: p for p in b["ports"]}
-ps = ps["ports"]
-bad, shown = [], []
-for port, dev, col, key in (("Ethernet0", "s0", "rx_ok", "rx_pkts"),
-                            ("Ethernet0", "s0", "rx_byt", "rx_bytes"),
-                            ("Ethernet4", "s1", "tx_ok", "tx_pkts"),
-                            ("Ethernet4", "s1", "tx_byt", "tx_bytes")):
-    lo, x, hi = a[dev][key], ps[port][col], b[dev][key]
-    shown.append("%s %s %d <= %s <= %d" % (port, col, lo, x, hi))
-    if not (lo < hi and lo <= x <= hi):
-        bad.append(shown[-1])
-print("; ".join(bad) or "; ".join(shown))
-sys.exit(1 if bad else 0)
-EOF2
+	$PY "$T_TOP/selftests/sonic_roles.py" fresh "$T_TMP/sa.json" "$T_TMP/ps.json" "$T_TMP/sb.json" >"$T_TMP/fresh" 2>&1
 }
 t_wait_for 6 fresh
 t_check $? "under traffic, portstat's columns are no older than a port interval: $(cat "$T_TMP/fresh")"
@@ -245,30 +220,7 @@ agree() {
 	PS || return 1
 	X -j stats >"$T_TMP/stats.json" 2>/dev/null || return 1
 	ip netns exec "$SW" cat /proc/net/dev >"$T_TMP/netdev" || return 1
-	$PY - "$T_TMP/ps.json" "$T_TMP/stats.json" "$T_TMP/netdev" >"$T_TMP/agree" 2>&1 <<'EOF'
-import json, sys
-ps = json.load(open(sys.argv[1]))["ports"]
-st = {p["name"]: p for p in json.load(open(sys.argv[2]))["ports"]}
-kern = {}
-for line in open(sys.argv[3]).readlines()[2:]:
-    name, rest = line.split(":", 1)
-    v = [int(x) for x in rest.split()]
-    kern[name.strip()] = {"rx_err": v[2], "rx_drp": v[3], "rx_ovr": v[5],
-                          "tx_err": v[10], "tx_drp": v[11]}
-bad = []
-for port, dev in (("Ethernet0", "s0"), ("Ethernet4", "s1")):
-    p, s, k = ps[port], st[dev], kern[dev]
-    want = {"rx_ok": s["rx_pkts"], "tx_ok": s["tx_pkts"],
-            "rx_byt": s["rx_bytes"], "tx_byt": s["tx_bytes"],
-            "rx_mca": s["rx_mcast"], "rx_bca": s["rx_bcast"],
-            "rx_uca": s["rx_pkts"] - s["rx_mcast"] - s["rx_bcast"]}
-    want.update(k)
-    for c, v in want.items():
-        if p[c] != v:
-            bad.append("%s %s: COUNTERS_DB %s, want %s" % (port, c, p[c], v))
-print("; ".join(bad) or "all agree: %s" % json.dumps(ps["Ethernet0"]))
-sys.exit(1 if bad else 0)
-EOF
+	$PY "$T_TOP/selftests/sonic_roles.py" agree "$T_TMP/ps.json" "$T_TMP/stats.json" "$T_TMP/netdev" >"$T_TMP/agree" 2>&1
 }
 t_wait_for 5 agree
 t_check $? "portstat columns = rocedp -j stats (ok, bytes, uca/mca/bca) and /proc/net/dev (err, drp, ovr)" "$(cat "$T_TMP/agree")"

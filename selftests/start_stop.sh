@@ -93,17 +93,7 @@ t_check $([ $? = 1 ] && echo 0 || echo 1) "a missing config file: start exits 1"
 # ------------------------------------------------ sd_notify, journald
 X start --config "$CFG" >/dev/null 2>&1
 SOCK=$T_TMP/notify.sock
-$PY - "$SOCK" >"$T_TMP/notify.out" 2>&1 <<'EOF' &
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-s.settimeout(60)
-for _ in range(2):
-    try:
-        print(s.recv(4096).decode(), flush=True)
-    except socket.timeout:
-        break
-EOF
+$PY "$T_TOP/selftests/start_stop.py" notify "$SOCK" >"$T_TMP/notify.out" 2>&1 &
 pypid=$!
 t_wait_for 10 test -S "$SOCK"
 T_BG_ERR=$T_TMP/sync.err NOTIFY_SOCKET=$SOCK t_bg SYNC ip netns exec "$NS" "$ROCEDP" sync

@@ -20,14 +20,7 @@ t_pin_ns lc_sc$$ || exit 1
 
 # the map's value for 10.9.0.0/16: "GROUP FLAGS", or "none"
 route() {
-	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY -c '
-import json, sys
-for e in json.load(sys.stdin):
-    k, v = e["formatted"]["key"], e["formatted"]["value"]
-    if k["prefixlen"] == 16 and k["addr"] == 0x090a:
-        print(v["group_id"], v["flags"]); break
-else:
-    print("none")'
+	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY "$T_TOP/selftests/sync_config.py" route_9
 }
 # wait until route matches the awk condition (on $1 group, $2 flags), 3 s
 wait_route() {
@@ -90,14 +83,7 @@ EOF
 X config load "$T_TMP/clash.json" >"$T_TMP/clash.out" 2>&1
 t_check $? "config load takes group id $g, which sync uses" "$(cat "$T_TMP/clash.out")"
 group_of() { # PREFIX-HEX-KEY: the group of 10.x.0.0/16
-	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY -c '
-import json, sys
-for e in json.load(sys.stdin):
-    k, v = e["formatted"]["key"], e["formatted"]["value"]
-    if k["prefixlen"] == 16 and k["addr"] == int(sys.argv[1], 16):
-        print(v["group_id"]); break
-else:
-    print("none")' "$1"
+	bpftool -j map dump pinned "$PIN/rd_routes4" | $PY "$T_TOP/selftests/sync_config.py" group_of "$1"
 }
 members() { # GROUP: the ifindexes of its members
 	bpftool -j map lookup pinned "$PIN/rd_groups" key $(($1 & 255)) $(($1 >> 8)) 0 0 |

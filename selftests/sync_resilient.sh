@@ -52,38 +52,7 @@ compare() {
 	buckets=$(ip -n "$NS" -j nexthop bucket show id 100)
 	NHS=$nhs BUCKETS=$buckets bpftool -j map dump pinned "$PIN/rd_routes4" >"$T_TMP/r4"
 	bpftool -j map dump pinned "$PIN/rd_groups" >"$T_TMP/g"
-	NHS=$nhs BUCKETS=$buckets OUTNH=${1:-0} T=$T_TMP $PY - <<'PYEOF'
-import ipaddress, json, os, socket
-nhs = {n["id"]: n for n in json.loads(os.environ["NHS"])}
-kb = {b["bucket"]["index"]: b["bucket"]["nhid"] for b in json.loads(os.environ["BUCKETS"])}
-out = int(os.environ["OUTNH"])
-r4 = json.load(open(os.environ["T"] + "/r4"))
-gid = [e["formatted"]["value"]["group_id"] for e in r4
-       if e["formatted"]["key"]["prefixlen"] == 16 and e["formatted"]["key"]["addr"] == 0x090a]
-g = {e["formatted"]["key"]: e["formatted"]["value"] for e in json.load(open(os.environ["T"] + "/g"))}
-if not gid or gid[0] not in g:
-    print("no group for 10.9.0.0/16"); raise SystemExit
-v = g[gid[0]]
-def ifx(dev):
-    return socket.if_nametoindex(dev)
-slot_nh = {}
-for s, m in enumerate(v["members"][:v["n_members"]]):
-    gw = str(ipaddress.IPv4Address(m["nh_addr"][0].to_bytes(4, "little")))
-    for i, n in nhs.items():
-        if n.get("gateway") == gw:
-            slot_nh[s] = i
-if v["n_buckets"] != len(kb) or v["bucket_src"] != 1:
-    print("n_buckets %d src %d, kernel %d" % (v["n_buckets"], v["bucket_src"], len(kb))); raise SystemExit
-bad = []
-for b, nh in sorted(kb.items()):
-    mine = slot_nh.get(v["buckets"][b], -1)
-    if nh == out:
-        if mine == out:
-            bad.append("%d: still on %d" % (b, out))
-    elif mine != nh:
-        bad.append("%d: %d, kernel %d" % (b, mine, nh))
-print("ok" if not bad else " ".join(bad[:6]) + " (%d differ)" % len(bad))
-PYEOF
+	NHS=$nhs BUCKETS=$buckets OUTNH=${1:-0} T=$T_TMP $PY "$T_TOP/selftests/sync_resilient.py" buckets
 }
 wait_same() {
 	local i
@@ -109,12 +78,7 @@ n4=$(ip -n "$NS" -j nexthop bucket show id 100 | $PY -c 'import json,sys; print(
 wait_same
 t_check $? "member 4 back: the kernel migrated $n4 idle buckets to it, mirrored ($(compare))"
 
-v8=$(bpftool -j map dump pinned "$PIN/rd_groups" | $PY -c '
-import json, sys
-for e in json.load(sys.stdin):
-    v = e["formatted"]["value"]
-    if v["n_members"] == 2 and v["bucket_src"] == 0:
-        print(v["n_buckets"], sorted(set(v["buckets"][:v["n_buckets"]]))); break')
+v8=$(bpftool -j map dump pinned "$PIN/rd_groups" | $PY "$T_TOP/selftests/sync_resilient.py" two_member)
 [ "$v8" = "128 [0, 1]" ]
 t_check $? "plain multipath route: rocedp's own table, 128 buckets over both members (got $v8)"
 

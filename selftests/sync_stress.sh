@@ -202,30 +202,7 @@ part_flood() {
 	stall=$!
 	# the churn at full speed: adds, replaces and deletes of 2000 /32s and
 	# of 1000 nexthop objects
-	timeout "$FLOOD_S" $PY -c '
-import random, signal, sys
-r, n, devs = random.Random(17), 0, ("a0", "b0")
-def done(*a):
-    open(sys.argv[1], "w").write(f"{n}\n")
-    sys.exit(0)
-signal.signal(signal.SIGTERM, done)
-try:
-    while True:
-        if n % 3 == 0:
-            i = r.randrange(1000)
-            sys.stdout.write(f"nexthop del id {20000 + i}\n" if r.randrange(2) else
-                             f"nexthop replace id {20000 + i} via 10.100.{i % 2}.2 dev {devs[i % 2]}\n")
-            n += 1
-            continue
-        a = f"10.80.{r.randrange(8)}.{r.randrange(250)}/32"
-        op = r.choice(("add", "replace", "del", "del"))
-        hops = r.choice(("via 10.100.0.2 dev a0", "via 10.100.1.2 dev b0",
-            "nexthop via 10.100.0.2 dev a0 nexthop via 10.100.1.2 dev b0 weight 2"))
-        sys.stdout.write(f"route {op} {a}" + ("" if op == "del" else " " + hops) + "\n")
-        n += 1
-except BrokenPipeError:
-    done()
-' "$T_TMP/churn.n" |
+	timeout "$FLOOD_S" $PY "$T_TOP/selftests/sync_stress.py" churn "$T_TMP/churn.n" |
 		ip -n "$NS" -force -batch - 2>/dev/null
 	wait "$stall"
 	t0=$(date +%s%N)

@@ -44,11 +44,7 @@ t_check $? "netns $NS with veth xc0-xc1" || { t_done; exit 1; }
 
 # prog DEV: "NAME ID" of the XDP program on DEV, empty when none
 prog() {
-	ip -n "$NS" -d -j link show dev "$1" | $PY -c '
-import json, sys
-x = json.load(sys.stdin)[0].get("xdp", {})
-p = x.get("prog") or (x.get("attached") or [{}])[0].get("prog") or {}
-print(p.get("name", ""), p.get("id", "")) if p else print("")'
+	ip -n "$NS" -d -j link show dev "$1" | $PY "$T_TOP/selftests/xdp_coexist.py" prog
 }
 flag() { [ "$1" = native ] && echo xdpdrv || echo xdpgeneric; }
 

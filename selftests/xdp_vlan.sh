@@ -63,22 +63,7 @@ DMAC=$(cat "/sys/class/net/vs0/address" 2>/dev/null || in_ns cat /sys/class/net/
 # send TAG: N UDP frames 10.97.0.2 -> 10.99.0.5 to vs0's MAC out of vs1;
 # TAG: "" none, or a VID put in the frame
 send() {
-	in_ns "$PY" - "$DMAC" "$N" "$1" <<'PY'
-import socket, struct, sys
-dmac, n, vid = bytes.fromhex(sys.argv[1].replace(':', '')), int(sys.argv[2]), sys.argv[3]
-udp = struct.pack('!HHHH', 4000, 5000, 8 + 18, 0) + bytes(18)
-ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
-                 socket.inet_aton('10.97.0.2'), socket.inet_aton('10.99.0.5'))
-s = sum(struct.unpack('!10H', ip))
-s = (s & 0xffff) + (s >> 16)
-ip = ip[:10] + struct.pack('!H', ~s & 0xffff) + ip[12:]
-tag = struct.pack('!HH', 0x8100, int(vid)) if vid else b''
-frame = dmac + bytes.fromhex('020000009701') + tag + b'\x08\x00' + ip + udp
-sk = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-sk.bind(('vs1', 0))
-for _ in range(n):
-    sk.send(frame)
-PY
+	in_ns "$PY" "$T_TOP/selftests/xdp_vlan.py" send "$DMAC" "$N" "$1"
 }
 # ctr NAME: a counter of `rocedp stats -j`, by its name
 ctr() {
