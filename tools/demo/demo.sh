@@ -24,25 +24,7 @@ for mode in 5tuple qp qp-only; do
 done
 cat "$out/classes-qp.txt"
 echo
-/usr/bin/python3 - "$out" <<'PY'
-import json, sys
-out = sys.argv[1]
-print("== RDMA WRITE frames of one host pair (1 UDP source port, 64 QPs) over a 4-member group ==")
-print(f"{'mode':8} {'m0':>6} {'m1':>6} {'m2':>6} {'m3':>6} {'imbalance':>9} {'ack/nak/cnp remarked':>21}")
-for mode in ("5tuple", "qp", "qp-only"):
-    share = [0, 0, 0, 0]
-    remarked = 0
-    for line in open(f"{out}/verdicts-{mode}.jsonl"):
-        v = json.loads(line)
-        if v["class"] == "data" and v["member"] is not None:
-            share[v["member"]] += 1
-        if v["class"] in ("ack", "nak", "cnp") and v["dscp_in"] != v["dscp_out"]:
-            remarked += 1
-    total = sum(share) or 1
-    mean = total / 4
-    pct = [f"{100 * s / total:5.1f}%" for s in share]
-    print(f"{mode:8} {' '.join(f'{p:>6}' for p in pct)} {max(share) / mean:9.2f} {remarked:>21}")
-PY
+/usr/bin/python3 "$top/tools/demo/demo.py" spread "$out"
 echo
 echo "replay outputs in $out (pcap per mode, one JSON verdict per frame)"
 echo

@@ -69,39 +69,4 @@ done
 echo "-- leaf1: rocedp qps --sort stalls --limit 4"
 leaf leaf1 "$ROCEDP" qps --sort stalls --limit 4
 
-/usr/bin/python3 - "$out" <<'PY'
-import json, sys
-out = sys.argv[1]
-l1 = json.load(open(f"{out}/qp-leaf1.json"))["qps"]
-l2 = json.load(open(f"{out}/qp-leaf2.json"))["qps"]
-inj = json.load(open(f"{out}/qp-inject.json"))
-key = lambda q: (q["src"], q["dst"], q["dest_qp"])
-up = {key(q): q for q in l1 if q["dst"].startswith("10.2.")}
-dn = {key(q): q for q in l2 if q["dst"].startswith("10.2.")}
-sick = {k for k, q in up.items() if q["rewinds"] or q["dups"]}
-stalled = {k for k in sick if up[k]["stalls"]}
-print(f"QPs leaf1 -> leaf2: {len(up)}; sick (go-back-N rewinds or resends at leaf1): {len(sick)}, "
-      f"{len(stalled)} of them stalled (an ACK wait over 10 ms)")
-ports = sorted({up[k]["out_port"] for k in sick})
-print(f"  they all leave leaf1 by: {', '.join(ports) or '-'}"
-      + (f"  (up<s> goes to spine<s>)" if ports else ""))
-print(f"  gaps at leaf1: {sum(up[k]['gaps'] for k in sick)} (nothing was lost before leaf1)")
-g = {}
-for k in sick:
-    q = dn.get(k)
-    if q and q["gaps"]:
-        g[q["in_port"]] = g.get(q["in_port"], 0) + q["gaps"]
-print("  gaps at leaf2 by the port they came in on: "
-      + (", ".join(f"{p} {n}" for p, n in sorted(g.items())) or "none"))
-healthy = [up[k]["out_port"] for k in up if k not in sick]
-print(f"  healthy QPs leave leaf1 by: {', '.join(sorted(set(healthy))) or '-'}"
-      f" (their stalls: {sum(up[k]['stalls'] for k in up if k not in sick)})")
-if len(ports) == 1 and ports[0].startswith("up") and set(g) <= {ports[0]}:
-    print(f"diagnosis: frames are lost between leaf1's {ports[0]} and leaf2's {ports[0]}: "
-          f"on spine{ports[0][2:]}")
-else:
-    print("diagnosis: the sick QPs do not share one spine")
-t = inj["total"]
-print(f"injected on {inj['spine']}: {t['dropped']} of {t['seen']} requests dropped "
-      f"(every {inj['every']}th per QP)")
-PY
+/usr/bin/python3 "$top/tools/demo/demo.py" qp_report "$out"

@@ -67,23 +67,7 @@ for mode in 5tuple qp; do
 	wait $srv
 	members >"$log/$mode.after"
 done
-/usr/bin/python3 - "$log" <<'PY'
-import sys
-log = sys.argv[1]
-print(f"{'mode':8} {'spine1':>8} {'spine2':>8} {'spine3':>8} {'spine4':>8} {'imbalance':>9} {'Gbit/s':>8}")
-for mode in ("5tuple", "qp"):
-    a = [int(x) for x in open(f"{log}/{mode}.before").read().split()]
-    b = [int(x) for x in open(f"{log}/{mode}.after").read().split()]
-    d = [y - x for x, y in zip(a, b)]
-    tot = sum(d) or 1
-    bw = "-"
-    for line in open(f"{log}/{mode}.cli"):
-        f = line.split()
-        if len(f) >= 4 and f[0] == "65536":
-            bw = f[3]
-    pct = " ".join(f"{100 * x / tot:7.1f}%" for x in d)
-    print(f"{mode:8} {pct} {max(d) / (tot / len(d)):9.2f} {bw:>8}")
-PY
+/usr/bin/python3 "$top/tools/demo/demo.py" rdma_report "$log"
 echo "Soft-RoCE picks each QP's UDP source port from its QP number, so even"
 echo "5tuple hashing sees 8 flows here; the split differs, the spread does"
 echo "not (the one-source-port case is part 1 and 2 above). Logs: $log"

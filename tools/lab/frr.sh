@@ -184,12 +184,7 @@ frr_status() { # NODE: daemons, sessions, and zebra against the kernel
 		fi
 	done
 	up=$(ip netns exec "$(ns "$n")" vtysh --vty_socket "$fd" -c 'show bgp summary json' 2>/dev/null |
-		/usr/bin/python3 -c 'import json,sys
-try:
-    p = json.load(sys.stdin)[sys.argv[1]]["peers"]
-except Exception:
-    sys.exit(0)
-print(sum(v.get("state") == "Established" for v in p.values()), "of", len(p))' \
+		/usr/bin/python3 "$LAB_TOP/tools/lab/frr.py" established \
 		"$(if_v6 && echo ipv6Unicast || echo ipv4Unicast)")
 	echo "    bgp: ${up:-?} sessions established"
 	frr_check "$n"

@@ -417,16 +417,7 @@ sec_tput() {
 SPIN=/sys/fs/bpf/bn_sync
 
 route_batch() { # route_batch add|del N FILE
-	$PY - "$1" "$2" >"$3" <<'EOF'
-import sys
-verb, n = sys.argv[1], int(sys.argv[2])
-base = (10 << 24) | (128 << 16)
-nh = " ".join("nexthop via 10.100.%d.2 dev sy%d" % (i, i) for i in range(4))
-for k in range(n):
-    a = base + (k << 6)
-    p = "%d.%d.%d.%d/26" % (a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255)
-    print("route %s %s %s" % (verb, p, nh) if verb == "add" else "route del %s" % p)
-EOF
+	$PY tests/harness/bench/bench.py route_batch "$1" "$2" >"$3"
 }
 
 last_addr() { # an address inside the N-th route of route_batch
@@ -489,16 +480,7 @@ flap() { # flap N TAG
 	l0=$(wc -l <"$B/sync-latency.jsonl")
 	out=$(in_ns bn_sync "$RDB" flap $SPIN sy1 10.9.0.1 "$1") || return 1
 	# the daemon's own arrival-to-map time for the batches during the flaps
-	echo "{\"table\":\"$2\",${out#\{}" | $PY -c '
-import json,sys
-d=json.loads(sys.stdin.read())
-lat=[json.loads(l)["latency_ns"]/1e3 for l in open(sys.argv[1]).readlines()[int(sys.argv[2]):]
-     if l.startswith("{")]
-lat.sort()
-d["daemon_batches"]=len(lat)
-d["daemon_median_us"]=lat[len(lat)//2] if lat else None
-d["daemon_max_us"]=lat[-1] if lat else None
-print(json.dumps(d))' "$B/sync-latency.jsonl" "$l0"
+	echo "{\"table\":\"$2\",${out#\{}" | $PY tests/harness/bench/bench.py latency "$B/sync-latency.jsonl" "$l0"
 }
 
 sec_sync() {

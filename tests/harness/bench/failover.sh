@@ -107,30 +107,6 @@ up1_rd_tx() { # rocedp's tx frames on leaf1's up1 (- without rocedp)
 print(sum(x["tx_pkts"] for x in json.load(sys.stdin)["ports"] if x.get("name") == "up1"))' 2>/dev/null || echo -
 }
 
-# pcap_ids FILE: (time ns, dest QP, PSN) of every RoCE frame in a capture
-# (Ethernet, IPv4 without options, UDP, BTH)
-cat >"$TMP/ids.py" <<'EOF2'
-import struct
-def ids(path):
-    out = []
-    with open(path, "rb") as f:
-        hdr = f.read(24)
-        if len(hdr) < 24:
-            return out
-        nano = hdr[:4] in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
-        while True:
-            h = f.read(16)
-            if len(h) < 16:
-                break
-            sec, frac, incl, _ = struct.unpack("<IIII", h)
-            d = f.read(incl)
-            if len(d) < 54:
-                continue
-            qp = int.from_bytes(d[47:50], "big")
-            psn = int.from_bytes(d[51:54], "big")
-            out.append((sec * 10**9 + (frac if nano else frac * 1000), qp, psn))
-    return out
-EOF2
 # run_event MODE EVENT: one traffic run around one event; appends a JSON row
 run_event() {
 	local mode=$1 ev=$2 count t0 tk=0 srv snd tds=() s rd0 rd1 rc
@@ -189,52 +165,7 @@ run_event() {
 	rd1=$(up1_rd_tx "$mode")
 	kill -TERM $srv "${tds[@]}" 2>/dev/null
 	wait $srv "${tds[@]}" 2>/dev/null
-	$PY - "$base" "$mode" "$ev" "$t0" "$tk" "$rc" "$rd0" "$rd1" <<'EOF' >>"$TMP/rows.jsonl"
-import collections, glob, json, os, sys
-base, mode, ev, t0, tk, rc, rd0, rd1 = sys.argv[1:]
-t0, tk = int(t0), int(tk)
-row = {"mode": mode, "event": ev, "sender_rc": int(rc)}
-try:
-    s = json.load(open(base + ".send"))["total"]
-    r = json.load(open(base + ".serve"))["total"]
-except (OSError, ValueError, KeyError) as e:
-    row["error"] = f"no rocegen summary: {e}"
-    print(json.dumps(row)); sys.exit(0)
-row.update(sent=s["frames"], retx=s["retx_frames"], received=r["frames"],
-           lost=max(0, s["frames"] - r["frames"]), oos=r["oos"], messages=s["messages"],
-           delivered=r["messages"], qps_failed=s["qps_failed"], timeouts=s["timeouts"])
-row["known_ms"] = round((tk - t0) / 1e6, 1) if tk else None
-def stamps(p):
-    out = []
-    for line in open(p):
-        try: out.append(int(float(line.split()[0]) * 1e9))
-        except (ValueError, IndexError): pass
-    return out
-dead = stamps(base + ".s1-l1")
-# from the kernel route change on
-row["to_dead"] = sum(t > tk for t in dead) if tk and ev != "spineback" and ev != "flap" else None
-row["misforwarded"] = sum(len(stamps(p)) for p in glob.glob(base + ".s*-l2"))
-if rd0 != "-" and rd1 != "-" and row["to_dead"] is not None:
-    row["rd_tx_dead"] = int(rd1) - int(rd0)
-# recovery: the last frame lost (sent by h1-1, never received by h2-1 as
-# that send of that QP/PSN) after the event
-sys.path.insert(0, os.path.dirname(base))
-from ids import ids
-tx, rxl = ids(base + ".tx.pcap"), ids(base + ".rx.pcap")
-# go-back-N: the first sends of a PSN are the lost ones, the last arrives
-lost = collections.Counter((q, p) for _, q, p in tx)
-lost.subtract(collections.Counter((q, p) for _, q, p in rxl))
-# the captures end when they are stopped, at slightly different times
-horizon = min(tx[-1][0], rxl[-1][0]) - 100_000_000 if tx and rxl else 0
-last = None
-for t, q, p in tx:
-    if lost[(q, p)] > 0:
-        lost[(q, p)] -= 1
-        if t0 - 50_000_000 <= t < horizon:
-            last = t
-row["recovery_ms"] = round(max(0, last - t0) / 1e6) if last else 0
-print(json.dumps(row))
-EOF
+	$PY "$TOP/tests/harness/bench/failover.py" row "$base" "$mode" "$ev" "$t0" "$tk" "$rc" "$rd0" "$rd1" >>"$TMP/rows.jsonl"
 	tail -n1 "$TMP/rows.jsonl" >&2
 	# restore
 	case $ev in

@@ -27,10 +27,7 @@ prom_tput_one() {
 
 # prom_q EXPR: an instant query's first value, from the bench's Prometheus
 prom_q() {
-	in_ns bn_fw "$PY" -c 'import json, sys, urllib.parse, urllib.request
-u = "http://%s/api/v1/query?%s" % (sys.argv[1], urllib.parse.urlencode({"query": sys.argv[2]}))
-r = json.load(urllib.request.urlopen(u, timeout=5))["data"]["result"]
-print(r[0]["value"][1] if r else "")' "$PROM_WEB" "$1" 2>/dev/null
+	in_ns bn_fw "$PY" tests/harness/bench/bench.py prom_q "$PROM_WEB" "$1" 2>/dev/null
 }
 
 PROM_PIDS=()
