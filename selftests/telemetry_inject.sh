@@ -17,7 +17,7 @@
 #              (swaps behind a retransmission, counted by the injector)
 #              = responder's gaps; held back = released
 #   drop N --any, one-frame messages, window 1: every drop is a tail drop,
-#              found only by the sender's 60 ms timeout: leaf1 stalls and
+#              found only by the sender's 1 s timeout: leaf1 stalls and
 #              dups = drops, leaf2 sees nothing amiss
 #
 # and in every case: the QPs the injector saw are exactly those leaf1 sent
@@ -46,6 +46,25 @@ export LAB_INJECT_OBJ=$T_OUT/lab_inject.bpf.o
 T_LAB_PREFIX=ex$((RANDOM % 10000))
 t_cleanup "lab down"
 
+# quiet: until rocedp's per-QP totals on both leaves and the packets the
+# responder's interface received are the same in two reads 0.2 s apart
+# (at most 20 s); each read is appended to $T_TMP/quiet
+quiet() {
+	local prev="" cur i l
+	for i in $(seq 100); do
+		cur=$(for l in 1 2; do
+			lab_exec "leaf$l" "$ROCEDP" qps -j | $PY -c 'import json,sys
+t = json.load(sys.stdin)["totals"]; t.pop("stalled", None); print(json.dumps(t, sort_keys=True))'
+		done
+			ip netns exec "$(ns h2-1)" cat /sys/class/net/eth0/statistics/rx_packets)
+		echo "$cur" | tr '\n' ' ' >>"$T_TMP/quiet" && echo >>"$T_TMP/quiet"
+		[ "$cur" = "$prev" ] && return 0
+		prev=$cur
+		sleep 0.2
+	done
+	return 1
+}
+
 # run NAME QPN_BASE INJECT_ARGS -- SEND_ARGS: one run; files in $T_TMP/NAME.*
 run() {
 	local name=$1 base=$2 spid inj=() l
@@ -66,7 +85,9 @@ run() {
 	ip netns exec "$(ns h1-1)" "$ROCEGEN" send --dev eth0 --dst 10.2.1.2 \
 		--qpn-base "$base" --rate 200 -j "$@" >"$T_TMP/$name.send" 2>&1 ||
 		t_fail "$name: rocegen send" "$(tail -n2 "$T_TMP/$name.send")"
-	sleep 0.3 # the last ACKs
+	# the last frames (a timeout's resend, the final ACKs) may sit in a
+	# veth's backlog on a busy machine: wait until every count stops
+	quiet || t_fail "$name: counts still moving after 20 s" "$(tail -n1 "$T_TMP/quiet")"
 	if [ -n "${TELEMETRY_INJECT_PCAP:-}" ]; then
 		sleep 0.5
 		for l in "${t_pids[@]: -2}"; do kill -INT "$l"; wait "$l" 2>/dev/null; done
@@ -103,11 +124,17 @@ for mode in ${TELEMETRY_INJECT_MODES:-native tc}; do
 	t_check $? "$mode: lab up: 2 leaves, 2 spines, 1 host each, MTU 1500" "$(tail -n3 "$T_TMP/up.log")"
 	for l in 1 2; do
 		rocedp_set "leaf$l" config set features=forward,remark,ecn,telemetry \
-			telemetry.qp_stall_us=20000 >"$T_TMP/set$l.log" 2>&1
-		t_check $? "$mode: leaf$l: telemetry on, stall threshold 20 ms" "$(cat "$T_TMP/set$l.log")"
+			telemetry.qp_stall_us=500000 >"$T_TMP/set$l.log" 2>&1
+		t_check $? "$mode: leaf$l: telemetry on, stall threshold 500 ms" "$(cat "$T_TMP/set$l.log")"
 	done
 	# 8 QPs x 40 messages of 8 KiB, window 8 frames < N / 2: a QP's drop
-	# is recovered (one NAK, one go-back) before its next one is due
+	# is recovered (one NAK, one go-back) before its next one is due.
+	# Every case runs with a 1 s RTO (rocegen's default: 100 ms) and the
+	# stall threshold at half of it: a busy machine holds an ACK for over
+	# 100 ms at times, and every QP's timer then fired a go-back-N that no
+	# drop caused (one more rewind each, seen beside a CPU hog per core),
+	# or a 20 ms threshold counted a stall that no drop caused. A drop's
+	# wait is the whole RTO: each is still one stall
 	for c in ${TELEMETRY_INJECT_CASES:-drop dup reorder stall}; do
 		case $c in
 		drop) b=0x1000 ;;
@@ -117,9 +144,9 @@ for mode in ${TELEMETRY_INJECT_MODES:-native tc}; do
 		*) t_fail "TELEMETRY_INJECT_CASES: '$c': drop, dup, reorder or stall" && continue ;;
 		esac
 		case $c in
-		drop) run "$mode-$c" "$b" drop 20 -- --qps 8 --msg 8192 --count 40 --window 8 ;;
-		dup | reorder) run "$mode-$c" "$b" "$c" 10 -- --qps 8 --msg 8192 --count 40 --window 8 ;;
-		stall) run "$mode-$c" "$b" drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 60000 ;;
+		drop) run "$mode-$c" "$b" drop 20 -- --qps 8 --msg 8192 --count 40 --window 8 --rto 1000000 ;;
+		dup | reorder) run "$mode-$c" "$b" "$c" 10 -- --qps 8 --msg 8192 --count 40 --window 8 --rto 1000000 ;;
+		stall) run "$mode-$c" "$b" drop 10 --any -- --qps 8 --msg 1024 --count 30 --window 1 --rto 1000000 ;;
 		esac
 		check "$mode-$c" "$c" "$b"
 	done
