@@ -12,6 +12,7 @@ set -u
 RG=${1:-${ROCEGEN:-${OUT:-build}/rocegen}}
 RG=$(readlink -f "$RG")
 PY=/usr/bin/python3
+HERE=$(cd "$(dirname "$0")" && pwd)
 A=rg_a_$$
 B=rg_b_$$
 T=$(mktemp -d /tmp/rg_selftest.XXXXXX)
@@ -186,7 +187,7 @@ grep -q '^17,0,0,,31$' "$T/cap.txt"
 ok $? "tshark: ACK with AETH syndrome 0x1f"
 grep -q '^129,' "$T/cap.txt"
 ok $? "tshark: CNP (opcode 0x81) for the CE-marked frame"
-res=$($PY "$T_TOP/selftests/rocegen_basic.py" capture "$T/cap.pcap" 2>&1)
+res=$($PY "$HERE/rocegen_basic.py" capture "$T/cap.pcap" 2>&1)
 ok $? "ICRC of every captured rocegen frame matches scapy ($res)"
 
 # --- 7. pattern runner: 2-host ring, each host sends and serves
