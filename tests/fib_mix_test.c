@@ -3,12 +3,19 @@
  * Config, sync and sonic sync writing routes together, against the RIB.
  * 1000 random mixes of: the kernel setting or withdrawing a route
  * (rocedp sync's FIB model then commits, as the daemon does after a
- * batch, re-reading the maps first when rd_config.fib_gen moved: the
- * daemon's rd_writers_lock), `config load` of a random document with
- * static groups and routes (sometimes taking the id of a group sync
- * uses), `sonic sync` applying its converted document (settings, no
- * routes: the config's static routes go), and the daemon restarting
- * (a new model reads the maps). Prefixes collide across the sources.
+ * batch), `config load` of a random document with static groups and
+ * routes (sometimes taking the id of a group sync uses), `sonic sync`
+ * applying its converted document (settings, no routes: the config's
+ * static routes go), the daemon restarting (a new model reads the maps),
+ * and the daemon stopped for a while. Prefixes collide across the
+ * sources.
+ *
+ * While the daemon runs it is the one committer of routes and groups: a
+ * load's static step runs in the daemon (sync_serve.c runs the same
+ * rd_config_static_apply), which then reads the maps again before its
+ * next commit (s->reload, rd_writers_lock). Here the step runs in this
+ * process and the model is flagged the same way. While it is stopped,
+ * loads commit in-process and kernel changes wait for its restart.
  *
  * After every step the route tries must hold exactly the RIB's selected
  * route of each prefix (rib.c: distance, then source), with its value: a
@@ -67,14 +74,15 @@ struct croute {
 
 struct world {
 	const struct rd_maps *m;
-	struct rd_fib *fib; /* the daemon's model */
+	struct rd_fib *fib; /* the daemon's model (its last, when stopped) */
+	bool running; /* the daemon runs: it commits, loads hand off */
 	struct rd_fib_maps fm;
-	uint32_t fib_gen; /* as the daemon last read it */
+	bool reload; /* a hand-off was served: read the maps first */
 	struct kroute k[N_PFX];
 	struct croute c[N_PFX];
 	bool cgroup[ROCEDP_MAX_GROUPS];
 	uint32_t cmembers[ROCEDP_MAX_GROUPS]; /* bit per port */
-	unsigned long steps, clashes, sonic, restarts;
+	unsigned long steps, clashes, sonic, restarts, stops, stopped_loads;
 };
 
 static struct pfx pfxs[N_PFX];
@@ -114,27 +122,20 @@ static void fill(void *ctx, struct rocedp_member *m)
 	m->flags |= ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED;
 }
 
-static uint32_t cfg_fib_gen(const struct rd_maps *m)
-{
-	struct rocedp_config c;
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(m->fd[RD_MAP_CONFIG], &zero, &c) ? 0 :
-								      c.fib_gen;
-}
-
-/* The daemon's commit: under its lock it first re-reads a changed FIB. */
+/* The daemon's commit: under its lock it first re-reads the maps after
+ * a hand-off (rd_writers_lock). Stopped: nothing. */
 static int sync_commit(struct world *w, bool full)
 {
-	uint32_t gen = cfg_fib_gen(w->m);
 	int err;
 
-	if (gen != w->fib_gen) {
+	if (!w->running)
+		return 0;
+	if (w->reload) {
 		err = rd_fib_load_installed(w->fib);
 		if (err)
 			return err;
 		rd_fib_touch_ifindex(w->fib, 0);
-		w->fib_gen = gen;
+		w->reload = false;
 		full = true;
 	}
 	return rd_fib_commit(w->fib, full, fill, NULL, NULL);
@@ -147,7 +148,8 @@ static int sync_start(struct world *w)
 	if (!w->fib)
 		return -ENOMEM;
 	rd_fib_set_maps(w->fib, &w->fm);
-	w->fib_gen = cfg_fib_gen(w->m) - 1; /* start: read the maps */
+	w->running = true;
+	w->reload = true; /* start: read the maps */
 	return 0;
 }
 
@@ -175,6 +177,10 @@ static int kernel_step(struct world *w)
 	struct kroute *k = &w->k[i];
 	const struct pfx *p = &pfxs[i];
 
+	/* the kernel holds still while no daemon follows it: the maps
+	 * could not say what the restart's dump brings */
+	if (!w->running)
+		return 0;
 	if (k->on && tap_rand() % 3 == 0) {
 		k->on = false;
 		rd_fib_route_del(w->fib, p->family, p->plen, p->addr);
@@ -243,7 +249,9 @@ static int config_step(struct world *w, bool sonic)
 		     tap_rand() % 2 ? "qp" : "5tuple");
 	if (!sonic) {
 		n_ids = tap_rand() % 4;
-		if (n_ids && tap_rand() % 3 == 0)
+		/* with no daemon, a moved group of its own could look
+		 * unused to the check (its model is its last) */
+		if (n_ids && tap_rand() % 3 == 0 && w->running)
 			clash = sync_group_id(w);
 		for (i = 0; i < n_ids; i++)
 			ids[i] = i == 0 && clash ? clash :
@@ -301,7 +309,9 @@ static int config_step(struct world *w, bool sonic)
 	}
 	w->clashes += clash != 0;
 	w->sonic += sonic;
-	/* the daemon's next commit (its 1 s tick, with no event) */
+	w->stopped_loads += !w->running;
+	/* served by the daemon: it reads the maps again, then commits */
+	w->reload = w->running;
 	return sync_commit(w, false);
 }
 
@@ -436,6 +446,10 @@ static int check(struct world *w, char *why, size_t len)
 			}
 			continue;
 		}
+		/* with no daemon, a kernel route the config no longer hides
+		 * waits for the restart's dump */
+		if (!have && !w->running && best->src == RD_RIB_KERNEL)
+			continue;
 		n_sel++;
 		if (!have) {
 			snprintf(why, len, "prefix %u: %s route not in the map",
@@ -587,22 +601,29 @@ int main(int argc, char **argv)
 		unsigned int n = 1 + tap_rand() % 6, s;
 
 		for (s = 0; s < n && !err; s++) {
-			unsigned int r = tap_rand() % 20;
+			unsigned int r = tap_rand() % 40;
+			/* 38, 39: now and then the daemon stops (loads then
+			 * commit in-process) until a restart */
+			bool stop = r >= 38 && w.running && tap_rand() % 2;
 
 			if (getenv("FIB_MIX_DEBUG"))
 				printf("# step %lu: %s\n", w.steps,
-				       r < 11 ? "kernel" :
-				       r < 17 ? "config" :
-				       r < 19 ? "sonic" :
+				       r < 22 ? "kernel" :
+				       r < 34 ? "config" :
+				       r < 38 ? "sonic" :
+				       stop   ? "stop" :
 						"restart");
 
-			if (r < 11)
+			if (r < 22) {
 				err = kernel_step(&w);
-			else if (r < 17)
+			} else if (r < 34) {
 				err = config_step(&w, false);
-			else if (r < 19)
+			} else if (r < 38) {
 				err = config_step(&w, true);
-			else {
+			} else if (stop) {
+				w.running = false;
+				w.stops++;
+			} else {
 				w.restarts++;
 				err = sync_start(&w) ?: sync_replay(&w);
 			}
@@ -619,14 +640,15 @@ int main(int argc, char **argv)
 			failed_at = mix + 1;
 	}
 	result(!err,
-	       "%lu mixes, %lu steps (%lu loads taking a sync group's id, %lu sonic applies, %lu daemon restarts): the maps hold the RIB's selection after every step%s%s",
-	       mix, w.steps, w.clashes, w.sonic, w.restarts,
-	       err ? "; failed in mix " : "", err ? why : "");
+	       "%lu mixes, %lu steps (%lu loads taking a sync group's id, %lu sonic applies, %lu daemon restarts, %lu stops, %lu loads with no daemon): the maps hold the RIB's selection after every step%s%s",
+	       mix, w.steps, w.clashes, w.sonic, w.restarts, w.stops,
+	       w.stopped_loads, err ? "; failed in mix " : "", err ? why : "");
 	if (err)
 		printf("# failed in mix %lu\n", failed_at);
-	result(w.clashes > 10 && w.sonic > 10 && w.restarts > 10,
-	       "every kind of step came up (%lu, %lu, %lu)", w.clashes, w.sonic,
-	       w.restarts);
+	result(w.clashes > 10 && w.sonic > 10 && w.restarts > 10 &&
+		       w.stops > 10 && w.stopped_loads > 10,
+	       "every kind of step came up (%lu, %lu, %lu, %lu, %lu)",
+	       w.clashes, w.sonic, w.restarts, w.stops, w.stopped_loads);
 	rd_fib_free(w.fib);
 	rd_routew_gen_unmap(w.fm.route_gen);
 	rd_engine_close(e);

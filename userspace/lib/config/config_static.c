@@ -55,10 +55,8 @@ int rd_config_static_apply(const struct rd_maps *m, const struct rd_staged *s,
 	rd_fib_set_maps(f, &fm);
 	for (i = 0; i < s->n_groups; i++)
 		ids[i] = s->groups[i].id;
+	/* > 0: groups of rocedp sync moved off the config's ids */
 	err = rd_fib_static_begin(f, ids, s->n_groups, &c);
-	/* its only writes are moves (a failed one may have written some) */
-	if (err > 0 || c.group_writes || c.route_writes)
-		run->moved = true;
 	if (err > 0)
 		err = 0;
 	for (i = 0; i < s->n_groups && !err; i++)

@@ -18,14 +18,13 @@ struct rd_config_static {
 	const char *obj; /* for messages */
 	struct rd_fib_fault *fault; /* counts the writes (test hooks) */
 	bool wrote; /* a route or group was written, or a write tried */
-	bool moved; /* a group of rocedp sync went to another id */
 };
 
 /* Do the static routes or groups of a and b differ? */
 bool rd_config_static_differs(const struct rd_staged *a,
 			      const struct rd_staged *b);
-/* Commit s's static routes and groups. -errno; the failure was named. */
+/* Commit s's static routes and groups in this process. -errno; the
+ * failure was named. */
 int rd_config_static_apply(const struct rd_maps *m, const struct rd_staged *s,
 			   struct rd_config_static *run);
-
 #endif

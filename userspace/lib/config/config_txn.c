@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A staged config applied to the maps as one transaction, without exposing
- * a half state; the writers' lock; rd_config.fib_gen.
+ * a half state; the writers' lock.
  *
  * Apply order (the dataplane may read any map at any time):
  *   devmap ports, ECN ports -> static groups and routes, through the FIB
@@ -29,6 +29,7 @@
 #include "config_json.h"
 #include "config_parse.h"
 #include "config_read.h"
+#include "config_handoff.h"
 #include "config_static.h"
 #include "names.h"
 #include "pindir.h"
@@ -54,7 +55,6 @@ struct txn {
 	struct rd_fib_fault fault;
 	int devmap_fd, port_cfg_fd; /* written through portw.c */
 	int cfg_fd; /* rd_config */
-	bool fib_bumped; /* rd_config.fib_gen bumped by this load */
 	struct rd_config_static fib; /* the static routes and groups */
 	const char *obj; /* the command, for messages */
 };
@@ -90,31 +90,6 @@ static void txn_init(struct txn *t, const struct rd_maps *m, const char *obj)
 	t->devmap_fd = m->fd[RD_MAP_TX_PORTS];
 	t->port_cfg_fd = m->fd[RD_MAP_PORT_CFG];
 	t->cfg_fd = m->fd[RD_MAP_CONFIG];
-}
-
-/*
- * Before the static routes and groups are committed, bump
- * rd_config.fib_gen (a write of its own): a running rocedp sync re-reads
- * the maps before its next write and so leaves the config's entries alone
- * (and follows a group of its own that the load moved). First, not last,
- * so that a load killed half way has bumped it too.
- */
-static int txn_op(struct txn *t, int fd, const void *key, __u32 ksz,
-		  const void *val, __u32 vsz, __u64 flags, const char *what);
-
-static int fib_bump(struct txn *t)
-{
-	struct rocedp_config c;
-	__u32 zero = 0;
-
-	if (t->fib_bumped)
-		return 0;
-	if (bpf_map_lookup_elem(t->cfg_fd, &zero, &c))
-		return -errno;
-	c.fib_gen++;
-	t->fib_bumped = true;
-	return txn_op(t, t->cfg_fd, &zero, 4, &c, sizeof(c), BPF_ANY,
-		      "rd_config fib_gen");
 }
 
 static void txn_free(struct txn *t)
@@ -369,12 +344,11 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 	/*
 	 * 2. static groups and routes through the FIB model, which writes
 	 * groups before the routes that use them and removes what the config
-	 * dropped once nothing uses it; sync's entries stay as they are.
+	 * dropped once nothing uses it; sync's entries stay as they are. A
+	 * running rocedp sync commits them (config_handoff.h), else we do.
 	 */
 	if (rd_config_static_differs(cur, s)) {
-		err = fib_bump(t);
-		if (!err)
-			err = rd_config_static_apply(m, s, &t->fib);
+		err = rd_config_static_commit(m, s, &t->fib);
 		if (err)
 			return err;
 	}
@@ -402,8 +376,6 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 			return err;
 	}
 	want.cts_live = ROCEDP_CTS_LIVE(bank, s->cfg.n_cts_rules);
-	/* kept as bumped before the first route or group write (fib_bump) */
-	want.fib_gen = cur->cfg.fib_gen + t->fib_bumped;
 	/* 6. the switch-wide settings, the live rule bank and count: one update */
 	err = cfg_write(t, m, &want);
 	if (err)
@@ -430,24 +402,17 @@ static int apply_writes(struct txn *t, const struct rd_maps *m,
 
 /*
  * After a failed load: the static routes and groups that were there
- * before, committed again; and when a group of rocedp sync moved, fib_gen
- * once more, so that the sync reads the maps again.
+ * before, committed again, by the same committer (a sync that died
+ * meanwhile leaves it to us).
  */
 static int fib_restore(struct txn *t, const struct rd_maps *m,
 		       const struct rd_staged *cur)
 {
-	struct rocedp_config c;
-	__u32 zero = 0;
 	int err;
 
 	if (!t->fib.wrote)
 		return 0;
-	err = rd_config_static_apply(m, cur, &t->fib);
-	if (t->fib.moved && !bpf_map_lookup_elem(t->cfg_fd, &zero, &c)) {
-		c.fib_gen++;
-		if (bpf_map_update_elem(t->cfg_fd, &zero, &c, BPF_ANY) && !err)
-			err = -errno;
-	}
+	err = rd_config_static_commit(m, cur, &t->fib);
 	if (err)
 		rd_err(t->obj,
 		       "rollback incomplete: static routes and groups: %s",

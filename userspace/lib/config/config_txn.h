@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Config writes to the maps (config_txn.c): one transaction with an undo
- * journal, fib_gen bumped before the first route or group write, and the
- * lock that serialises writers.
+ * journal (the static routes and groups committed by the one committer,
+ * config_static.h), and the lock that serialises writers.
  */
 #ifndef ROCEDP_CONFIG_TXN_H
 #define ROCEDP_CONFIG_TXN_H

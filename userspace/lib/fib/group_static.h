@@ -2,9 +2,10 @@
 /*
  * The config's static source through the FIB model (group_static.c):
  * routes with a given value and groups with a given id and value, as the
- * config states them. `config load` commits them with the same model and
- * commit (group_commit.c) that rocedp sync uses for the kernel's routes,
- * under the writers' lock. Every other entry of the maps is kept as it
+ * config states them, committed with the same model and commit
+ * (group_commit.c) as the kernel's routes: in the sync daemon when one
+ * runs (the load hands them over, config_handoff.h), else in the load,
+ * under the writers' lock either way. Every other entry of the maps is kept as it
  * is: the routes and groups a sync wrote stay, and a group of theirs whose
  * id the config takes moves to a free id first.
  *

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one writer of rd_routes4 and rd_routes6. Two callers share the
- * tries under the writers' lock (the pin directory's flock): config_txn.c
- * writes the config's static routes (ROCEDP_ROUTEF_STATIC, journalled),
- * group_commit.c the routes `rocedp sync` mirrors, and rd_config.fib_gen tells
- * sync to read the tries again after a load (docs/design.md, "Who writes
- * which map"). It also owns rd_route_gen, the word the dataplane's
+ * The one writer of rd_routes4 and rd_routes6, called by the FIB model's
+ * commit (group_commit.c) alone: the routes `rocedp sync` mirrors and the
+ * config's static ones (ROCEDP_ROUTEF_STATIC), under the writers' lock
+ * (the pin directory's flock); while sync runs, only it commits
+ * (docs/design.md, "Who writes which map"). It also owns rd_route_gen, the word the dataplane's
  * decision cache checks its entries against (bpf/fwdcache.h): every
  * route write adds one to it, through a mapping (no syscall a route).
  */

@@ -39,6 +39,7 @@
 #include "sync_msg.h"
 #include "sync_state.h"
 #include "sync_route.h"
+#include "sync_serve.h"
 #include "sync_view.h"
 #include "pindir.h"
 #include "sync_owner.h"
@@ -359,8 +360,27 @@ static int resync(struct rd_sync *s, bool reload)
 	s->overrun_in_resync = false;
 	s->st.resyncs++;
 	if (reload) {
-		/* read first: a config change while we read shows at the commit */
-		s->fib_gen = rd_config_fib_gen(s);
+		/*
+		 * The hand-off socket opens under the writers' lock: a load
+		 * that held it before is in the maps we read below, and every
+		 * load after it hands its static routes to us.
+		 */
+		if (s->serve_fd < 0) {
+			err = rd_lock_wait(s->dir_fd, s->opts.stop, -1, NULL,
+					   NULL);
+			if (err)
+				return err == -ECANCELED ?
+					       err :
+					       resync_failed(s, err);
+			err = rd_serve_listen(s);
+			rd_lock_release(s->dir_fd);
+			if (err) {
+				rd_err("sync", "hand-off socket %s: %s",
+				       ROCEDP_RUN_DIR, strerror(-err));
+				return err;
+			}
+		}
+		s->reload = false;
 		err = rd_fib_load_installed(s->fib);
 		if (err) {
 			rd_err("sync", "reading the maps: %s", strerror(-err));
@@ -473,6 +493,7 @@ int rd_sync_open(struct rd_sync **out, const struct rd_sync_opts *opts)
 	s->routes = calloc(ROUTE_BUCKETS, sizeof(*s->routes));
 	s->lock_fd = -1;
 	s->dir_fd = -1;
+	s->serve_fd = -1;
 	rd_maps_init(&s->maps);
 	if (!s->routes) {
 		err = -ENOMEM;
@@ -568,6 +589,7 @@ void rd_sync_close(struct rd_sync *s)
 {
 	if (!s)
 		return;
+	rd_serve_close(s);
 	if (s->routes)
 		rd_clear_kernel_view(s);
 	free(s->routes);
@@ -644,7 +666,10 @@ static bool pins_gone(struct rd_sync *s)
 int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 {
 	struct msg_ctx ctx = { s, &s->mon };
-	struct pollfd pfd = { .fd = rd_nl_fd(&s->mon), .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = rd_nl_fd(&s->mon), .events = POLLIN },
+		{ .fd = s->serve_fd, .events = POLLIN }, /* -1: ignored */
+	};
 	uint64_t now = rd_now_ns(), t_arrival;
 	int wait = timeout_ms, n, ret;
 
@@ -658,10 +683,17 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		if (wait < 0 || until < wait)
 			wait = until;
 	}
-	ret = poll(&pfd, 1, wait);
+	ret = poll(pfd, 2, wait);
 	if (ret < 0)
 		return errno == EINTR ? 0 : -errno;
-	if (ret > 0) {
+	if (ret > 0 && pfd[1].revents) {
+		rd_serve_pending(s);
+		/* the config's entries may hide or uncover kernel routes:
+		 * commit now (the lock waits for the load to finish) */
+		if (s->reload)
+			commit_batch(s, rd_now_ns(), false);
+	}
+	if (ret > 0 && pfd[0].revents) {
 		t_arrival = rd_now_ns();
 		n = rd_nl_drain(&s->mon, on_msg, &ctx, MAX_DGRAMS_PER_BATCH);
 		if (n == -ENOBUFS) {
@@ -702,9 +734,8 @@ int rd_sync_poll(struct rd_sync *s, int timeout_ms)
 		} else if (rd_fib_n_pending(s->fib)) {
 			/* routes the trie refused: retried until they land */
 			commit_batch(s, now, false);
-		} else if (rd_config_fib_gen(s) != s->fib_gen) {
-			/* a config change with no event since: e.g. a static
-			 * route removed whose prefix the kernel routes too */
+		} else if (s->reload) {
+			/* a hand-off whose re-read failed: again */
 			commit_batch(s, now, false);
 		}
 	}

@@ -13,6 +13,7 @@
 #include "nl.h"
 #include "sync_guard.h"
 #include "sync_commit.h"
+#include "sync_serve.h"
 #include "sync_state.h"
 #include "sync_view.h"
 
@@ -98,36 +99,30 @@ uint64_t rd_counts_total(const struct rd_fib_counts *c)
 	       c->route_deletes + c->port_writes;
 }
 
-uint32_t rd_config_fib_gen(struct rd_sync *s)
-{
-	struct rocedp_config c;
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(s->maps.fd[RD_MAP_CONFIG], &zero, &c))
-		return s->fib_gen;
-	return c.fib_gen;
-}
-
 /*
  * Around every map write: see dir_fd. No write without the lock: a signal
  * while waiting retries the wait, a stop request gives up (-ECANCELED),
  * and so does any other failure (logged once); the caller keeps its
- * changes for a later commit. Under the lock, a config load/set that
- * wrote routes or groups since the maps were last read (fib_gen) makes us
- * read them again, so its static entries are known before we write.
- * Returns 1 then: the caller's commit must be a full one; else 0.
+ * changes for a later commit. While it waits, it serves hand-offs: the
+ * load that holds the lock may be waiting for us (sync_serve.h). After
+ * one, the maps are read again before we write, so the config's entries
+ * are known. Returns 1 then: the caller's commit must be a full one.
  */
+static void serve(void *ctx)
+{
+	rd_serve_pending(ctx);
+}
+
 int rd_writers_lock(struct rd_sync *s, bool lock)
 {
 	static bool warned;
-	uint32_t gen;
 	int err;
 
 	if (!lock) {
 		rd_lock_release(s->dir_fd);
 		return 0;
 	}
-	err = rd_lock_wait(s->dir_fd, s->opts.stop);
+	err = rd_lock_wait(s->dir_fd, s->opts.stop, s->serve_fd, serve, s);
 	if (err) {
 		if (err != -ECANCELED && !warned)
 			rd_err("sync", "locking %s: %s; maps not written",
@@ -135,18 +130,17 @@ int rd_writers_lock(struct rd_sync *s, bool lock)
 		warned = err != -ECANCELED;
 		return err;
 	}
-	gen = rd_config_fib_gen(s);
-	if (gen == s->fib_gen)
+	if (!s->reload)
 		return 0;
 	err = rd_fib_load_installed(s->fib);
 	if (err) {
-		rd_err("sync", "reading the maps after a config change: %s",
+		rd_err("sync", "reading the maps after a config hand-off: %s",
 		       strerror(-err));
-		return 0;
+		return 0; /* reload stays: read again at the next commit */
 	}
-	s->fib_gen = gen;
+	s->reload = false;
 	s->full_next = true;
 	rd_fib_touch_ifindex(s->fib, 0);
-	rd_note_event(s, "config changed routes or groups (fib_gen %u)", gen);
+	rd_note_event(s, "config static routes and groups committed");
 	return 1;
 }

@@ -2,7 +2,7 @@
 /*
  * What a commit of rocedp sync needs around the FIB model's (sync_commit.c):
  * the writers' lock shared with `config load/set` (and the re-read of the
- * maps after a config change), the dynamic part of group members (MACs,
+ * maps after a hand-off of static routes, sync_serve.h), the dynamic part of group members (MACs,
  * UP, RESOLVED) from the kernel view, the neighbour probes for unresolved
  * gateways, and the counters. The maps are written by rd_fib_commit
  * (group.h) under this lock; the batches are cut in sync.c.
@@ -25,10 +25,9 @@ void rd_run_probes(struct rd_sync *s);
 /* Netlink attribute counters into the stats; warn once of unknown ones. */
 void rd_report_unknown(struct rd_sync *s);
 uint64_t rd_counts_total(const struct rd_fib_counts *c);
-/* rd_config.fib_gen in the maps (s->fib_gen when it cannot be read). */
-uint32_t rd_config_fib_gen(struct rd_sync *s);
 /* Take (lock) or release the writers' lock: -errno, or 1 when the caller's
- * commit must be full (the maps were read again), else 0. */
+ * commit must be full (the maps were read again after a hand-off, which
+ * may have been served while waiting for the lock), else 0. */
 int rd_writers_lock(struct rd_sync *s, bool lock);
 
 #endif

@@ -6,21 +6,30 @@
  * into "wait on" or "stop, write nothing".
  */
 #include <errno.h>
+#include <poll.h>
 #include <sys/file.h>
 
 #include "sync_guard.h"
 
-int rd_lock_wait(int fd, volatile sig_atomic_t *stop)
+int rd_lock_wait(int fd, volatile sig_atomic_t *stop, int serve_fd,
+		 void (*serve)(void *ctx), void *ctx)
 {
+	struct pollfd p = { .fd = serve_fd, .events = POLLIN };
+
 	if (fd < 0)
 		return -EBADF;
 	for (;;) {
 		if (stop && *stop)
 			return -ECANCELED;
-		if (!flock(fd, LOCK_EX))
+		if (!flock(fd, serve_fd >= 0 ? LOCK_EX | LOCK_NB : LOCK_EX))
 			return 0;
-		if (errno != EINTR)
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK || serve_fd < 0)
 			return -errno;
+		/* no wake-up on the lock itself: look again every few ms */
+		if (poll(&p, 1, RD_LOCK_POLL_MS) > 0)
+			serve(ctx);
 	}
 }
 

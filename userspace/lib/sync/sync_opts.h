@@ -36,6 +36,7 @@ struct rd_sync_stats {
 	uint64_t unknown_attrs, bad_attrs, ignored_msgs;
 	uint64_t neigh_probes;
 	uint64_t nl_refused; /* datagrams not from the kernel, or malformed */
+	uint64_t handoffs; /* static route sets committed for a config load */
 	uint64_t lat_last_ns, lat_max_ns, lat_sum_ns, lat_n;
 	struct rd_fib_counts writes;
 	unsigned int routes, groups;

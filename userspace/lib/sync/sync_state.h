@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "rocedp.h"
 #include "nl.h"
 #include "group.h"
@@ -46,8 +47,11 @@ struct rd_sync {
 	__u32 config_map_id; /* rd_config as opened: still pinned? (pins_gone) */
 	char *pin_abs; /* the pin directory, absolute: daemon() moves to / */
 	unsigned int gone_ticks; /* ticks in a row that found it unpinned */
-	uint32_t fib_gen; /* rd_config.fib_gen when the maps were last read */
+	bool reload; /* a hand-off wrote the maps: read them before a commit */
 	bool full_next; /* the maps were re-read: the next commit is full */
+	int serve_fd; /* the hand-off socket (sync_serve.h), -1: none */
+	pid_t serve_pid; /* who bound it: it alone removes the file */
+	char serve_path[108];
 	struct slink *links[LINK_BUCKETS];
 	struct sneigh *neighs[NEIGH_BUCKETS];
 	struct snh *nhs[NH_BUCKETS];

@@ -3,7 +3,11 @@
 #
 # One writer per map (docs/design.md, "Who writes which map"): `rocedp ecn
 # set`, `rocedp config load` and a running `rocedp sync` on the same pin
-# directory, raced for MW_ROUNDS rounds (default 1000).
+# directory, raced for MW_ROUNDS rounds (default 1000). A stress run by
+# hand, not part of `make test`: routes and groups have one committer
+# now (the sync daemon while it runs), tests/fib_mix_test checks their
+# result against the RIB, selftests/sync_handoff.sh the hand-off, and
+# tests/map_owners.sh the writer modules.
 #
 # Each round starts `ecn set a0 kmin K kmax 2K` (K new every round),
 # `qos set data dscp D` and `config load` of one of two files (they differ in a0's rate, pmax and
@@ -30,7 +34,7 @@
 # Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
 
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=selftests/lib.sh
 . "$ROOT/selftests/lib.sh" # OUT, ROCEDP, PY, ok, nok, pin_maps
 ROCEDP_FAULTS_BIN=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
