@@ -115,7 +115,7 @@ kmin() {
 }
 # 30 s of traffic h1 -> h2 (forwarded by the switch), a change at 15 s
 T_BG_OUT=$T_TMP/udp.out T_BG_ERR=$T_TMP/udp.out t_bg UDP_PID \
-	timeout 30 bash -c "$(declare -f udp); PY=$PY; udp $H1 10.2.0.2 100000 0.02"
+	timeout 30 bash -c "$(declare -f udp); PY=$PY T_TOP=$T_TOP; udp $H1 10.2.0.2 100000 0.02"
 sleep 15
 rc -n 4 hset "WRED_PROFILE|AZURE_LOSSLESS" green_min_threshold 524288 >/dev/null
 for _ in $(seq 30); do [ "$(kmin)" = 524288 ] && break; sleep 0.1; done
@@ -205,7 +205,7 @@ sleep 1 # sync's first dump
 # COUNTERS_DB, then rocedp again: A <= COUNTERS_DB <= B for the counters
 # that move (RX on Ethernet0, TX on Ethernet4), while they move (A < B)
 T_BG_OUT=/dev/null T_BG_ERR=/dev/null t_bg UDP_PID \
-	timeout 8 bash -c "$(declare -f udp); PY=$PY; udp $H1 10.9.0.2 400 0.01"
+	timeout 8 bash -c "$(declare -f udp); PY=$PY T_TOP=$T_TOP; udp $H1 10.9.0.2 400 0.01"
 fresh() {
 	X -j stats >"$T_TMP/sa.json" 2>/dev/null || return 1
 	sleep 0.3
