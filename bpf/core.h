@@ -14,6 +14,7 @@
 #include "telemetry.h"
 #include "ecn.h"
 #include "clock.h"
+#include "probe.h"
 
 /*
  * Tests clear it to send every frame through the general parser and the
@@ -198,11 +199,15 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 		pl->now = rd_now();
 	rd_classify(fl, cfg, 1);
 	pl->tos_out = fl->tos;
-	if (cfg->features & ROCEDP_F_REMARK)
+	/* a probe dropped here leaves as it came (probe.h) */
+	if ((cfg->features & ROCEDP_F_REMARK) &&
+	    (express || pl->verdict != ROCEDP_VERDICT_DROP))
 		rd_remark_decide(fl, pl);
 	if (rd_rtt_wanted(fl, cfg))
 		rd_rtt_observe(fl, pl->in_ifindex, rd_plan_clock(pl));
-	if (cfg->features & ROCEDP_F_FORWARD) {
+	if (!express && pl->verdict == ROCEDP_VERDICT_DROP) {
+		pass = ROCEDP_PASS_NONE; /* a probe, taken or refused (probe.h) */
+	} else if (cfg->features & ROCEDP_F_FORWARD) {
 		pass = rd_fwd_precheck(fl, pl->in_ifindex, express);
 		if (!pass && express) {
 			pass = rd_fwd_express(fl, pl, cfg, xdp);
@@ -223,7 +228,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	 * RED on its virtual queue now costs no second parse, classification
 	 * or program run on the way out (tc frames are marked at tc egress).
 	 */
-	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN))
+	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN) &&
+	    (express || pl->verdict == ROCEDP_VERDICT_REDIRECT))
 		rd_ecn_plan(fl, pl, cfg, express);
 	pl->pass = pass;
 	if (pass) {
@@ -312,6 +318,11 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 		rd_ingress_decide_body(&p.fl, &pl, cfg, 1, xdp);
 	} else {
 		rd_parse(data, data_end, in->wire_len, &p);
+		/* probes are UDP but never RoCE: the express path has none */
+		if (p.fl.l4_proto == IPPROTO_UDP && !p.fl.is_roce &&
+		    rd_probe_step(data, data_end, &p, in->ifindex) ==
+			    RD_PROBE_DROP)
+			pl.verdict = ROCEDP_VERDICT_DROP;
 		rd_ingress_decide(&p.fl, &pl);
 	}
 	rd_apply(data, data_end, &p, &pl);

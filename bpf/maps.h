@@ -338,4 +338,6 @@ static __always_inline struct rd_scratch *rd_scratch_get(void)
 	return bpf_map_lookup_elem(&rd_scratch, &zero);
 }
 
+#include "maps_probe.h"
+
 #endif

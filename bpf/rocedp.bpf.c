@@ -66,6 +66,8 @@ int rocedp_xdp(struct xdp_md *ctx)
 	in.wire_len = rd_xdp_wire_len(ctx);
 	rd_ingress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
 		   &res, 1);
+	if (res.verdict == ROCEDP_VERDICT_DROP) /* a probe (probe.h) */
+		return XDP_DROP;
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
 		return XDP_PASS;
 	if (res.strip_tag && rd_xdp_strip_tag(ctx)) /* cannot fail: rewritten */
@@ -110,6 +112,8 @@ static __always_inline int rd_tc_ingress(struct __sk_buff *skb)
 		if (!bpf_skb_vlan_pop(skb))
 			bpf_skb_vlan_push(skb, tpid, tci);
 	}
+	if (res.verdict == ROCEDP_VERDICT_DROP) /* a probe (probe.h) */
+		return TC_ACT_SHOT;
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
 		return TC_ACT_OK;
 	/* a priority tag, in metadata or (test runs) in the frame, goes */

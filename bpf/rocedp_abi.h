@@ -22,5 +22,6 @@
 #include "abi_telemetry.h"
 #include "abi_ecn.h"
 #include "abi_uec.h"
+#include "abi_probe.h"
 
 #endif /* ROCEDP_ABI_H */

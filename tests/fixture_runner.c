@@ -26,6 +26,7 @@
 #include "names.h"
 #include "icrc.h"
 #include "stats.h"
+#include "fixture_probe.h"
 #include "tap.h"
 
 #define MAX_FRAME 9216
@@ -357,6 +358,8 @@ struct ctx {
 	size_t in_len;
 	const struct rd_run *r;
 	const __u64 *ctr; /* each counter's growth during the run */
+	struct rd_engine *e;
+	struct rocedp_probe_stats before; /* probe counters before the run */
 };
 
 /* A counter of the rd_stats block by its name (stats.c), or -1. */
@@ -522,6 +525,10 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 		       (unsigned long long)c->ctr[ROCEDP_CTR_FWD_CACHE_HIT]);
 	} else if (!strcmp(key, "counters")) {
 		check_counters(c, val);
+	} else if (!strcmp(key, "probe")) {
+		fxp_check_probe(c->e, &c->before, val, c->f->name, c->hook);
+	} else if (!strcmp(key, "pathq")) {
+		fxp_check_pathq(c->e, val, c->f->name, c->hook);
 	} else if (!strcmp(key, "ipcsum")) {
 		bool ok =
 			ip4_csum_ok(c->r->out, c->r->out_len, why, sizeof(why));
@@ -538,19 +545,21 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 static const char *const meta_keys[] = {
 	"name",		 "desc",     "hook",	 "config",	 "time_ns",
 	"ifindex",	 "in",	     "truncate", "malformed_at", "refused",
-	"refused_below", "port_mac", "trace",	 NULL,
+	"refused_below", "port_mac", "trace",	 "probe_set",	 "probe_port",
+	"probe_band",	 NULL,
 };
 
 static const char *const check_keys[] = {
 	"verdict",  "class",	"malformed", "pass",	"aeth", "dscp_in",
 	"dscp_out", "ecn_out",	"opcode",    "dest_qp", "psn",	"aeth_code",
 	"cts_rule", "member",	"egress",    "out",	"icrc", "ipcsum",
-	"cache",    "counters", NULL,
+	"cache",    "counters", "probe",     "pathq",	NULL,
 };
 
 /* What a run without the trace can show: the frame and the counters. */
 static const char *const untraced_keys[] = {
-	"verdict", "out", "icrc", "ipcsum", "cache", "counters", NULL,
+	"verdict",  "out",   "icrc",  "ipcsum", "cache",
+	"counters", "probe", "pathq", NULL,
 };
 
 static bool in_list(const char *const *l, const char *k)
@@ -721,6 +730,9 @@ static int prepare_run(struct rd_engine *e, const struct fixture *f,
 	if (s && !parse_num(s, &v))
 		return -EINVAL;
 	r->ingress_ifindex = v;
+	if (fxp_apply(e, fx_get(f, "probe_set"), fx_get(f, "probe_port"),
+		      fx_get(f, "probe_band"), v))
+		return -EINVAL;
 	return set_port_mac(e, f, v);
 }
 
@@ -877,9 +889,11 @@ static void run_fixture(const struct fixture *f)
 		if (!e)
 			continue;
 		stats_fd = rd_engine_maps(e)->fd[RD_MAP_STATS];
+		c.e = e;
 		err = rd_counters_read(stats_fd, ctr0);
 		if (!err)
 			err = prepare_run(e, f, &r);
+		fxp_ctr(e, &c.before);
 		if (!err)
 			err = rd_engine_run(e, hooks[i], &r);
 		if (!err)

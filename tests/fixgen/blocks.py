@@ -40,11 +40,12 @@ def hexlines(data):
     return "\n".join("  " + h[i:i + 64] for i in range(0, len(h), 64))
 
 
-ORDER = ["desc", "hook", "config", "trace", "time_ns", "ifindex", "port_mac", "in", "refused",
+ORDER = ["desc", "hook", "config", "trace", "time_ns", "ifindex", "port_mac",
+         "probe_set", "probe_port", "probe_band", "in", "refused",
          "truncate", "refused_below", "malformed_at", "verdict", "class", "malformed", "pass", "dscp_in",
          "dscp_out", "ecn_out", "opcode", "dest_qp", "psn", "aeth",
          "aeth_code", "cts_rule", "member", "egress", "out", "icrc",
-         "ipcsum", "cache", "counters"]
+         "ipcsum", "cache", "counters", "probe", "pathq"]
 
 
 def write_block(f, b):

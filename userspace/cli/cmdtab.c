@@ -102,6 +102,13 @@ static const struct cli_opt routes_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt paths_send_opts[] = {
+	{ "src", 0, "ADDR", CLI_REQUIRED,
+	  "this leaf's IPv4 address, the probes' source" },
+	{ "count", 0, "N", 0, "stop after N rounds (default: until SIGTERM)" },
+	{ NULL },
+};
+
 static const struct cli_opt flows_opts[] = {
 	{ "limit", 0, "N", 0, "at most N flowlets" },
 	{ NULL },
@@ -354,6 +361,41 @@ static const struct cli_cmd cmds[] = {
 	  "config before kernel) and * a route the route maps hold; F lists "
 	  "what the maps hold and no source has.",
 	  routes_opts },
+	{ "paths", "show", "", 0, 0, CLI_ROOT | CLI_DEFAULT, cmd_paths_show,
+	  "path quality per remote leaf and uplink, with each entry's age",
+	  "What this leaf's accepted probes say (docs/paths.md): per remote "
+	  "leaf and uplink the path's band, the worse of this leaf's band on "
+	  "the uplink and the probe's (0 idle to 7 full; failed when no probe "
+	  "came within the timeout), both halves, hops, the age of the entry "
+	  "and its last sequence; then the probe counters by outcome.",
+	  none },
+	{ "paths", "set", "KEY VALUE...", 2, -1, CLI_ROOT, cmd_paths_set,
+	  "probe settings: role, leaf-id, port, key, timeout-us, ...",
+	  "KEY VALUE pairs: role none|leaf|spine, leaf-id N, port P, key HEX "
+	  "(32 hex digits, the fabric's SipHash key), timeout-us N, "
+	  "interval-us N (below the timeout), dscp D|leave, max-hops N, "
+	  "check-age on|off, steer on|off. Written as one value.",
+	  none },
+	{ "paths", "port", "DEV ROLE [band N]", 2, 4, CLI_ROOT, cmd_paths_port,
+	  "whether a port takes probes, and its least band",
+	  "ROLE is fabric or host. Only fabric ports take probes; a probe "
+	  "on any other port is "
+	  "dropped and counted host_port. band N (0..7) is the least band "
+	  "the port reports, for a link known degraded.",
+	  none },
+	{ "paths", "leaf", "PREFIX ID|PREFIX delete", 2, 2, CLI_ROOT,
+	  cmd_paths_leaf, "which remote leaf an IPv4 prefix lives behind",
+	  "The sender probes the first address of each prefix of another "
+	  "leaf, through the members of the route to it.",
+	  none },
+	{ "paths", "clear", "", 0, 0, CLI_ROOT, cmd_paths_clear,
+	  "forget every path-quality entry", NULL, none },
+	{ "paths", "send", "", 0, 0, CLI_ROOT, cmd_paths_send,
+	  "send this leaf's probes every interval",
+	  "One probe per remote leaf and uplink each interval-us, out of "
+	  "AF_PACKET; prints the probes' share of an uplink's bandwidth "
+	  "first. Runs until SIGTERM or --count rounds.",
+	  paths_send_opts },
 	{ "qps", NULL, "", 0, 0, CLI_ROOT, cmd_qps,
 	  "per-QP health (feature telemetry)",
 	  "Frames, bytes, PSN gaps, rewinds and duplicates, NAKs by "

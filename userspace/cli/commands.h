@@ -15,6 +15,13 @@ int cmd_detach(const struct cli_call *c);
 int cmd_status(const struct cli_call *c);
 int cmd_selftest_load(const struct cli_call *c);
 int cmd_routes(const struct cli_call *c); /* cmd_routes.c */
+/* cmd_paths.c */
+int cmd_paths_show(const struct cli_call *c);
+int cmd_paths_set(const struct cli_call *c);
+int cmd_paths_port(const struct cli_call *c);
+int cmd_paths_leaf(const struct cli_call *c);
+int cmd_paths_clear(const struct cli_call *c);
+int cmd_paths_send(const struct cli_call *c);
 int cmd_config_show(const struct cli_call *c); /* cmd_config.c */
 int cmd_config_dump(const struct cli_call *c);
 int cmd_config_check(const struct cli_call *c);

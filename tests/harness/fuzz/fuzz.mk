@@ -38,7 +38,7 @@ FUZZ_NL_RUNS ?= 30000
 # the same inputs sent to a running `rocedp sync` (nl_socket.sh)
 FUZZ_NL_SEND_RUNS ?= 20000
 FORMAT_EXTRA += tests/harness/fuzz/fuzz_dataplane.c tests/harness/fuzz/fuzz_config.c \
-	tests/harness/fuzz/fuzz_common.h \
+	tests/harness/fuzz/fuzz_common.h tests/harness/fuzz/fuzz_probe.h \
 	tests/harness/fuzz/fuzz_fib.c tests/harness/fuzz/fuzz_nl.c
 
 .PHONY: fuzz fuzz-short fuzz-build fuzz-bins fuzz-seeds
@@ -73,7 +73,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 # $(SKELS) named in an explicit rule: not an intermediate make would delete.
 #   $(call fuzz_harness,BIN,SRC,COVERED-FILES)
 define fuzz_harness
-$(1): $(2) tests/harness/fuzz/fuzz_common.h \
+$(1): $(2) tests/harness/fuzz/fuzz_common.h tests/harness/fuzz/fuzz_probe.h \
 		$(patsubst %,$(FUZZ_OUT)/obj/%-cov.o,$(3)) $(FUZZ_LIB) \
 		$(SKELS) $(USER_HDRS) $(ABI_HDRS)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer $$(PKG_CFLAGS) $$< \

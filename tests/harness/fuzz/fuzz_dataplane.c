@@ -161,6 +161,14 @@ static unsigned int ip4_residual(const uint8_t *f, const struct layout *l)
 	return sum;
 }
 
+static unsigned int be32(const uint8_t *p)
+{
+	return (unsigned int)be16(p) << 16 | be16(p + 2);
+}
+
+/* probes: the harness's own parse of them, and their invariants */
+#include "fuzz_probe.h"
+
 /* ------------------------------------------------------------ failures */
 
 static void hex(const char *what, const uint8_t *f, uint32_t len)
@@ -204,6 +212,11 @@ static void print_summary(FILE *o)
 		"%llu of express shape (untagged IPv4 or IPv6, UDP 4791)\n",
 		(unsigned long long)st.general_runs,
 		(unsigned long long)st.express_shaped);
+	fprintf(o,
+		"fuzz: probes: %llu frames dropped, %llu taken into rd_pathq, "
+		"%llu stamped by a spine\n",
+		(unsigned long long)fzp.dropped, (unsigned long long)fzp.taken,
+		(unsigned long long)fzp.stamped);
 	fprintf(o, "fuzz: %llu executions, %llu invariant failures\n",
 		(unsigned long long)st.inputs, (unsigned long long)st.failures);
 }
@@ -270,6 +283,8 @@ static void allowed_mask(uint8_t *m, uint32_t len, const struct layout *l,
 		if (ingress)
 			m[o + 7] = 0xff; /* hop limit */
 	}
+	if (ingress)
+		fzp_mask(m, len);
 }
 
 /* stripped: in and l are the frame without the priority tag it came with */
@@ -353,19 +368,20 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 	const uint8_t *out = r->out;
 	unsigned int cls = r->trace.cls, tin, tout, pin, pout;
 	bool redirect = r->verdict == ROCEDP_VERDICT_REDIRECT;
+	bool drop = r->verdict == ROCEDP_VERDICT_DROP; /* a probe's */
 	struct layout lu;
 	int stripped = 0;
 
-	if (r->verdict != ROCEDP_VERDICT_PASS && !redirect)
+	if (r->verdict != ROCEDP_VERDICT_PASS && !redirect && !drop)
 		fail(h, r, in, len,
-		     "verdict %s: ingress only passes or "
-		     "redirects",
+		     "verdict %s: ingress only passes, redirects or drops "
+		     "probes",
 		     rd_verdict_name(r->verdict));
 	if (r->trace.verdict != r->verdict)
 		fail(h, r, in, len, "trace verdict %s, hook returned %s",
 		     rd_verdict_name(r->trace.verdict),
 		     rd_verdict_name(r->verdict));
-	if (redirect != (r->trace.pass_reason == ROCEDP_PASS_NONE))
+	if ((redirect || drop) != (r->trace.pass_reason == ROCEDP_PASS_NONE))
 		fail(h, r, in, len, "pass reason and verdict disagree");
 	/* a routed priority tag (one tag, VID 0) leaves untagged, as the
 	 * kernel sends it (docs/design.md): check against the frame without */
@@ -380,6 +396,8 @@ static void check_ingress(enum rd_hook h, const struct rd_run *r,
 		stripped = 1;
 	}
 	check_common(h, r, in, len, l, true, stripped);
+	if (drop) /* unchanged: fzp_check */
+		return;
 	if (!redirect) {
 		if (memcmp(in, out, 12))
 			fail(h, r, in, len, "MACs rewritten on a passed frame");
@@ -702,7 +720,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	o.general_path = true;
 	eng_gen = fz_engine_open(&o);
 	if (load_config(path) ||
-	    rd_config_apply_file(path, rd_engine_maps(eng_gen))) {
+	    rd_config_apply_file(path, rd_engine_maps(eng_gen)) ||
+	    fzp_setup(eng, eng_gen)) {
 		fprintf(stderr, "fuzz: %s: config not applied\n", path);
 		exit(2);
 	}
@@ -801,6 +820,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      e = { .out = eout };
 	struct layout l, lx;
 	uint32_t len = size, port;
+	const char *why;
 
 	if (len > RD_FUZZ_MAX_FRAME)
 		len = RD_FUZZ_MAX_FRAME;
@@ -818,11 +838,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	layout_parse(frame, len, &l);
 	if (l.family == 4 && l.ihl_bytes && ip4_residual(frame, &l) != 0xffff)
 		st.csum_bad_in++;
+	fzp_prepare(frame, len, &l, now_ns, eng, eng_gen);
 
 	run(RD_HOOK_XDP, &x, frame, len, 0);
 	tally_ingress(&x, len);
 	feedback(RD_HOOK_XDP, &x, &l);
 	check_ingress(RD_HOOK_XDP, &x, frame, len, &l);
+	why = fzp_check(&x, frame, len, now_ns, eng, 1);
+	if (why)
+		fail(RD_HOOK_XDP, &x, frame, len, "%s", why);
 	check_general(&x, frame, len, &l);
 
 	if (!run(RD_HOOK_TC, &t, frame, len, 0))
@@ -830,6 +854,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tally_ingress(&t, len);
 	feedback(RD_HOOK_TC, &t, &l);
 	check_ingress(RD_HOOK_TC, &t, frame, len, &l);
+	why = fzp_check(&t, frame, len, now_ns, eng, 0);
+	if (why)
+		fail(RD_HOOK_TC, &t, frame, len, "%s", why);
 
 	/* One core behind both hooks: same decision, same bytes (the member,
 	 * hence the MACs, may differ only through flowlet state). */

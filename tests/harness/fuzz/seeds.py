@@ -5,7 +5,7 @@ Seed corpus for the dataplane fuzzer: every `in:` frame of
 tests/fixtures/*.fix, plus frames built here with scapy that reach the
 fuzz config's paths (routed prefixes, CTS rules, every control class,
 tagged and QinQ frames, IPv6 extension headers, ECT/CE codepoints, bad
-IPv4 checksums). One file per frame, named by the SHA-1 of its bytes as
+IPv4 checksums, path-quality probes). One file per frame, named by the SHA-1 of its bytes as
 libFuzzer does. Scapy is optional: without it only the fixtures are used.
 
 Usage: /usr/bin/python3 tests/harness/fuzz/seeds.py OUTDIR [FIXTURE.fix...]
@@ -103,6 +103,16 @@ def scapy_frames():
     yield raw(eth / IP(src="10.0.0.1", dst="10.1.0.1", tos=2) /
               UDP(sport=5, dport=4791) / Raw(bth(0x0a, 7) + bytes(1400) +
                                               icrc))
+    # path-quality probes (docs/paths.md; the harness's flags bits:
+    # 0x80 signed by it, 0x20 stamped with its clock, 0x40 spine role):
+    # taken by a leaf, stamped by a spine, stale, unsigned, own, too many
+    # hops; the authenticator is the harness's to write
+    for flags, origin, hops in ((0xa0, 2, 0), (0xe0, 3, 1), (0x80, 2, 0),
+                                (0x00, 2, 0), (0xa0, 1, 0), (0xa0, 2, 4)):
+        probe = (b"RP" + bytes([1, hops, 3, flags, 0, origin]) +
+                 bytes([0, 0, 1, 0]) + bytes(12) + bytes(8))
+        yield raw(eth / IP(src="10.0.0.1", dst="10.1.0.7") /
+                  UDP(sport=47000, dport=47000, chksum=0) / Raw(probe))
 
 
 def main():

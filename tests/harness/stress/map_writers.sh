@@ -64,7 +64,7 @@ rdf() {
 # in docs/design.md (engine.c writes the offline engine's own clock/trace).
 # flaps.c: rd_port_flaps (the link watcher); porttab.c: the reset of
 # rd_port_hwm (the programs raise it).
-WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c flaps.c porttab.c"
+WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c flaps.c porttab.c probew.c"
 stray=$(cd "$ROOT/userspace" &&
 	grep -lE 'bpf_map_(update|delete)_(elem|batch)|bpf_map__(update|delete)_elem' \
 		-- */*.c */*/*.c 2>/dev/null | while read -r f; do

@@ -41,6 +41,11 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_PORT_FLAPS] = "rd_port_flaps",
 	[RD_MAP_PORT_LOAD] = "rd_port_load",
 	[RD_MAP_ROUTE_GEN] = "rd_route_gen",
+	[RD_MAP_PROBE_CFG] = "rd_probe_cfg",
+	[RD_MAP_PROBE_PORT] = "rd_probe_port",
+	[RD_MAP_PATHQ] = "rd_pathq",
+	[RD_MAP_LEAF4] = "rd_leaf4",
+	[RD_MAP_PROBE_STATS] = "rd_probe_stats",
 };
 
 /*
@@ -107,6 +112,19 @@ static const struct {
 			       .value = sizeof(struct rocedp_port_load),
 			       .entries = ROCEDP_PORT_SLOTS },
 	[RD_MAP_ROUTE_GEN] = { .key = 4, .value = sizeof(__u32), .entries = 1 },
+	[RD_MAP_PROBE_CFG] = { .key = 4,
+			       .value = sizeof(struct rocedp_probe_cfg),
+			       .entries = 1 },
+	[RD_MAP_PROBE_PORT] = { .key = 4,
+				.value = sizeof(struct rocedp_probe_port),
+				.entries = ROCEDP_PORT_SLOTS },
+	[RD_MAP_PATHQ] = { .key = sizeof(struct rocedp_pathq_key),
+			   .value = sizeof(struct rocedp_pathq) },
+	[RD_MAP_LEAF4] = { .key = sizeof(struct rocedp_leaf4_key),
+			   .value = sizeof(__u32) },
+	[RD_MAP_PROBE_STATS] = { .key = 4,
+				 .value = sizeof(struct rocedp_probe_stats),
+				 .entries = 1 },
 };
 
 void rd_maps_init(struct rd_maps *m)

@@ -43,6 +43,11 @@ enum rd_map_id {
 	RD_MAP_PORT_FLAPS,
 	RD_MAP_PORT_LOAD, /* per CPU: the flowlet choice's load estimate */
 	RD_MAP_ROUTE_GEN, /* the decision cache's route generation */
+	RD_MAP_PROBE_CFG, /* path-quality probes: settings (abi_probe.h) */
+	RD_MAP_PROBE_PORT,
+	RD_MAP_PATHQ,
+	RD_MAP_LEAF4,
+	RD_MAP_PROBE_STATS,
 	RD_MAP_MAX,
 };
 

@@ -56,6 +56,11 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_PORT_FLAPS] = skel->maps.rd_port_flaps,
 		[RD_MAP_PORT_LOAD] = skel->maps.rd_port_load,
 		[RD_MAP_ROUTE_GEN] = skel->maps.rd_route_gen,
+		[RD_MAP_PROBE_CFG] = skel->maps.rd_probe_cfg,
+		[RD_MAP_PROBE_PORT] = skel->maps.rd_probe_port,
+		[RD_MAP_PATHQ] = skel->maps.rd_pathq,
+		[RD_MAP_LEAF4] = skel->maps.rd_leaf4,
+		[RD_MAP_PROBE_STATS] = skel->maps.rd_probe_stats,
 	};
 	int i;
 

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "escape.h"
+#include "paths.h"
 #include "porttab.h"
 #include "promexp.h"
 #include "qps.h"
@@ -178,6 +180,20 @@ static void prom_telemetry(FILE *f, const struct rd_maps *m,
 	free(pt);
 }
 
+/* Path quality (docs/paths.md), while this switch has a probe role. */
+static void prom_paths(FILE *f, const struct rd_maps *m)
+{
+	struct timespec ts;
+	struct rd_paths p;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (rd_paths_read(m, (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec, &p))
+		return;
+	if (p.cfg.role != ROCEDP_PROBE_ROLE_NONE)
+		rd_paths_prometheus(f, &p);
+	rd_paths_free(&p);
+}
+
 int rd_prom_write(FILE *f, const struct rd_maps *m,
 		  const struct rd_prom_opts *o)
 {
@@ -213,5 +229,6 @@ int rd_prom_write(FILE *f, const struct rd_maps *m,
 	prom_groups(f, s);
 	free(s);
 	prom_telemetry(f, m, o);
+	prom_paths(f, m);
 	return 0;
 }

@@ -170,3 +170,24 @@ size_t rd_frame_build(uint8_t *buf, size_t size, const struct rd_frame *f)
 		put_udp6_csum(ip, udp, l4);
 	return len;
 }
+
+size_t rd_frame_build_udp4(uint8_t *buf, size_t size, const struct rd_frame *f,
+			   uint16_t dport, const void *payload, size_t plen)
+{
+	size_t l4 = RD_FRAME_UDP_LEN + plen;
+	size_t len = RD_FRAME_ETH_LEN + RD_FRAME_IP4_LEN + l4;
+	uint8_t *udp;
+
+	if (len > size || len > 0xffff || f->v6)
+		return 0;
+	memset(buf, 0, len);
+	memcpy(buf, f->dmac, 6);
+	memcpy(buf + 6, f->smac, 6);
+	put16(buf + 12, 0x0800);
+	udp = put_ip4(buf + RD_FRAME_ETH_LEN, f, l4);
+	put16(udp, f->sport);
+	put16(udp + 2, dport);
+	put16(udp + 4, (uint16_t)l4);
+	memcpy(udp + RD_FRAME_UDP_LEN, payload, plen);
+	return len;
+}

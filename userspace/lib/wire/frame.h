@@ -63,6 +63,13 @@ size_t rd_frame_ext_len(uint8_t opcode);
 size_t rd_frame_len(const struct rd_frame *f);
 /* Write the frame into buf; its length, or 0 if buf is too small. */
 size_t rd_frame_build(uint8_t *buf, size_t size, const struct rd_frame *f);
+/*
+ * A plain IPv4 UDP datagram of f's addresses, TOS, TTL and sport to
+ * dport, carrying plen bytes of payload (UDP checksum 0): the probes'
+ * frame (docs/paths.md). Its length, or 0 if buf is too small.
+ */
+size_t rd_frame_build_udp4(uint8_t *buf, size_t size, const struct rd_frame *f,
+			   uint16_t dport, const void *payload, size_t plen);
 /* Internet checksum of len bytes: 0 over a header whose checksum is right. */
 uint16_t rd_frame_csum(const uint8_t *p, size_t len);
 
