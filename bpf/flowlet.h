@@ -195,7 +195,7 @@ static __always_inline __u64 rd_flowlet_gap_ns(const struct rocedp_config *cfg,
 
 static __always_inline int rd_flowlet_choose(const struct rocedp_config *cfg,
 					     const struct rocedp_group *g,
-					     __u32 hash, __u64 now)
+					     __u32 hash, __u64 now, __u32 dst4)
 {
 	switch (cfg->flowlet_choice) {
 	case ROCEDP_FLOWLET_RANDOM:
@@ -203,6 +203,8 @@ static __always_inline int rd_flowlet_choose(const struct rocedp_config *cfg,
 	case ROCEDP_FLOWLET_HASH:
 		return rd_pick_weighted(g, hash);
 	default:
+		/* the best paths toward the destination, when steering */
+		rd_pathq_steer(g, dst4, now);
 		return rd_pick_least_loaded(g, hash, now, cfg->load_tau_us);
 	}
 }
@@ -323,7 +325,8 @@ static __always_inline int rd_flowlet_insert(const struct rocedp_config *cfg,
 	sc->fl.group_id = group_id;
 	sc->fl.set = rd_fl_set_index(p, tag);
 	/* chosen first, used or not: fewer values live across the call */
-	sc->fl.slot = rd_flowlet_choose(cfg, g, hash, now);
+	sc->fl.slot = rd_flowlet_choose(cfg, g, hash, now,
+					p->family == 4 ? p->dst[0] : 0);
 	sh = rd_shadow_get(sc->fl.hash);
 	if (sh && sc->fl.hash) {
 		/*
@@ -466,7 +469,8 @@ rd_flowlet_select(const struct rocedp_config *cfg, const struct rocedp_group *g,
 			goto keep;
 		gone = 1;
 	}
-	nslot = rd_flowlet_choose(cfg, g, hash, now);
+	nslot = rd_flowlet_choose(cfg, g, hash, now,
+				  p->family == 4 ? p->dst[0] : 0);
 	if (nslot < 0)
 		return -1;
 	got = __sync_val_compare_and_swap(&fl->claim, claim,

@@ -295,6 +295,19 @@ struct rd_ll_vars { /* the least-loaded scan (member.h) */
 	__u32 n;
 	__u32 best_w;
 	int best;
+	/*
+	 * Path quality (pathq.h): the member slots on the best path toward
+	 * the frame's remote leaf (0: all, by load alone), and the keys of
+	 * the lookups that find them, here because 6.1 takes no key from a
+	 * global function's argument memory and the stack is full.
+	 */
+	__u64 pq_mask;
+	__u64 pq_tmo_ns; /* the scratch of rd_pathq_steer: its registers */
+	__u64 pq_now; /* spilled past the 6.1 budget */
+	__u32 pq_best;
+	__u32 pq_pad;
+	struct rocedp_pathq_key pq_key;
+	struct rocedp_leaf4_key leaf_key;
 };
 
 struct rd_fl_ins { /* a flowlet table insert (flowlet.h) */

@@ -4,6 +4,7 @@
 #define ROCEDP_MEMBER_H
 
 #include "load.h"
+#include "pathq.h"
 
 /*
  * The live bank of group id (NULL: none), *seq the word it was chosen by.
@@ -104,6 +105,9 @@ static __always_inline int rd_ll_visit(const struct rocedp_group *g,
 		idx -= v->n;
 	slot = g->active[idx & (ROCEDP_MAX_MEMBERS - 1)];
 	if (slot >= ROCEDP_MAX_MEMBERS)
+		return 0;
+	/* steering (pathq.h): only members on the best path */
+	if (v->pq_mask && !((v->pq_mask >> (slot & 63)) & 1))
 		return 0;
 	m = &g->members[slot & (ROCEDP_MAX_MEMBERS - 1)];
 	w = m->weight;

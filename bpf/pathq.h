@@ -65,9 +65,63 @@ static __always_inline __u8 rd_port_band(__u32 ifindex, __u64 now)
 static __always_inline __u32 rd_pathq_band(const struct rocedp_pathq *e,
 					   __u64 now, __u64 timeout_ns)
 {
-	if (!e->last_ns || now - e->last_ns > timeout_ns)
+	__u64 last = e->last_ns;
+
+	if (!last || (now > last && now - last > timeout_ns))
 		return ROCEDP_PROBE_BAND_FAILED;
 	return e->band;
+}
+
+/*
+ * Before a least-loaded scan (only a new flowlet's choice): when this
+ * leaf steers by path quality (ROCEDP_PROBEF_STEER) and rd_leaf4 names
+ * another leaf for the destination, the mask of g's active members whose
+ * path toward it has the best band (no entry, or a timed-out one: failed,
+ * 8); the scan then weighs load among those only. Else 0: load alone.
+ * Global, verified once, its frame apart from the forwarding step's (6.1's
+ * stack); the scan itself only tests a bit a member.
+ */
+__attribute__((noinline)) int rd_pathq_steer(const struct rocedp_group *g,
+					     __u32 dst4, __u64 now)
+{
+	struct rd_scratch *sc = rd_scratch_get();
+	struct rocedp_probe_cfg *pc;
+	struct rocedp_pathq *e;
+	__u32 i, slot, band, *leaf;
+
+	if (!sc || !g)
+		return 0;
+	sc->ll.pq_mask = 0;
+	pc = rd_probe_cfg_get();
+	if (!pc || pc->role != ROCEDP_PROBE_ROLE_LEAF ||
+	    !(pc->flags & ROCEDP_PROBEF_STEER) || !dst4)
+		return 0;
+	sc->ll.leaf_key.prefixlen = 32;
+	sc->ll.leaf_key.addr = dst4;
+	leaf = bpf_map_lookup_elem(&rd_leaf4, &sc->ll.leaf_key);
+	if (!leaf || *leaf == pc->leaf_id)
+		return 0;
+	sc->ll.pq_key.leaf = *leaf;
+	sc->ll.pq_tmo_ns = (__u64)pc->timeout_us * 1000;
+	sc->ll.pq_now = now;
+	sc->ll.pq_best = ROCEDP_PROBE_BAND_FAILED + 1;
+	for (i = 0; i < ROCEDP_MAX_MEMBERS; i++) {
+		if (i >= g->n_active)
+			break;
+		slot = g->active[i] & (ROCEDP_MAX_MEMBERS - 1);
+		sc->ll.pq_key.ifindex = g->members[slot].ifindex;
+		e = bpf_map_lookup_elem(&rd_pathq, &sc->ll.pq_key);
+		band = e ? rd_pathq_band(e, sc->ll.pq_now, sc->ll.pq_tmo_ns) :
+			   ROCEDP_PROBE_BAND_FAILED;
+		if (band < sc->ll.pq_best) {
+			sc->ll.pq_best = band;
+			sc->ll.pq_mask = 0;
+		}
+		if (band == sc->ll.pq_best)
+			sc->ll.pq_mask |= 1ull << slot;
+	}
+	rd_probe_count(ROCEDP_PROBE_CTR_STEERED);
+	return 0;
 }
 
 #endif

@@ -8,6 +8,7 @@
 #ifndef ROCEDP_FIXTURE_PROBE_H
 #define ROCEDP_FIXTURE_PROBE_H
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,17 @@ static void fxp_ctr(struct rd_engine *e, struct rocedp_probe_stats *s)
 		return;
 	*s = p.ctr;
 	rd_paths_free(&p);
+}
+
+/* leaf: "PREFIX ID", the rd_leaf4 entry (IPv4) */
+static int fxp_leaf(struct rd_engine *e, const char *leaf)
+{
+	unsigned int a, b, c, d, plen, id;
+
+	if (sscanf(leaf, "%u.%u.%u.%u/%u %u", &a, &b, &c, &d, &plen, &id) != 6)
+		return -EINVAL;
+	return rd_leaf4_set(rd_engine_maps(e),
+			    htonl(a << 24 | b << 16 | c << 8 | d), plen, id);
 }
 
 /*
@@ -93,7 +105,11 @@ static void fxp_check_probe(struct rd_engine *e,
 				 (unsigned long long)d[i]);
 		}
 	}
-	if (!strcmp(val, "none"))
+	if (want == ROCEDP_PROBE_CTR_STEERED) /* a data frame's choice */
+		result(moved == 1 && d[want] == 1 && !d[ROCEDP_PROBE_CTR_SEEN],
+		       "%s[%s]: probe %s (seen+%llu%s)", name, hook, val,
+		       (unsigned long long)d[ROCEDP_PROBE_CTR_SEEN], got);
+	else if (!strcmp(val, "none"))
 		result(!moved && !d[ROCEDP_PROBE_CTR_SEEN],
 		       "%s[%s]: probe none (seen+%llu%s)", name, hook,
 		       (unsigned long long)d[ROCEDP_PROBE_CTR_SEEN], got);

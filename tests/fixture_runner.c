@@ -543,10 +543,10 @@ static bool check_key(const struct ctx *c, const char *key, const char *val)
 }
 
 static const char *const meta_keys[] = {
-	"name",		 "desc",     "hook",	 "config",	 "time_ns",
-	"ifindex",	 "in",	     "truncate", "malformed_at", "refused",
-	"refused_below", "port_mac", "trace",	 "probe_set",	 "probe_port",
-	"probe_band",	 NULL,
+	"name",		 "desc",       "hook",	   "config",	   "time_ns",
+	"ifindex",	 "in",	       "truncate", "malformed_at", "refused",
+	"refused_below", "port_mac",   "trace",	   "probe_set",	   "probe_leaf",
+	"probe_port",	 "probe_band", NULL,
 };
 
 static const char *const check_keys[] = {
@@ -731,7 +731,8 @@ static int prepare_run(struct rd_engine *e, const struct fixture *f,
 		return -EINVAL;
 	r->ingress_ifindex = v;
 	if (fxp_apply(e, fx_get(f, "probe_set"), fx_get(f, "probe_port"),
-		      fx_get(f, "probe_band"), v))
+		      fx_get(f, "probe_band"), v) ||
+	    (fx_get(f, "probe_leaf") && fxp_leaf(e, fx_get(f, "probe_leaf"))))
 		return -EINVAL;
 	return set_port_mac(e, f, v);
 }

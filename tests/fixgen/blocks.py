@@ -41,7 +41,7 @@ def hexlines(data):
 
 
 ORDER = ["desc", "hook", "config", "trace", "time_ns", "ifindex", "port_mac",
-         "probe_set", "probe_port", "probe_band", "in", "refused",
+         "probe_set", "probe_port", "probe_band", "probe_leaf", "in", "refused",
          "truncate", "refused_below", "malformed_at", "verdict", "class", "malformed", "pass", "dscp_in",
          "dscp_out", "ecn_out", "opcode", "dest_qp", "psn", "aeth",
          "aeth_code", "cts_rule", "member", "egress", "out", "icrc",

@@ -182,6 +182,39 @@ def gen_probes():
     dropped(F, "probe_host_port_unremarked", probe(seq=47),
             "and one refused on a host port too", "host_port",
             config="probe_qos.json", port="host")
+    # steering: leaf 1 learns leaf 2's paths over uplinks 2, 3 and 5 (bands
+    # 6, 6, 2; none over 4), then each new flow to leaf 2 takes uplink 5
+    steer = LEAF + " steer on"
+    leafmap = "10.1.0.0/16 2"
+    for ifx, band, seq in ((2, 6, 10), (3, 6, 11), (5, 2, 12)):
+        dropped(F, "probe_steer_learn_%d" % ifx, probe(seq=seq, band=band),
+                "steering leaf: leaf 2 via uplink %d at band %d" % (ifx, band),
+                "accepted", setup=steer, config="probe_steer.json",
+                hook="xdp", ifindex=ifx, probe_leaf=leafmap,
+                pathq="2 %d %d %d" % (ifx, band, seq))
+    ifx, smac, dmac = FWD_MEMBERS[3]
+    for i, qp in enumerate((0x901, 0x902, 0x903, 0x904)):
+        f = roce(0x0a, qp=qp, payload=RETH + bytes(64))
+        fx(F, "probe_steer_flow_%d" % i, f,
+           "a new flow (QP %#x) to leaf 2 takes the best path: uplink 5, "
+           "band 2 (4 has no entry: failed; 2 and 3 at 6)" % qp,
+           config="probe_steer.json", hook="xdp", probe_set=steer,
+           probe_leaf=leafmap, verdict="redirect", **{
+               "class": "data", "pass": "none", "member": 3, "egress": ifx,
+               "out": expect(f, fwd=(smac, dmac)), "probe": "steered"})
+    f = roce(0x0a, qp=0x905, payload=RETH + bytes(64))
+    fx(F, "probe_steer_all_failed", f,
+       "60 ms later every entry has timed out: the flow still goes out "
+       "(by load alone among equally failed paths)",
+       config="probe_steer.json", hook="xdp", probe_set=steer,
+       probe_leaf=leafmap, time_ns=NOW + 60000000, verdict="redirect",
+       **{"class": "data", "pass": "none", "probe": "steered"})
+    f = roce(0x0a, qp=0x906, payload=RETH + bytes(64))
+    fx(F, "probe_steer_off", f,
+       "steer off: the choice reads no path quality (nothing counted)",
+       config="probe_steer.json", hook="xdp", probe_set=LEAF,
+       probe_leaf=leafmap, verdict="redirect",
+       **{"class": "data", "pass": "none", "probe": "none"})
     # probes off: a frame to the probe port is plain UDP, as before
     f = probe(seq=45)
     slot, ifx, out = fwd_out(f, FWD_MEMBERS, [1, 1, 1, 1], "qp", FWD_SEED)
