@@ -23,6 +23,7 @@
 const volatile bool cfg_express = true;
 
 struct rd_hook_in {
+	void *ctx; /* the program's context, for global functions (probe.h) */
 	__u32 ifindex;
 	__u32 wire_len; /* whole frame; the linear part may be shorter (tc,
 			 * XDP multi-buffer) */
@@ -320,7 +321,8 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 		rd_parse(data, data_end, in->wire_len, &p);
 		/* probes are UDP but never RoCE: the express path has none */
 		if (p.fl.l4_proto == IPPROTO_UDP && !p.fl.is_roce &&
-		    rd_probe_step(data, data_end, &p, in->ifindex) ==
+		    (xdp ? rd_probe_xdp(in->ctx, &p, in->ifindex) :
+			   rd_probe_tc(in->ctx, &p, in->ifindex)) ==
 			    RD_PROBE_DROP)
 			pl.verdict = ROCEDP_VERDICT_DROP;
 		rd_ingress_decide(&p.fl, &pl);

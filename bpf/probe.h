@@ -72,12 +72,9 @@ static __always_inline int rd_probe_take(struct rocedp_probe_hdr *h,
 	return rd_probe_done(ROCEDP_PROBE_CTR_ACCEPTED);
 }
 
-/*
- * Out of line (a static subprogram: packet pointers pass), so the entry
- * frames do not grow; called for UDP frames that are not RoCE.
- */
-static __attribute__((noinline)) int
-rd_probe_step(void *data, void *data_end, struct rd_pkt *p, __u32 in_ifindex)
+/* The probe step on the frame [data, data_end), parsed into *p. */
+static __always_inline int rd_probe_body(void *data, void *data_end,
+					 struct rd_pkt *p, __u32 in_ifindex)
 {
 	struct rocedp_probe_cfg *pc = rd_probe_cfg_get();
 	struct rocedp_probe_port *pp;
@@ -134,6 +131,33 @@ rd_probe_step(void *data, void *data_end, struct rd_pkt *p, __u32 in_ifindex)
 	}
 	rd_probe_count(ROCEDP_PROBE_CTR_FORWARDED);
 	return RD_PROBE_ON;
+}
+
+/*
+ * The probe step as GLOBAL functions, one per context type (a global
+ * function takes no packet pointer, only its program's context): each is
+ * verified once, on its own, instead of once for every parser state that
+ * reaches it, which kept the general path's verification under the 1M
+ * instruction budget. Called for UDP frames that are not RoCE; p is the
+ * caller's parse, its TOS updated when a spine remarks. The frame keeps
+ * its length, so the caller's packet pointers stay valid.
+ */
+__attribute__((noinline)) int rd_probe_xdp(struct xdp_md *ctx, struct rd_pkt *p,
+					   __u32 in_ifindex)
+{
+	if (!ctx || !p)
+		return RD_PROBE_NONE;
+	return rd_probe_body((void *)(long)ctx->data,
+			     (void *)(long)ctx->data_end, p, in_ifindex);
+}
+
+__attribute__((noinline)) int rd_probe_tc(struct __sk_buff *skb,
+					  struct rd_pkt *p, __u32 in_ifindex)
+{
+	if (!skb || !p)
+		return RD_PROBE_NONE;
+	return rd_probe_body((void *)(long)skb->data,
+			     (void *)(long)skb->data_end, p, in_ifindex);
 }
 
 #endif

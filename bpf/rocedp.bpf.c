@@ -59,7 +59,8 @@ struct {
 SEC("xdp.frags")
 int rocedp_xdp(struct xdp_md *ctx)
 {
-	struct rd_hook_in in = { .ifindex = ctx->ingress_ifindex,
+	struct rd_hook_in in = { .ctx = ctx,
+				 .ifindex = ctx->ingress_ifindex,
 				 .ecn_at_ingress = 1 };
 	struct rd_result res;
 
@@ -93,7 +94,7 @@ static __always_inline void rd_tc_prepare(struct __sk_buff *skb,
 
 static __always_inline int rd_tc_ingress(struct __sk_buff *skb)
 {
-	struct rd_hook_in in = { .ifindex = skb->ingress_ifindex };
+	struct rd_hook_in in = { .ctx = skb, .ifindex = skb->ingress_ifindex };
 	struct rd_result res;
 	__be16 tpid;
 	__u16 tci;

@@ -7,15 +7,15 @@
 # failed; bad input refused with one line, changing nothing. The table's
 # entries are written with bpftool, as the dataplane would (the fixtures
 # in tests/fixtures/probes.fix show the programs filling it). Maps pinned
-# by bpftool into a private directory (tests/cli_lib.bash); a veth pair
+# by bpftool into a private directory (selftests/lib.sh); a veth pair
 # in a private netns (name prefix PA_NS_PREFIX), rocedp run in it.
 #
 # Output: TAP-like "ok N - ..." / "not ok N - ..." lines.
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/cli_lib.bash
-. "$ROOT/tests/cli_lib.bash" # OUT, ROCEDP, PY, ok, nok, pin_maps
+# shellcheck source=selftests/lib.sh
+. "$ROOT/selftests/lib.sh" # OUT, ROCEDP, PY, ok, nok, pin_maps
 need_root
 need_rocedp
 NS=${PA_NS_PREFIX:-}rdpa$$
@@ -29,7 +29,7 @@ cleanup() {
 	unpin_maps "$ROCEDP_PIN_DIR"
 	rm -rf "$PIN" "$TMP"
 }
-trap cleanup EXIT
+t_cleanup cleanup
 trap 'exit 1' INT TERM
 
 rd() { nsenter --net=/run/netns/"$NS" "$ROCEDP" "$@"; }
@@ -150,5 +150,4 @@ else
 fi
 refuse "paths send as no leaf fails" 1 "role is none, not leaf" rd paths send --src 10.0.0.1 --count 1
 
-echo "1..$N"
-exit $((FAILED > 0))
+t_done
