@@ -31,7 +31,7 @@ TEST_LINK = $(CC) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) $< $(LIBROCEDP) \
 $(TEST_OUT)/%: tests/%.c $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
 	$(TEST_LINK)
 
-$(TEST_OUT)/fixtures: tests/fixture_runner.c tests/fixture_probe.h $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
+$(TEST_OUT)/fixtures: tests/fixture_runner.c tests/fixture_ip4.h tests/fixture_probe.h $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
 	$(TEST_LINK)
 
 # the shared frame builder (userspace/lib/wire/frame.c): known answers and a grid
@@ -79,7 +79,8 @@ test: deps
 	ROCEDP_SELFTESTS=1 ROCEDP_FUZZ=1 ROCEDP_KERNEL_TESTS=1 ROCEDP_INSTALL_TESTS=1 OUT=$(OUT) \
 		tests/run.sh
 
-FORMAT_EXTRA += tests/fixture_runner.c tests/fixture_probe.h tests/hash_uniformity.c
+FORMAT_EXTRA += tests/fixture_runner.c tests/fixture_ip4.h tests/fixture_probe.h \
+	tests/hash_uniformity.c
 
 # Per-QP telemetry: PSN rules, attribution, waits, per-port counts
 FORMAT_EXTRA += tests/telemetry_test.c
