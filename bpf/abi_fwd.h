@@ -88,7 +88,13 @@ struct rocedp_member {
 	__u16 flags; /* ROCEDP_MEMBERF_* */
 	__u32 nh_addr[4]; /* gateway, network order; IPv4 uses [0] */
 	__u8 nh_family; /* AF_INET / AF_INET6 */
-	__u8 pad[3];
+	__u8 pad;
+	/*
+	 * Drained (weight 0 with this set): the weight the bucket table keeps
+	 * laying the member out with, so a drain moves only its own buckets,
+	 * like a member that is down (userspace only; 0 = not drained).
+	 */
+	__u16 drain_weight;
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_member) == 40, "member");
 

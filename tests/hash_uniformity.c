@@ -116,6 +116,24 @@ static int set_group_state(struct env *v, const unsigned int *weights,
 	return rd_groupw_put_maps(v->m, id, &g);
 }
 
+/* As set_group_state, with member `slot` drained: weight 0, its weight
+ * kept as drain_weight (the config's "drain": true). */
+static int set_group_drain(struct env *v, const unsigned int *weights,
+			   const __u16 *flags, int n, int slot)
+{
+	static struct rocedp_group g;
+	int err = set_group_state(v, weights, flags, n);
+
+	if (err)
+		return err;
+	g = *v->g;
+	g.members[slot].drain_weight = g.members[slot].weight;
+	g.members[slot].weight = 0;
+	rd_group_build(&g);
+	v->g = &g;
+	return rd_groupw_put_maps(v->m, GROUP_ID, &g);
+}
+
 static int set_group(struct env *v, const unsigned int *weights, int n)
 {
 	return set_group_state(v, weights, NULL, n);
@@ -406,10 +424,12 @@ static void test_resilient(struct env *v)
 
 /*
  * Unequal weights through the program: 1500 QP flows over 6 members
- * weighted 8,8,8,3,1,1. Each member in turn goes down (link down): no
- * flow of another member may move (largest-remainder quotas moved
- * bucket 85 of member 5 when member 4 went down). Weight 0 instead is a
- * change of the weights layer (docs/sync.md): its moves are printed.
+ * weighted 8,8,8,3,1,1. Each member in turn goes down (link down) or is
+ * drained (weight 0, drain_weight kept): no flow of another member may
+ * move (largest-remainder quotas moved bucket 85 of member 5 when member
+ * 4 went down; weight 0 moved 305 of 9000 before drain_weight). Plain
+ * weight 0 is a change of the weights layer (docs/sync.md): its moves
+ * are printed.
  */
 static void test_resilient_weighted(struct env *v)
 {
@@ -419,6 +439,7 @@ static void test_resilient_weighted(struct env *v)
 	unsigned int w[N];
 	__u16 fl[N];
 	int f, i, x, s, moved = 0, lost = 0, w0_moved = 0, err;
+	int dr_moved = 0, dr_lost = 0;
 
 	err = set_mode(v, ROCEDP_HASH_QP, 0x5eed);
 	for (i = 0; i < N; i++)
@@ -439,6 +460,13 @@ static void test_resilient_weighted(struct env *v)
 		memcpy(w, w0, sizeof(w));
 		w[x] = 0;
 		if (!err)
+			err = set_group_drain(v, w0, fl, N, x);
+		for (f = 0; f < FLOWS && !err; f++) {
+			s = send_one(v, 0x100 + f * 7919, 0xc000, 0);
+			dr_lost += s < 0 || before[f] < 0 || s == x;
+			dr_moved += before[f] != x && s != before[f];
+		}
+		if (!err)
 			err = set_group_state(v, w, fl, N);
 		for (f = 0; f < FLOWS && !err; f++) {
 			s = send_one(v, 0x100 + f * 7919, 0xc000, 0);
@@ -448,6 +476,9 @@ static void test_resilient_weighted(struct env *v)
 	result(!err && !lost && !moved,
 	       "resilient, weights 8,8,8,3,1,1, each member's link down in turn: %d of %d flows of the other members moved%s%s",
 	       moved, FLOWS * N, err ? ": " : "", err ? strerror(-err) : "");
+	result(!err && !dr_lost && !dr_moved,
+	       "resilient, weights 8,8,8,3,1,1, each member drained in turn (weight 0, drain_weight kept): %d of %d flows of the other members moved%s%s",
+	       dr_moved, FLOWS * N, err ? ": " : "", err ? strerror(-err) : "");
 	printf("# weights 8,8,8,3,1,1, each member's weight set to 0 in turn instead: %d of %d flows of the other members moved\n",
 	       w0_moved, FLOWS * N);
 }

@@ -311,25 +311,27 @@ static void test_buckets_resilient(void)
 
 /*
  * Unequal weights: 2..16 members, weights 1..8, tables of 128 and 16
- * buckets. Each member in turn goes down (link down, neighbour failed)
- * from the full group and comes back: no bucket of another member moves,
- * and the table comes back exactly. Largest-remainder quotas moved a
- * healthy bucket in 406 of 40,500 such events at 128 buckets. Also the
- * worst share against the exact one, and weight-0 events (a weights-layer
- * change: counted and printed, see docs/sync.md).
+ * buckets. Each member in turn goes down (link down, neighbour failed) or
+ * is drained (weight 0, drain_weight kept) from the full group and comes
+ * back: no bucket of another member moves, and the table comes back
+ * exactly. Largest-remainder quotas moved a healthy bucket in 406 of
+ * 40,500 down events at 128 buckets; weight 0 through the weights layer
+ * (before drain_weight) in 26,140 of 26,876. Also the worst share against
+ * the exact one, and plain weight-0 events (a weights-layer change:
+ * counted and printed, see docs/sync.md).
  */
 static void test_buckets_random_weights(void)
 {
 	static const unsigned int sizes[] = { 128, 16 };
 	static struct rocedp_group base, down, up;
 	unsigned int z, t, n, i, x, b, events, moved, back, w0_events, w0_moved,
-		w0_groups, w0_buckets;
+		w0_groups, w0_buckets, dr_events, dr_moved, dr_back, dr_bad;
 	double dev, worst, worst_down;
 	bool hit;
 
 	for (z = 0; z < 2; z++) {
 		events = moved = back = w0_events = w0_moved = w0_groups = 0;
-		w0_buckets = 0;
+		w0_buckets = dr_events = dr_moved = dr_back = dr_bad = 0;
 		worst = worst_down = 0;
 		for (t = 0; t < 3000; t++) {
 			memset(&base, 0, sizeof(base));
@@ -362,6 +364,20 @@ static void test_buckets_random_weights(void)
 				back += !!memcmp(up.buckets, base.buckets,
 						 sizes[z]);
 				down = base;
+				down.members[x].drain_weight =
+					down.members[x].weight;
+				down.members[x].weight = 0;
+				rd_group_build(&down);
+				dr_events++;
+				dr_moved += moved_others(&base, &down, x);
+				dr_bad += bucket_count(&down, x) != 0 ||
+					  rd_buckets_check(&down) != 0;
+				up = down;
+				up.members[x] = base.members[x];
+				rd_group_build(&up);
+				dr_back += !!memcmp(up.buckets, base.buckets,
+						    sizes[z]);
+				down = base;
 				down.members[x].weight = 0;
 				rd_group_build(&down);
 				w0_events++;
@@ -378,6 +394,9 @@ static void test_buckets_random_weights(void)
 		result(worst < 1 && worst_down < 2,
 		       "resilient, random weights, %u buckets: every share within one bucket of its weight (worst %.3f), within two with one member down (worst %.3f)",
 		       sizes[z], worst, worst_down);
+		result(dr_events > 20000 && !dr_moved && !dr_back && !dr_bad,
+		       "resilient, random weights 1..8 over 2..16 members, %u buckets: %u drains (weight 0, drain_weight kept) move no healthy bucket (%u moved), hold none, all come back exactly (%u off, %u bad)",
+		       sizes[z], dr_events, dr_moved, dr_back, dr_bad);
 		printf("# %u buckets: weight set to 0 (the weights layer): %u of %u events moved a healthy bucket, %u buckets in all\n",
 		       sizes[z], w0_moved, w0_events, w0_buckets);
 	}

@@ -17,6 +17,7 @@
 
 #include "config_parse.h"
 #include "config_json.h"
+#include "config_member.h"
 #include "groupw.h"
 #include "names.h"
 #include "opcode.h"
@@ -622,8 +623,7 @@ static void parse_ecn(struct rd_json_ctx *c, const char *path,
 static void parse_member(struct rd_json_ctx *c, const char *path,
 			 struct json_object *v, struct rocedp_member *mb)
 {
-	static const char *const keys[] = { "dev",    "ifindex", "smac", "dmac",
-					    "weight", "via",	 NULL };
+	static const char *const keys[] = { RD_CFG_MEMBER_KEYS, NULL };
 	struct json_object *x, *dev, *idx;
 	char p[RD_JSON_PATH_LEN], pd[RD_JSON_PATH_LEN];
 	long long n;
@@ -683,6 +683,7 @@ static void parse_member(struct rd_json_ctx *c, const char *path,
 	if ((x = rd_json_child(v, "weight", path, p)) &&
 	    !rd_json_get_int(c, p, x, 0, 65535, &n))
 		mb->weight = n;
+	rd_cfg_parse_drain(c, path, v, mb);
 	if ((x = rd_json_child(v, "via", path, p)) &&
 	    !rd_json_get_prefix(c, p, x, &mb->nh_family, (__u8 *)mb->nh_addr,
 				&plen) &&

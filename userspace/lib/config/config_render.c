@@ -216,7 +216,11 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 			q = jdev(json_object_new_object(), mb->ifindex);
 			add(q, "smac", jmac(mb->smac));
 			add(q, "dmac", jmac(mb->dmac));
-			add(q, "weight", json_object_new_int(mb->weight));
+			add(q, "weight",
+			    json_object_new_int(mb->weight ? mb->weight :
+							     mb->drain_weight));
+			if (!mb->weight && mb->drain_weight)
+				add(q, "drain", json_object_new_boolean(1));
 			if (mb->nh_family == AF_INET ||
 			    mb->nh_family == AF_INET6)
 				add(q, "via",
@@ -344,6 +348,9 @@ void rd_config_print_text(const struct rd_staged *s)
 			       ifname(mb->ifindex, dev), a[0], a[1], a[2], a[3],
 			       a[4], a[5], b[0], b[1], b[2], b[3], b[4], b[5],
 			       mb->weight);
+			if (!mb->weight && mb->drain_weight)
+				printf(" (drained, laid out with %u)",
+				       mb->drain_weight);
 			if (mb->nh_family == AF_INET ||
 			    mb->nh_family == AF_INET6) {
 				printf(" via ");

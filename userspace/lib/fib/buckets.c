@@ -178,6 +178,18 @@ static void overlay_quota(const uint8_t *base, uint8_t *out, unsigned int nb,
 	overlay(base, out, nb, n, w, t, t, keep_all);
 }
 
+/*
+ * The weight a member's place in the table is laid out with: a drained
+ * member (weight 0, drain_weight kept) keeps its share in the weights
+ * layer and leaves in the last layer, like a member that is down. Weight
+ * 0 without it changes the weights layer, which moves healthy buckets
+ * whenever the weights differ (docs/sync.md).
+ */
+static uint32_t layout_weight(const struct rocedp_member *m)
+{
+	return m->weight ? m->weight : m->drain_weight;
+}
+
 static bool usable(const struct rocedp_member *m)
 {
 	const uint16_t need = ROCEDP_MEMBERF_UP | ROCEDP_MEMBERF_RESOLVED;
@@ -204,9 +216,9 @@ void rd_buckets_build(struct rocedp_group *g)
 		w[i] = 1;
 	overlay_quota(a, e, nb, n, w, false);
 	for (i = 0; i < n; i++)
-		w[i] = g->members[i].weight;
+		w[i] = layout_weight(&g->members[i]);
 	overlay_quota(e, a, nb, n, w, false);
-	/* members that are down leave one at a time, in slot order, each
+	/* members that are down or drained leave one at a time, in slot order, each
 	 * handing over only what it holds: a member going down after the
 	 * others moves nothing else, even with several down */
 	memcpy(g->buckets, a, nb);
@@ -248,7 +260,7 @@ int rd_buckets_check(const struct rocedp_group *g)
 	for (i = 0; i < g->n_members; i++) {
 		if (usable(&g->members[i]))
 			total += g->members[i].weight;
-		else if (g->members[i].weight)
+		else if (layout_weight(&g->members[i]))
 			slack = 2; /* a member left: see rd_buckets_build */
 	}
 	for (b = 0; b < g->n_buckets; b++) {
