@@ -19,7 +19,9 @@ t_pin_ns lc_ho$$ || exit 1
 FAULTS=${ROCEDP_FAULTS_BIN:-$(dirname "$ROCEDP")/rocedp-faults}
 HELP="$T_TOP/selftests/sync_handoff.py"
 LINKDIR=/run/rdho$$
-cleanup_link() { rm -rf "$LINKDIR"; }
+SOCK=
+# the hard link, and the socket the killed daemon leaves behind
+cleanup_link() { rm -rf "$LINKDIR"; [ -z "$SOCK" ] || rm -f "$SOCK"; }
 t_cleanup cleanup_link
 
 route() { $PY "$HELP" route "$PIN"; }
