@@ -35,6 +35,11 @@ ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_cfg) == 32, "port cfg");
  * Kmin share one clock reading, see ROCEDP_VQ_DEFER_SHIFT.
  */
 #define ROCEDP_PORTF_EXACT_CLOCK (1u << 1)
+/*
+ * The port has a discard action (rd_trim_ports): a frame the buffer
+ * (buffer_bytes) cannot hold is dropped or cut instead of joining it.
+ */
+#define ROCEDP_PORTF_ADMIT (1u << 2)
 
 /* ROCEDP_DEFAULT_KMIN_BYTES etc.: abi_ecn.h, shared with the module */
 
@@ -58,7 +63,7 @@ struct rocedp_port_state {
 	 */
 	__u32 vq_pending;
 	__u64 vq_drain_fp; /* drain, bytes per ns << ROCEDP_VQ_DRAIN_SHIFT */
-	__u64 reserved1;
+	__u64 vq_over_q; /* the queue a frame too big for the buffer found */
 };
 ROCEDP_STATIC_ASSERT(sizeof(struct rocedp_port_state) == 64, "port state");
 

@@ -156,7 +156,7 @@ rd_classify(struct rd_flow *fl, const struct rocedp_config *cfg, int count)
 		fl->cls = ROCEDP_CLASS_NON_IP;
 	else if (fl->is_roce)
 		fl->cls = rd_classify_roce(fl, cfg, count);
-	else if (fl->is_uec)
+	else if (rd_flow_uec(fl))
 		fl->cls = rd_classify_uec(fl);
 	else
 		fl->cls = ROCEDP_CLASS_IP;

@@ -38,6 +38,7 @@ struct rd_result {
 	__u8 pcp_push; /* tc: new PCP for the metadata tag, 0xff none */
 	__u8 strip_tag; /* remove the outer tag (a priority tag) */
 	__u8 redirected; /* XDP: bpf_redirect_map already done */
+	__u8 trim; /* cut to the egress port's trim size: the UDP offset */
 };
 
 /*
@@ -160,6 +161,21 @@ static __always_inline void rd_account(const struct rd_flow *fl,
 	t->now_ns = a->now;
 }
 
+/* What RED and the buffer's admission (trim.h) want done to the frame. */
+static __always_inline void rd_ecn_apply(int mark, struct rd_plan *pl)
+{
+	if (mark & RD_ADMIT_DROP) {
+		pl->verdict = ROCEDP_VERDICT_DROP;
+	} else if (mark & RD_ADMIT_TRIM) {
+		pl->vq |= RD_VQ_TRIMMED;
+		mark >>= RD_ADMIT_DSCP_SHIFT;
+		if ((mark & 0xff) != ROCEDP_TRIM_DSCP_FROM_TC)
+			pl->tos_out = (mark & 0x3f) << 2 | (pl->tos_out & 3);
+	} else if (mark) {
+		pl->tos_out |= 3;
+	}
+}
+
 /* CE into the plan when RED on the egress port's virtual queue says so. */
 static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl,
 					const struct rocedp_config *cfg,
@@ -169,12 +185,19 @@ static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl,
 
 	if (express) /* inlined: no call, no second config lookup */
 		mark = rd_ecn_decide_body(fl, pl->egress_ifindex, fl->frame_len,
-					  fl->tos, pl->now, cfg, &pl->ctr_ecn);
+					  fl->tos, pl->now, cfg, &pl->ctr_ecn,
+					  0);
 	else
 		mark = rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len,
 				     fl->tos, pl->now);
-	if (mark)
-		pl->tos_out |= 3;
+	/*
+	 * A port with a discard action: rd_ingress_admit decides after this
+	 * copy, from the entry (a call here grew the entry's frame).
+	 */
+	if (mark == RD_ECN_OUT_OF_LINE)
+		pl->vq |= RD_VQ_ASK;
+	else
+		rd_ecn_apply(mark, pl);
 }
 
 /*
@@ -229,7 +252,8 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	 * RED on its virtual queue now costs no second parse, classification
 	 * or program run on the way out (tc frames are marked at tc egress).
 	 */
-	if (!pass && pl->ecn_at_ingress && (cfg->features & ROCEDP_F_ECN) &&
+	if (!pass && (pl->vq & RD_VQ_INGRESS) &&
+	    (cfg->features & ROCEDP_F_ECN) &&
 	    (express || pl->verdict == ROCEDP_VERDICT_REDIRECT))
 		rd_ecn_plan(fl, pl, cfg, express);
 	pl->pass = pass;
@@ -239,7 +263,28 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 	}
 	if (fl->is_roce && rd_tel_on(cfg))
 		rd_tel_frame(fl, pl, cfg, express);
+	if (!(pl->vq & RD_VQ_ASK)) /* else rd_ingress_admit counts */
+		rd_account(fl, pl, cfg);
+}
+
+/*
+ * The admission the express copy handed on (RD_VQ_ASK): the out-of-line
+ * ECN step with the buffer's discard action, then the accounting, which
+ * needs its verdict. Called from the entry after the decisions, where
+ * the plan's cache pointer is no longer used.
+ */
+__attribute__((noinline)) int rd_ingress_admit(struct rd_flow *fl,
+					       struct rd_plan *pl)
+{
+	struct rocedp_config *cfg = rd_config_get();
+
+	if (!fl || !pl || !cfg)
+		return 0;
+	rd_ecn_apply(rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len,
+				   fl->tos, pl->now),
+		     pl);
 	rd_account(fl, pl, cfg);
+	return 0;
 }
 
 /* Out of line: verified once for every outcome of the general parser. */
@@ -254,7 +299,7 @@ __attribute__((noinline)) int rd_ingress_decide(struct rd_flow *fl,
 	return 0;
 }
 
-/* Egress decisions: ECN only. */
+/* Egress decisions: ECN and admission. */
 __attribute__((noinline)) int rd_egress_decide(struct rd_flow *fl,
 					       struct rd_plan *pl)
 {
@@ -306,7 +351,7 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	struct rd_pkt p = {};
 
 	pl.in_ifindex = in->ifindex;
-	pl.ecn_at_ingress = in->ecn_at_ingress;
+	pl.vq = in->ecn_at_ingress ? RD_VQ_INGRESS : 0;
 	rd_pkt_init(&p, in);
 	/*
 	 * The usual RoCE frame takes the express path: fixed offsets, the
@@ -317,6 +362,8 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	if (cfg_express && cfg &&
 	    rd_parse_express(data, data_end, in->wire_len, &p)) {
 		rd_ingress_decide_body(&p.fl, &pl, cfg, 1, xdp);
+		if (pl.vq & RD_VQ_ASK)
+			rd_ingress_admit(&p.fl, &pl);
 	} else {
 		rd_parse(data, data_end, in->wire_len, &p);
 		/* probes are UDP but never RoCE: the express path has none */
@@ -334,9 +381,10 @@ static __always_inline void rd_ingress(void *data, void *data_end,
 	res->pcp_push = p.fl.vlan_in_meta && !pl.strip_tag ? pl.pcp : 0xff;
 	res->strip_tag = pl.strip_tag;
 	res->redirected = pl.redirected;
+	res->trim = pl.vq & RD_VQ_TRIMMED ? rd_flow_l4_off(&p.fl) : 0;
 }
 
-/* Egress: ECN marking only; never changes the verdict. */
+/* Egress: ECN marking and the buffer's admission (drop or cut). */
 static __always_inline void rd_egress(void *data, void *data_end,
 				      const struct rd_hook_in *in,
 				      struct rd_result *res)
@@ -351,7 +399,10 @@ static __always_inline void rd_egress(void *data, void *data_end,
 		rd_parse(data, data_end, in->wire_len, &p);
 	rd_egress_decide(&p.fl, &pl);
 	rd_apply(data, data_end, &p, &pl);
-	res->verdict = ROCEDP_VERDICT_PASS;
+	/* the buffer's admission may refuse or cut the frame */
+	res->verdict = pl.verdict == ROCEDP_VERDICT_DROP ? ROCEDP_VERDICT_DROP :
+							   ROCEDP_VERDICT_PASS;
+	res->trim = pl.vq & RD_VQ_TRIMMED ? rd_flow_l4_off(&p.fl) : 0;
 	res->egress_ifindex = in->ifindex;
 	res->pcp_push = 0xff;
 	res->strip_tag = 0;

@@ -16,6 +16,7 @@
 #include "load.h"
 #include "counters.h"
 #include "clock.h"
+#include "trim.h"
 
 /* Set by the loader when /sys/kernel/btf/rocedp_ecn exists. */
 const volatile bool cfg_ecn_kfunc = false;
@@ -81,6 +82,22 @@ static __always_inline __u64 rd_vq_drain_fp(const struct rocedp_port_cfg *pc,
 	return fp;
 }
 
+/* rd_vq_enqueue's answer for a frame a port's admission refuses */
+#define RD_VQ_REFUSED (~0ull)
+/* the inlined ECN step's answer for a port with admission: ask rd_ecn_decide */
+#define RD_ECN_OUT_OF_LINE 16
+
+/*
+ * Does a port with a discard action refuse the frame? Its buffer holds q
+ * and not the frame; an empty queue takes any frame, as without one.
+ */
+static __always_inline int rd_vq_refuse(const struct rocedp_port_cfg *pc,
+					__u64 q, __u32 len)
+{
+	return (pc->flags & ROCEDP_PORTF_ADMIT) && pc->buffer_bytes && q &&
+	       q + len > pc->buffer_bytes;
+}
+
 /*
  * Queue estimate before this frame joins it; updates the virtual queue,
  * which holds at most the port's buffer (see ROCEDP_VQ_CAP_KMAX). Bytes
@@ -88,12 +105,18 @@ static __always_inline __u64 rd_vq_drain_fp(const struct rocedp_port_cfg *pc,
  */
 static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 					   struct rocedp_port_state *st,
-					   __u32 len, __u64 now)
+					   __u32 len, __u64 now,
+					   const int admit)
 {
 	__u64 q = st->vq_bytes, drained, dt, cap;
 
-	if (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)
+	if (pc->flags & ROCEDP_PORTF_HOLD_QUEUE) {
+		if (admit && rd_vq_refuse(pc, q, len)) {
+			st->vq_over_q = q;
+			return RD_VQ_REFUSED;
+		}
 		return q;
+	}
 	if (now > st->vq_last_ns && st->vq_last_ns) {
 		/* both bounds keep dt * fp below 2^64 */
 		dt = now - st->vq_last_ns;
@@ -106,6 +129,15 @@ static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 	if (st->vq_pending) {
 		q += st->vq_pending;
 		st->vq_pending = 0;
+	}
+	/* a port with a discard action refuses what its buffer cannot hold */
+	if (admit && rd_vq_refuse(pc, q, len)) {
+		if (q > pc->buffer_bytes)
+			q = pc->buffer_bytes;
+		st->vq_last_ns = now;
+		st->vq_bytes = q;
+		st->vq_over_q = q;
+		return RD_VQ_REFUSED;
 	}
 	cap = pc->buffer_bytes ?: (__u64)pc->kmax_bytes * ROCEDP_VQ_CAP_KMAX;
 	if (cap < len) /* a frame always fits an empty queue */
@@ -157,8 +189,10 @@ static __always_inline int rd_red_decide(const struct rd_red *red, __u64 q)
 }
 
 /*
- * Queue update, RED and counters. Returns 1 when the caller must set CE
- * on an ECN-capable frame. Inlined into the express path; out of line
+ * Queue update, admission, RED and counters. Returns 1 when the caller
+ * must set CE on an ECN-capable frame, or rd_trim_admit's answer (admit:
+ * the out-of-line copy; the inlined one answers RD_ECN_OUT_OF_LINE for a
+ * port with a discard action). Inlined into the express path; out of line
  * (rd_ecn_decide) for the others. ctr: where the express path leaves the
  * counter every decided frame bumps (the threshold source, or opted out)
  * for rd_account's counter block; NULL counts it here. The marks' counters,
@@ -168,18 +202,22 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 					      __u32 ifindex, __u32 len,
 					      __u32 tos, __u64 now,
 					      const struct rocedp_config *cfg,
-					      __u8 *ctr)
+					      __u8 *ctr, const int admit)
 {
 	struct rocedp_port_stats *ps;
 	struct rocedp_port_state *st;
 	struct rocedp_port_cfg *pc;
 	struct rd_red red;
 	__u64 q, depth, *hwm;
+	__u32 lim;
 	int from_module;
 
 	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);
 	if (!pc || !(pc->rate_bps || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)))
 		return 0;
+	/* the inlined copy has no room for admission: the out-of-line one */
+	if (!admit && (pc->flags & ROCEDP_PORTF_ADMIT))
+		return RD_ECN_OUT_OF_LINE;
 	st = rd_port_state_get(ifindex);
 	if (!st)
 		return 0;
@@ -188,10 +226,14 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	 * The virtual queue drains with time. The clock is read here only,
 	 * and only when the decision can depend on it (rd_vq_defer).
 	 */
-	if (now || !rd_vq_defer(pc, st, len, red.kmin, &q)) {
+	/* a buffer below Kmin: deferring must not skip its admission */
+	lim = red.kmin;
+	if (admit && pc->buffer_bytes && pc->buffer_bytes < lim)
+		lim = pc->buffer_bytes;
+	if (now || !rd_vq_defer(pc, st, len, lim, &q)) {
 		if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
 			now = rd_now();
-		q = rd_vq_enqueue(pc, st, len, now);
+		q = rd_vq_enqueue(pc, st, len, now, admit);
 	}
 	/* telemetry: the queue's high-water mark since userspace read it */
 	if (cfg->features & ROCEDP_F_TELEMETRY) {
@@ -200,6 +242,12 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 		if (hwm && depth > *hwm)
 			*hwm = depth;
 	}
+	/*
+	 * Admission: only a frame the buffer cannot hold looks up the port's
+	 * discard action (an empty queue takes any frame, as before).
+	 */
+	if (admit && q == RD_VQ_REFUSED)
+		return rd_trim_admit((struct rd_flow *)fl, ifindex, len);
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
 		if (ctr)
 			*ctr = ROCEDP_CTR_ECN_OPTOUT;
@@ -241,7 +289,7 @@ __attribute__((noinline)) int rd_ecn_decide(struct rd_flow *fl, __u32 ifindex,
 
 	if (!fl || !cfg)
 		return 0;
-	return rd_ecn_decide_body(fl, ifindex, len, tos, now, cfg, NULL);
+	return rd_ecn_decide_body(fl, ifindex, len, tos, now, cfg, NULL, 1);
 }
 
 #endif

@@ -353,4 +353,20 @@ static __always_inline struct rd_scratch *rd_scratch_get(void)
 
 #include "maps_probe.h"
 
+/* Packet trimming: the discard action and SAI's counters per egress port
+ * (abi_trim.h, trim.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_trim_port);
+} rd_trim_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ROCEDP_PORT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct rocedp_trim_stats);
+} rd_trim_stats SEC(".maps");
+
 #endif

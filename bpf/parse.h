@@ -96,14 +96,30 @@ struct rd_flow {
 	__u8 icmp6_type;
 	__u8 dmac[ETH_ALEN]; /* for the ingress port's MAC check */
 	/*
-	 * UDP 4793 (Ultra Ethernet): opcode then holds the PDS type and
-	 * aeth_code a NACK's code; the entropy value is sport.
+	 * Two facts in one byte, so the struct keeps its size (rd_flow_uec,
+	 * rd_flow_l4_off): bit 0 is UDP 4793 (Ultra Ethernet: opcode then
+	 * holds the PDS type and aeth_code a NACK's code; the entropy value
+	 * is sport); bits 7..1 the UDP header's offset in the frame, always
+	 * even, 0 when past 254 (packet trimming cuts at it).
 	 */
-	__u8 is_uec;
+	__u8 l4_uec;
 };
+
+#define RD_FLOW_UEC 1
+static __always_inline int rd_flow_uec(const struct rd_flow *fl)
+{
+	return fl->l4_uec & RD_FLOW_UEC;
+}
+
+static __always_inline __u32 rd_flow_l4_off(const struct rd_flow *fl)
+{
+	return fl->l4_uec & 0xfe;
+}
 
 _Static_assert(__builtin_offsetof(struct rd_flow, dmac) % 4 == 0,
 	       "rd_flow.dmac: word loads");
+/* on every entry's stack: a byte more costs a word of the 512 */
+_Static_assert(sizeof(struct rd_flow) == 84, "rd_flow size");
 
 /*
  * Word i (0..3) of the frame's addresses as the flow-keyed tables store
@@ -414,7 +430,7 @@ static __always_inline void rd_parse_pds(struct rd_cursor *c, struct rd_pkt *p,
 	__u8 *h = c->pos;
 	__u8 type;
 
-	p->fl.is_uec = 1;
+	p->fl.l4_uec |= RD_FLOW_UEC;
 	if (udp_payload < 2 || (void *)(h + 2) > c->end)
 		return;
 	type = h[0] >> ROCEDP_PDS_TYPE_SHIFT;
@@ -431,6 +447,7 @@ static __always_inline int rd_parse_udp(struct rd_cursor *c, struct rd_pkt *p,
 	struct udphdr *udp;
 	__u32 ulen;
 
+	p->fl.l4_uec = c->off <= 254 && !(c->off & 1) ? c->off : 0;
 	if (l4_len < sizeof(*udp) || !RD_CURSOR_TAKE(c, struct udphdr, udp))
 		return ROCEDP_MAL_TRUNC_UDP;
 	p->fl.sport = bpf_ntohs(udp->source);
@@ -564,6 +581,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 		    !rd_express_roce(udp, bth, len - sizeof(*ip), p))
 			return 0;
 		rd_take_ip4(ip, p);
+		p->fl.l4_uec = ETH_HLEN + sizeof(*ip);
 	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6)) {
 		udp = (void *)(ip6 + 1);
 		bth = (void *)(udp + 1);
@@ -575,6 +593,7 @@ static __always_inline int rd_parse_express(void *data, void *data_end,
 		    !rd_express_roce(udp, bth, len, p))
 			return 0;
 		rd_take_ip6(ip6, p);
+		p->fl.l4_uec = ETH_HLEN + sizeof(*ip6);
 	} else {
 		return 0;
 	}

@@ -11,6 +11,10 @@
 
 struct rd_fc_ent;
 
+#define RD_VQ_INGRESS 1 /* in, XDP hook: queue, RED and admission here */
+#define RD_VQ_TRIMMED 2 /* out: admission cut the frame (trim.h) */
+#define RD_VQ_ASK 4 /* express copy: rd_ingress_admit decides (core.h) */
+
 struct rd_plan {
 	__u64 now;
 	__u32 in_ifindex;
@@ -38,7 +42,7 @@ struct rd_plan {
 	__u8 smac[ETH_ALEN];
 	__u8 rewrite_l2; /* forwarded: MACs and TTL / hop limit */
 	__u8 ingress; /* 1: ingress pipeline (rx, fwd counters) */
-	__u8 ecn_at_ingress; /* XDP hook: RED for redirected frames here */
+	__u8 vq; /* RD_VQ_*: the virtual queue's in and out flags */
 	__u8 strip_tag; /* forwarded with a priority tag: send it untagged */
 	__u8 redirected; /* XDP: bpf_redirect_map done, the verdict stands */
 	__u8 from_cache; /* route (member too without flowlets) from the cache */

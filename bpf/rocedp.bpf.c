@@ -67,12 +67,15 @@ int rocedp_xdp(struct xdp_md *ctx)
 	in.wire_len = rd_xdp_wire_len(ctx);
 	rd_ingress((void *)(long)ctx->data, (void *)(long)ctx->data_end, &in,
 		   &res, 1);
-	if (res.verdict == ROCEDP_VERDICT_DROP) /* a probe (probe.h) */
+	if (res.verdict == ROCEDP_VERDICT_DROP) /* a probe, or the buffer's */
 		return XDP_DROP;
 	if (res.verdict != ROCEDP_VERDICT_REDIRECT)
 		return XDP_PASS;
 	if (res.strip_tag && rd_xdp_strip_tag(ctx)) /* cannot fail: rewritten */
 		return XDP_ABORTED;
+	/* no tag inside a frame to cut (rd_trim_eligible) */
+	if (res.trim && rd_xdp_trim(ctx, res.egress_ifindex, res.trim))
+		return XDP_DROP;
 	if (res.redirected) /* the member step's bpf_redirect_map */
 		return XDP_REDIRECT;
 	if (cfg_offline) /* test runs stop at the verdict */
@@ -171,6 +174,17 @@ int rocedp_tc_ingress_rx(struct __sk_buff *skb)
 	return ret;
 }
 
+/* The egress buffer's admission: refused, or cut, or as it was. */
+static __always_inline int rd_tc_egress_verdict(struct __sk_buff *skb,
+						const struct rd_result *res)
+{
+	if (res->verdict == ROCEDP_VERDICT_DROP)
+		return TC_ACT_SHOT;
+	if (res->trim && rd_tc_trim(skb, res->egress_ifindex, res->trim))
+		return TC_ACT_SHOT;
+	return TC_ACT_OK;
+}
+
 SEC("tc")
 int rocedp_tc_egress(struct __sk_buff *skb)
 {
@@ -180,7 +194,7 @@ int rocedp_tc_egress(struct __sk_buff *skb)
 	rd_tc_prepare(skb, &in);
 	rd_egress((void *)(long)skb->data, (void *)(long)skb->data_end, &in,
 		  &res);
-	return TC_ACT_OK;
+	return rd_tc_egress_verdict(skb, &res);
 }
 
 /*
@@ -198,7 +212,7 @@ int rocedp_egress_tr(struct __sk_buff *skb)
 	rd_tc_prepare(skb, &in);
 	rd_egress((void *)(long)skb->data, (void *)(long)skb->data_end, &in,
 		  &res);
-	return TC_ACT_OK;
+	return rd_tc_egress_verdict(skb, &res);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -23,5 +23,6 @@
 #include "abi_ecn.h"
 #include "abi_uec.h"
 #include "abi_probe.h"
+#include "abi_trim.h"
 
 #endif /* ROCEDP_ABI_H */

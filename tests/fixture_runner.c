@@ -29,6 +29,7 @@
 #include "fixture_ip4.h"
 #include "fixture_probe.h"
 #include "tap.h"
+#include "fixture_trim.h"
 
 #define MAX_FRAME 9216
 #define MAX_KEYS 48
@@ -319,18 +320,6 @@ struct ctx {
 	struct rocedp_probe_stats before; /* probe counters before the run */
 };
 
-/* A counter of the rd_stats block by its name (stats.c), or -1. */
-static int counter_by_name(const char *name, size_t len)
-{
-	unsigned int i;
-
-	for (i = ROCEDP_CTR_MISC_BASE; i < ROCEDP_CTR_MAX; i++)
-		if (strlen(rd_counter_misc_name(i)) == len &&
-		    !strncmp(rd_counter_misc_name(i), name, len))
-			return i;
-	return -1;
-}
-
 /* "name=N name=N ...": one TAP line per counter's growth in the run. */
 static void check_counters(const struct ctx *c, const char *val)
 {
@@ -343,7 +332,7 @@ static void check_counters(const struct ctx *c, const char *val)
 	while (*s) {
 		n = strcspn(s, " ");
 		eq = memchr(s, '=', n);
-		idx = eq ? counter_by_name(s, eq - s) : -1;
+		idx = eq ? fx_counter_idx(s, eq - s) : -1;
 		want = eq ? strtoul(eq + 1, &end, 0) : 0;
 		if (idx < 0 || end != s + n) {
 			result(false, "%s[%s]: counters: bad '%.*s'",
@@ -773,8 +762,8 @@ static void run_fixture(const struct fixture *f)
 	const char *hook = fx_get(f, "hook") ?: "both", *s;
 	enum rd_hook hooks[2];
 	const char *names[2];
-	static __u64 ctr0[ROCEDP_CTR_MAX], ctr[ROCEDP_CTR_MAX];
-	int n_hooks = 0, i, k, err, stats_fd;
+	static __u64 ctr0[FX_N_CTRS], ctr[FX_N_CTRS];
+	int n_hooks = 0, i, k, err;
 	size_t in_len;
 
 	if (!f->name) {
@@ -846,17 +835,16 @@ static void run_fixture(const struct fixture *f)
 		e = fixture_engine(f, names[i]);
 		if (!e)
 			continue;
-		stats_fd = rd_engine_maps(e)->fd[RD_MAP_STATS];
 		c.e = e;
-		err = rd_counters_read(stats_fd, ctr0);
+		err = fx_counters_read(rd_engine_maps(e), ctr0);
 		if (!err)
 			err = prepare_run(e, f, &r);
 		fxp_ctr(e, &c.before);
 		if (!err)
 			err = rd_engine_run(e, hooks[i], &r);
 		if (!err)
-			err = rd_counters_read(stats_fd, ctr);
-		for (k = 0; k < ROCEDP_CTR_MAX; k++)
+			err = fx_counters_read(rd_engine_maps(e), ctr);
+		for (k = 0; k < FX_N_CTRS; k++)
 			ctr[k] -= ctr0[k];
 		c.ctr = err ? NULL : ctr;
 		if (hook_listed(f, "refused", names[i])) {

@@ -32,6 +32,7 @@ from fixgen.gen_corners import gen_corners, gen_l2  # noqa: E402
 from fixgen.gen_v6 import gen_v6  # noqa: E402
 from fixgen.gen_uec import gen_uec  # noqa: E402
 from fixgen.gen_probes import gen_probes  # noqa: E402
+from fixgen.gen_trim import gen_trim  # noqa: E402
 
 OUTDIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "fixtures")
 
@@ -50,6 +51,7 @@ def main():
     gen_v6()
     gen_uec()
     gen_probes()
+    gen_trim()
     os.makedirs(OUTDIR, exist_ok=True)
     names = set()
     n = 0

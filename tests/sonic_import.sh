@@ -99,6 +99,10 @@ import_case ars_global ars_global.json
 # rocedp's own tables (ROCEDP|global, ROCEDP_QOS, ROCEDP_CTS_RULE), over
 # what SWITCH_HASH gave
 import_case rocedp_table rocedp_table.json
+# packet trimming: BUFFER_PROFILE.packet_discard_action bound through
+# BUFFER_QUEUE, SWITCH_TRIMMING|GLOBAL with from-tc: each port's DSCP from
+# its TC_TO_DSCP_MAP (hosts 10, fabric 12), the trimmed queues' DSCPs
+import_case trim trim.json
 
 # a malformed document: one error line, nothing on stdout, exit non-zero
 for f in "$DIR"/bad/*.json; do

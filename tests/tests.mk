@@ -31,7 +31,7 @@ TEST_LINK = $(CC) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) $< $(LIBROCEDP) \
 $(TEST_OUT)/%: tests/%.c $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
 	$(TEST_LINK)
 
-$(TEST_OUT)/fixtures: tests/fixture_runner.c tests/fixture_ip4.h tests/fixture_probe.h $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
+$(TEST_OUT)/fixtures: tests/fixture_runner.c tests/fixture_ip4.h tests/fixture_probe.h tests/fixture_trim.h $(LIBROCEDP) | $(SKELS) $(TEST_OUT)
 	$(TEST_LINK)
 
 # the shared frame builder (userspace/lib/wire/frame.c): known answers and a grid
@@ -80,7 +80,7 @@ test: deps
 		tests/run.sh
 
 FORMAT_EXTRA += tests/fixture_runner.c tests/fixture_ip4.h tests/fixture_probe.h \
-	tests/hash_uniformity.c
+	tests/fixture_trim.h tests/hash_uniformity.c
 
 # Per-QP telemetry: PSN rules, attribution, waits, per-port counts
 FORMAT_EXTRA += tests/telemetry_test.c

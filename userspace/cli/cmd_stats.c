@@ -51,12 +51,34 @@ static const struct port_col {
 
 #define N_PORT_COLS (sizeof(port_cols) / sizeof(port_cols[0]))
 
+/* SAI's trim counters of a port (abi_trim.h), by their SAI names */
+static const struct trim_col {
+	const char *name;
+	size_t off;
+} trim_cols[] = {
+	{ "trim_packets", offsetof(struct rocedp_trim_stats, trim_pkts) },
+	{ "tx_trim_packets", offsetof(struct rocedp_trim_stats, tx_trim_pkts) },
+	{ "dropped_trim_packets",
+	  offsetof(struct rocedp_trim_stats, dropped_trim_pkts) },
+	{ "tail_drop_packets",
+	  offsetof(struct rocedp_trim_stats, tail_drop_pkts) },
+};
+
 static unsigned long long port_val(const struct rocedp_port_stats *p,
 				   size_t off)
 {
 	__u64 v;
 
 	memcpy(&v, (const char *)p + off, sizeof(v));
+	return v;
+}
+
+static unsigned long long trim_val(const struct rocedp_trim_stats *t,
+				   size_t off)
+{
+	__u64 v;
+
+	memcpy(&v, (const char *)t + off, sizeof(v));
 	return v;
 }
 
@@ -102,6 +124,17 @@ static void print_text(FILE *f, const struct rd_stats_snapshot *s)
 		for (k = 0; k < N_PORT_COLS; k++)
 			fprintf(f, " %*llu", port_cols[k].width,
 				port_val(&s->ports[i].st, port_cols[k].off));
+		fprintf(f, "\n");
+	}
+	/* a line of its own per port whose buffer refused frames */
+	for (i = 0; i < s->n_ports; i++) {
+		if (!rd_trim_any(&s->ports[i].trim))
+			continue;
+		fprintf(f, "%-16s buffer:",
+			rd_ifname_esc(s->ports[i].ifindex, RD_ESC_TERM, name));
+		for (k = 0; k < ARRAY_LEN(trim_cols); k++)
+			fprintf(f, " %s %llu", trim_cols[k].name,
+				trim_val(&s->ports[i].trim, trim_cols[k].off));
 		fprintf(f, "\n");
 	}
 	for (i = 0; i < s->n_groups; i++) {
@@ -161,6 +194,9 @@ static void print_json(FILE *f, const struct rd_stats_snapshot *s,
 		fprintf(f, ",\"rx_mcast\":%llu,\"rx_bcast\":%llu",
 			(unsigned long long)s->ports[i].st.rx_mcast,
 			(unsigned long long)s->ports[i].st.rx_bcast);
+		for (k = 0; k < ARRAY_LEN(trim_cols); k++)
+			fprintf(f, ",\"%s\":%llu", trim_cols[k].name,
+				trim_val(&s->ports[i].trim, trim_cols[k].off));
 		fprintf(f, "}");
 	}
 	fprintf(f, "],\"groups\":[");

@@ -296,6 +296,53 @@ static bool verify(const struct combo *c, const struct ctr_snap *a,
 	return nofwd == rounds;
 }
 
+/*
+ * The trim decision's A/B: the default combination with each port's
+ * buffer at its largest (4 GiB, never reached here), without (on false)
+ * and with a trim discard action. No frame meets the action; what the
+ * second row adds is the decision on ports far from their limit.
+ */
+static void trim_ab_ports(const struct rd_maps *m, char **ports, int on)
+{
+	struct rocedp_trim_port tp = { .eligible_dscp = 1,
+				       .size = ROCEDP_TRIM_SIZE_DEFAULT,
+				       .action = ROCEDP_DISCARD_TRIM,
+				       .dscp = ROCEDP_TRIM_DSCP_FROM_TC };
+	struct rocedp_port_cfg pc;
+	__u32 k;
+	int i;
+
+	cost_port_cfg(&pc);
+	if (on >= 0) /* -1: back to the cost section's ports */
+		pc.buffer_bytes = UINT32_MAX;
+	if (on > 0)
+		pc.flags |= ROCEDP_PORTF_ADMIT;
+	for (i = 0; i < 4; i++) {
+		k = if_nametoindex(ports[i]);
+		if (bpf_map_update_elem(m->fd[RD_MAP_TRIM_PORTS], &k, &tp, 0) ||
+		    bpf_map_update_elem(m->fd[RD_MAP_PORT_CFG], &k, &pc, 0))
+			die("the trim A/B's ports", errno);
+	}
+}
+
+/* Frames the ports' buffers refused so far (the trim counters' sum). */
+static __u64 trim_refused(const struct rd_maps *m, char **ports)
+{
+	struct rocedp_trim_stats t;
+	__u64 n = 0;
+	__u32 k;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		k = if_nametoindex(ports[i]);
+		if (rd_percpu_sum(m->fd[RD_MAP_TRIM_STATS], &k, (__u64 *)&t,
+				  sizeof(t) / 8))
+			die("rd_trim_stats", EIO);
+		n += t.trim_pkts + t.tail_drop_pkts;
+	}
+	return n;
+}
+
 /* the unit-cost programs: ktime, counter, lpm, hash, helper */
 #define N_REFS 5
 
@@ -428,7 +475,7 @@ static void print_ops(struct rocedp *skel, struct empty *eo,
 
 int cmd_cost(int argc, char **argv)
 {
-	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci;
+	unsigned int batches = 5000, repeat = 200, passes = 5, p, i, ci, dflt;
 	const char *in_if = NULL, *hold_if = NULL, *hold2_if = NULL,
 		   *hold3_if = NULL, *disp_if = NULL;
 	struct rd_disp disp = { .fd = -1 };
@@ -444,6 +491,7 @@ int cmd_cost(int argc, char **argv)
 	int c, err, fd_empty, fd_empty_tc, fd_xdp, fd_egr, fd_bare, fd_bflow,
 		fd_bdef, in_idx, egr_port;
 	double empty[16], empty_tc[16], ref[N_REFS][16], e, et, bare_ns, mn, mx;
+	static struct row trim_ab[2];
 	static struct row ing[N_COMBOS], ing6[N_COMBOS], egr, bare, bflow, bdef,
 		bfib;
 	int fd_ref[N_REFS], fd_fib, fib_idx = 0, ref_idx[N_REFS] = {};
@@ -634,6 +682,12 @@ int cmd_cost(int argc, char **argv)
 	for (ci = 0; ci < N_COMBOS; ci++)
 		ing[ci].ok = ing6[ci].ok = true;
 	egr.ok = bare.ok = bflow.ok = bdef.ok = bfib.ok = true;
+	trim_ab[0].ok = trim_ab[1].ok = true;
+	for (dflt = 0; dflt < N_COMBOS && strcmp(combos[dflt].name, "default");
+	     dflt++)
+		;
+	if (dflt == N_COMBOS)
+		die("the default combination", ENOENT);
 	/* passes interleave the programs so drift hits all alike */
 	for (p = 0; p < passes; p++) {
 		struct ctr_snap a, b;
@@ -683,6 +737,29 @@ int cmd_cost(int argc, char **argv)
 			ok = verify(cb, &a, &b, rounds, why, sizeof(why));
 			row_check(&ing6[ci], ok, why);
 		}
+
+		/* the trim decision's A/B, back to back under the same drift */
+		set_config(m.fd[RD_MAP_CONFIG], combos[dflt].features,
+			   combos[dflt].hash_mode);
+		for (i = 0; i < 2; i++) {
+			__u64 refused;
+			bool ok;
+
+			trim_ab_ports(&m, ports, i);
+			refused = trim_refused(&m, ports);
+			snap(m.fd[RD_MAP_STATS], &a);
+			trim_ab[i].ns[p] = time_prog(fd_xdp, true, frames,
+						     batches, repeat, in_idx,
+						     0);
+			snap(m.fd[RD_MAP_STATS], &b);
+			ok = verify(&combos[dflt], &a, &b, rounds, why,
+				    sizeof(why));
+			refused = trim_refused(&m, ports) - refused;
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 " refused %" PRIu64, (uint64_t)refused);
+			row_check(&trim_ab[i], ok && !refused, why);
+		}
+		trim_ab_ports(&m, ports, -1);
 
 		/* the tc path's ECN point: port from skb->mark */
 		set_config(m.fd[RD_MAP_CONFIG], TC_EGRESS_FEATURES,
@@ -740,6 +817,17 @@ int cmd_cost(int argc, char **argv)
 		       mean(dsp, passes), mean(dsp, passes) - e,
 		       disp.link ? "extension" : "stub",
 		       disp.link ? "attached" : strerror(-disp.ext_err));
+	/* the trim A/B: the second row's extra over the first, same passes */
+	printf(",\"trim_ab\":{\"off\":");
+	print_row("default_buffer", "default, 4 GiB buffers, no discard action",
+		  &trim_ab[0], passes, e, bare_ns);
+	printf(",\"on\":");
+	print_row("default_trim", "the same with discard trim on every port",
+		  &trim_ab[1], passes, e, bare_ns);
+	printf(",\"delta_ns\":%.2f,\"ratio\":%.4f}",
+	       mean(trim_ab[1].ns, passes) - mean(trim_ab[0].ns, passes),
+	       mean(trim_ab[1].ns, passes) / mean(trim_ab[0].ns, passes));
+	all_ok &= trim_ab[0].ok && trim_ab[1].ok;
 	printf(",\"tc_egress_net_ns\":%.2f,\"combos\":[",
 	       row_stats(&egr, passes, &mn, &mx) - et);
 	for (ci = 0; ci < N_COMBOS; ci++) {

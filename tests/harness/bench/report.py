@@ -277,6 +277,14 @@ def main():
             p("   IPv6: default_v6 %.1f ns against default %.1f ns (%.2fx), same run"
               % (v6["default_v6"]["ns"], v4["default"]["ns"],
                  v6["default_v6"]["ns"] / v4["default"]["ns"]))
+        tab = cost.get("trim_ab")
+        if tab:
+            # the trim decision's A/B: same passes, no frame refused
+            row(tab["off"], "%.2f" % tab["off"].get("ratio_bare", 0))
+            row(tab["on"], "%.2f" % tab["on"].get("ratio_bare", 0))
+            p("   trim decision: default_trim %.1f ns against default_buffer %.1f ns: %+.1f ns"
+              " (%.3fx), interleaved in one run, no frame refused (goal <= +10 ns)"
+              % (tab["on"]["ns"], tab["off"]["ns"], tab["delta_ns"], tab["ratio"]))
         row(tce, "-", "*")
         disp = cost.get("dispatcher")
         if disp and "default" in {c["name"] for c in cost["combos"]}:

@@ -25,6 +25,7 @@ struct rd_cfg_port {
 	__u32 ifindex;
 	struct rocedp_port_cfg pc;
 	__u64 hold_bytes; /* with ROCEDP_PORTF_HOLD_QUEUE */
+	struct rocedp_trim_port trim; /* with ROCEDP_PORTF_ADMIT */
 };
 
 struct rd_cfg_group {

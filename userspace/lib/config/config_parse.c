@@ -18,6 +18,7 @@
 #include "config_parse.h"
 #include "config_json.h"
 #include "config_member.h"
+#include "config_trim.h"
 #include "groupw.h"
 #include "names.h"
 #include "opcode.h"
@@ -503,11 +504,7 @@ static __u32 dev_index(struct rd_json_ctx *c, const char *path,
 static void parse_port(struct rd_json_ctx *c, const char *path,
 		       struct json_object *v, struct rd_cfg_port *pt)
 {
-	static const char *const keys[] = {
-		"rate_mbps",	"kmin_bytes",  "kmax_bytes",
-		"pmax_percent", "profile",     "hold_queue_bytes",
-		"buffer_bytes", "exact_clock", NULL
-	};
+	static const char *const keys[] = { RD_CFG_PORT_KEYS, NULL };
 	struct json_object *x;
 	char p[RD_JSON_PATH_LEN];
 	long long n;
@@ -551,6 +548,7 @@ static void parse_port(struct rd_json_ctx *c, const char *path,
 		rd_json_err(c, p, "%u is above kmax_bytes %u",
 			    pt->pc.kmin_bytes, pt->pc.kmax_bytes);
 	}
+	rd_cfg_parse_trim(c, path, v, pt);
 }
 
 static void parse_ecn(struct rd_json_ctx *c, const char *path,

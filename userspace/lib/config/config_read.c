@@ -121,6 +121,11 @@ static int read_ports(const struct rd_maps *m, struct rd_staged *s,
 		if ((pt.pc.flags & ROCEDP_PORTF_HOLD_QUEUE) &&
 		    !bpf_map_lookup_elem(m->fd[RD_MAP_PORT_STATE], &key, &ps))
 			pt.hold_bytes = ps.vq_bytes;
+		/* the discard action counts only with the flag (config_txn) */
+		if ((pt.pc.flags & ROCEDP_PORTF_ADMIT) &&
+		    bpf_map_lookup_elem(m->fd[RD_MAP_TRIM_PORTS], &key,
+					&pt.trim))
+			memset(&pt.trim, 0, sizeof(pt.trim));
 		if (x) {
 			err = rd_cfg_grow((void **)&x->ports, x->n_ports, &xcap,
 					  sizeof(pt));

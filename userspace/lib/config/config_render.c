@@ -103,6 +103,31 @@ struct json_object *rd_cts_rule_to_json(const struct rocedp_cts_rule *r,
 	return o;
 }
 
+/* A port's discard action as config.md's ecn.ports keys. */
+static void render_trim(struct json_object *q,
+			const struct rocedp_trim_port *tp)
+{
+	struct json_object *a;
+	int d;
+
+	json_object_object_add(
+		q, "discard",
+		json_object_new_string(
+			tp->action == ROCEDP_DISCARD_TRIM ? "trim" : "drop"));
+	if (tp->action != ROCEDP_DISCARD_TRIM)
+		return;
+	json_object_object_add(q, "trim_size", json_object_new_int(tp->size));
+	json_object_object_add(q, "trim_dscp",
+			       tp->dscp == ROCEDP_TRIM_DSCP_FROM_TC ?
+				       json_object_new_string("from_tc") :
+				       json_object_new_int(tp->dscp));
+	a = json_object_new_array();
+	for (d = 0; d < 64; d++)
+		if ((tp->eligible_dscp >> d) & 1)
+			json_object_array_add(a, json_object_new_int(d));
+	json_object_object_add(q, "trim_eligible_dscp", a);
+}
+
 static struct json_object *jdev(struct json_object *o, __u32 ifindex)
 {
 	char name[IF_NAMESIZE];
@@ -197,6 +222,8 @@ struct json_object *rd_config_to_json(const struct rd_staged *s)
 			    json_object_new_int64(pt->pc.buffer_bytes));
 		if (pt->pc.flags & ROCEDP_PORTF_EXACT_CLOCK)
 			add(q, "exact_clock", json_object_new_boolean(1));
+		if (pt->pc.flags & ROCEDP_PORTF_ADMIT)
+			render_trim(q, &pt->trim);
 		add(p, name, q);
 	}
 	add(o, "ports", p);
@@ -331,6 +358,11 @@ void rd_config_print_text(const struct rd_staged *s)
 			printf(" buffer %u", p->pc.buffer_bytes);
 		if (p->pc.flags & ROCEDP_PORTF_EXACT_CLOCK)
 			printf(" exact_clock");
+		if ((p->pc.flags & ROCEDP_PORTF_ADMIT) &&
+		    p->trim.action == ROCEDP_DISCARD_TRIM)
+			printf(" discard trim %u", p->trim.size);
+		else if (p->pc.flags & ROCEDP_PORTF_ADMIT)
+			printf(" discard drop");
 		printf("\n");
 	}
 	printf("static groups: %u\n", s->n_groups);

@@ -252,8 +252,19 @@ port_cfg:
 			find_port(x->ports, x->n_ports, want->ifindex);
 
 		if (have && !memcmp(&have->pc, &want->pc, sizeof(want->pc)) &&
-		    have->hold_bytes == want->hold_bytes)
+		    have->hold_bytes == want->hold_bytes &&
+		    !memcmp(&have->trim, &want->trim, sizeof(want->trim)))
 			continue;
+		/* the action before the flag that makes the dataplane read it */
+		if (want->pc.flags & ROCEDP_PORTF_ADMIT) {
+			snprintf(what, sizeof(what), "rd_trim_ports ifindex %u",
+				 want->ifindex);
+			err = txn_op(t, m->fd[RD_MAP_TRIM_PORTS],
+				     &want->ifindex, 4, &want->trim,
+				     sizeof(want->trim), BPF_ANY, what);
+			if (err)
+				break;
+		}
 		if (want->pc.flags & ROCEDP_PORTF_HOLD_QUEUE) {
 			struct rocedp_port_state ps = {
 				.vq_bytes = want->hold_bytes

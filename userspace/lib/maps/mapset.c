@@ -46,6 +46,8 @@ const char *const rd_map_names[RD_MAP_MAX] = {
 	[RD_MAP_PATHQ] = "rd_pathq",
 	[RD_MAP_LEAF4] = "rd_leaf4",
 	[RD_MAP_PROBE_STATS] = "rd_probe_stats",
+	[RD_MAP_TRIM_PORTS] = "rd_trim_ports",
+	[RD_MAP_TRIM_STATS] = "rd_trim_stats",
 };
 
 /*
@@ -125,6 +127,12 @@ static const struct {
 	[RD_MAP_PROBE_STATS] = { .key = 4,
 				 .value = sizeof(struct rocedp_probe_stats),
 				 .entries = 1 },
+	[RD_MAP_TRIM_PORTS] = { .key = 4,
+				.value = sizeof(struct rocedp_trim_port),
+				.entries = ROCEDP_PORT_SLOTS },
+	[RD_MAP_TRIM_STATS] = { .key = 4,
+				.value = sizeof(struct rocedp_trim_stats),
+				.entries = ROCEDP_PORT_SLOTS },
 };
 
 void rd_maps_init(struct rd_maps *m)

@@ -48,6 +48,8 @@ enum rd_map_id {
 	RD_MAP_PATHQ,
 	RD_MAP_LEAF4,
 	RD_MAP_PROBE_STATS,
+	RD_MAP_TRIM_PORTS, /* per port discard action (trimming) */
+	RD_MAP_TRIM_STATS, /* per CPU: SAI's trim counters per port */
 	RD_MAP_MAX,
 };
 

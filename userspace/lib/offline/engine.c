@@ -61,6 +61,8 @@ void rd_maps_from_skel(struct rd_maps *m, struct rocedp *skel)
 		[RD_MAP_PATHQ] = skel->maps.rd_pathq,
 		[RD_MAP_LEAF4] = skel->maps.rd_leaf4,
 		[RD_MAP_PROBE_STATS] = skel->maps.rd_probe_stats,
+		[RD_MAP_TRIM_PORTS] = skel->maps.rd_trim_ports,
+		[RD_MAP_TRIM_STATS] = skel->maps.rd_trim_stats,
 	};
 	int i;
 

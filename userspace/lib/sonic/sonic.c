@@ -15,6 +15,7 @@
 #include "sonic_db.h"
 #include "sonic_ars.h"
 #include "sonic_qos.h"
+#include "sonic_trim.h"
 #include "sonic_rocedp.h"
 
 /* ---- SWITCH_HASH ---- */
@@ -288,6 +289,8 @@ int rd_sonic_convert(struct json_object *configdb,
 		sn_convert_ars(&c);
 	if (!c.err)
 		sn_convert_ecn(&c);
+	if (!c.err)
+		sn_convert_trim(&c);
 	if (!c.err)
 		sn_convert_qos(&c);
 	if (!c.err)

@@ -391,6 +391,41 @@ static void port_own(struct rd_sredis *r, const struct rd_sport *p,
 	rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, fv, ARRAY_LEN(fv) / 2);
 }
 
+/*
+ * SAI's trim counters of a port (abi_trim.h): rocedp's own table in
+ * every role, and the port's COUNTERS:oid as the dataplane, where
+ * SONiC's trimming reads them. A port rocedp cannot read keeps none.
+ */
+static void port_trim(struct rd_scounters *c, struct rd_sredis *r,
+		      const struct rd_sport *p)
+{
+	struct rocedp_trim_stats t;
+	char key[96], v[4][24];
+	__u32 k = p->ifindex;
+	/* the names of `rocedp -j stats`, then SAI's for the same three */
+	const char *own[] = { "trim_packets",	      v[0],
+			      "tx_trim_packets",      v[1],
+			      "dropped_trim_packets", v[2],
+			      "tail_drop_packets",    v[3] };
+	const char *sai[] = { "SAI_PORT_STAT_TRIM_PACKETS",	    v[0],
+			      "SAI_PORT_STAT_TX_TRIM_PACKETS",	    v[1],
+			      "SAI_PORT_STAT_DROPPED_TRIM_PACKETS", v[2] };
+
+	if (!k || rd_percpu_sum(c->m.fd[RD_MAP_TRIM_STATS], &k, (__u64 *)&t,
+				sizeof(t) / 8))
+		return;
+	u64s(v[0], t.trim_pkts);
+	u64s(v[1], t.tx_trim_pkts);
+	u64s(v[2], t.dropped_trim_pkts);
+	u64s(v[3], t.tail_drop_pkts);
+	snprintf(key, sizeof(key), "COUNTERS_ROCEDP:%s", p->name);
+	rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, own, ARRAY_LEN(own) / 2);
+	if (c->role != RD_SROLE_DATAPLANE)
+		return;
+	ctr_key(key, sizeof(key), "COUNTERS", OID_PORT | p->ifindex);
+	rd_sredis_hset(r, RD_SDB_COUNTERS(r), key, sai, ARRAY_LEN(sai) / 2);
+}
+
 static void rate(char *buf, unsigned long long now, unsigned long long was,
 		 unsigned long long ms)
 {
@@ -504,6 +539,7 @@ int rd_scounters_ports(struct rd_scounters *c, struct rd_sredis *r)
 		port_own(r, &c->ports[i], &ps);
 		if (c->role == RD_SROLE_DATAPLANE)
 			port_sai(r, &c->ports[i], &ps, ms);
+		port_trim(c, r, &c->ports[i]);
 	}
 	/* ARS: rocedp counts flowlet moves for the whole switch */
 	if (!rd_counters_read(c->m.fd[RD_MAP_STATS], ctr)) {

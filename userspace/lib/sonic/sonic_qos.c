@@ -11,17 +11,6 @@
 #include "rocedp.h"
 #include "sonic_qos.h"
 
-#define SN_MAX_TC 16
-#define SN_NAME_LEN 64
-
-struct sn_portqos {
-	unsigned int lossless_tc; /* bit per TC in pfc_enable */
-	bool has_pfc;
-	int tc2q[SN_MAX_TC];
-	int dscp2tc[64]; /* -1: not in the map */
-	char dscp_map[SN_NAME_LEN], tc_map[SN_NAME_LEN];
-};
-
 static int load_map(struct sn_ctx *c, const char *key, const char *table,
 		    const char *ref, char *name, int *map, int n, int vmax)
 {
@@ -62,8 +51,7 @@ static int load_map(struct sn_ctx *c, const char *key, const char *table,
 	return 0;
 }
 
-static int load_portqos(struct sn_ctx *c, const char *port,
-			struct sn_portqos *q)
+int sn_load_portqos(struct sn_ctx *c, const char *port, struct sn_portqos *q)
 {
 	struct json_object *t = sn_table(c, "PORT_QOS_MAP"), *e = NULL,
 			   *g = NULL;
@@ -399,7 +387,7 @@ static void port_ecn(struct sn_ctx *c, struct json_object *ports,
 	int i;
 
 	snprintf(key, sizeof(key), "QUEUE|%s", b[0].port);
-	if (load_portqos(c, b[0].port, &q))
+	if (sn_load_portqos(c, b[0].port, &q))
 		return;
 	for (i = 0; i < SN_MAX_TC; i++)
 		if (q.lossless_tc & (1u << i) && q.tc2q[i] < 32)
@@ -540,8 +528,8 @@ void sn_convert_qos(struct sn_ctx *c)
 		if (sn_has(r.e, "pfcwd_sw_enable"))
 			sn_warn(c, r.key,
 				"pfcwd_sw_enable: the PFC watchdog is the switch's own");
-		if (!strcmp(r.name, "global") || load_portqos(c, r.name, &q) ||
-		    q.dscp_map[0] == 0)
+		if (!strcmp(r.name, "global") ||
+		    sn_load_portqos(c, r.name, &q) || q.dscp_map[0] == 0)
 			continue;
 		if (!refport) {
 			ref = q;

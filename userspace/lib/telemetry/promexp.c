@@ -74,6 +74,23 @@ static void prom_ports(FILE *f, const struct rd_stats_snapshot *s,
 	}
 }
 
+/* One of SAI's trim counters per port (rocedp_trim_stats at off). */
+static void prom_trim(FILE *f, const struct rd_stats_snapshot *s,
+		      const char *metric, const char *help, size_t off)
+{
+	char name[RD_ESC_IFNAME];
+	unsigned int i;
+	__u64 v;
+
+	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", metric, help, metric);
+	for (i = 0; i < s->n_ports; i++) {
+		memcpy(&v, (const char *)&s->ports[i].trim + off, sizeof(v));
+		rd_ifname_esc(s->ports[i].ifindex, RD_ESC_PROM, name);
+		fprintf(f, "%s{port=\"%s\"} %llu\n", metric, name,
+			(unsigned long long)v);
+	}
+}
+
 static void prom_counters(FILE *f, const struct rd_stats_snapshot *s)
 {
 	unsigned int i, k;
@@ -226,6 +243,19 @@ int rd_prom_write(FILE *f, const struct rd_maps *m,
 	prom_ports(f, s, "rocedp_port_ecn_would_mark_total",
 		   "Not-ECT frames RED would have marked on the port.",
 		   offsetof(struct rocedp_port_stats, ecn_would_mark), NO_DIR);
+	prom_trim(f, s, "rocedp_port_trim_packets_total",
+		  "Frames the port's trim action took (SAI TRIM_PACKETS).",
+		  offsetof(struct rocedp_trim_stats, trim_pkts));
+	prom_trim(f, s, "rocedp_port_tx_trim_packets_total",
+		  "Frames the port sent cut (SAI TX_TRIM_PACKETS).",
+		  offsetof(struct rocedp_trim_stats, tx_trim_pkts));
+	prom_trim(
+		f, s, "rocedp_port_dropped_trim_packets_total",
+		"Frames the trim action took and dropped (SAI DROPPED_TRIM_PACKETS).",
+		offsetof(struct rocedp_trim_stats, dropped_trim_pkts));
+	prom_trim(f, s, "rocedp_port_tail_drop_packets_total",
+		  "Frames the port's full buffer refused and did not cut.",
+		  offsetof(struct rocedp_trim_stats, tail_drop_pkts));
 	prom_groups(f, s);
 	free(s);
 	prom_telemetry(f, m, o);

@@ -234,8 +234,15 @@ int rd_counter_get(int fd, unsigned int idx, __u64 *v)
 	return err;
 }
 
+bool rd_trim_any(const struct rocedp_trim_stats *t)
+{
+	return t->trim_pkts || t->tx_trim_pkts || t->dropped_trim_pkts ||
+	       t->tail_drop_pkts;
+}
+
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 {
+	struct rocedp_trim_stats *trim = NULL;
 	struct rocedp_port_stats ps, *all;
 	struct rocedp_member_stats ms;
 	struct rocedp_group g;
@@ -253,18 +260,33 @@ int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s)
 		return -ENOMEM;
 	err = rd_array_read(m->fd[RD_MAP_PORT_STATS], ROCEDP_PORT_SLOTS, true,
 			    (__u64 *)all, sizeof(*all) / 8);
+	/* a failed read of the trim counters shows them as 0 */
+	if (!err) {
+		trim = malloc(ROCEDP_PORT_SLOTS * sizeof(*trim));
+		if (!trim)
+			err = -ENOMEM;
+		else if (rd_array_read(m->fd[RD_MAP_TRIM_STATS],
+				       ROCEDP_PORT_SLOTS, true, (__u64 *)trim,
+				       sizeof(*trim) / 8)) {
+			free(trim);
+			trim = NULL;
+		}
+	}
 	for (key = 0;
 	     !err && key < ROCEDP_PORT_SLOTS && s->n_ports < RD_STATS_MAX_PORTS;
 	     key++) {
 		ps = all[key];
 		/* an array: every slot exists, only ports with traffic show */
 		if (!ps.rx_pkts && !ps.tx_pkts && !ps.ecn_marked &&
-		    !ps.ecn_would_mark)
+		    !ps.ecn_would_mark && !(trim && rd_trim_any(&trim[key])))
 			continue;
 		s->ports[s->n_ports].ifindex = key;
 		s->ports[s->n_ports].st = ps;
+		if (trim)
+			s->ports[s->n_ports].trim = trim[key];
 		s->n_ports++;
 	}
+	free(trim);
 	free(all);
 	if (err)
 		return err;

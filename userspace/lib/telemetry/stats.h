@@ -15,6 +15,7 @@
 struct rd_port_snapshot {
 	unsigned int ifindex;
 	struct rocedp_port_stats st;
+	struct rocedp_trim_stats trim; /* SAI's trim counters (abi_trim.h) */
 };
 
 struct rd_member_snapshot {
@@ -56,6 +57,8 @@ int rd_counters_read(int fd, __u64 *ctr);
 int rd_counter_get(int fd, unsigned int idx, __u64 *v);
 /* The counters, CTS hits, ports with traffic and groups of the maps m. */
 int rd_stats_read(const struct rd_maps *m, struct rd_stats_snapshot *s);
+/* Whether a port's buffer refused anything (the trim counters show). */
+bool rd_trim_any(const struct rocedp_trim_stats *t);
 /* The name of a counter from ROCEDP_CTR_MISC_BASE on ("unknown" else). */
 const char *rd_counter_misc_name(unsigned int idx);
 /*
