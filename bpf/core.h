@@ -191,7 +191,7 @@ static __always_inline void rd_ecn_plan(struct rd_flow *fl, struct rd_plan *pl,
 		mark = rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len,
 				     fl->tos, pl->now);
 	/*
-	 * A port with a discard action: rd_ingress_admit decides after this
+	 * A frame the buffer refuses: rd_ingress_admit decides after this
 	 * copy, from the entry (a call here grew the entry's frame).
 	 */
 	if (mark == RD_ECN_OUT_OF_LINE)
@@ -268,10 +268,10 @@ rd_ingress_decide_body(struct rd_flow *fl, struct rd_plan *pl,
 }
 
 /*
- * The admission the express copy handed on (RD_VQ_ASK): the out-of-line
- * ECN step with the buffer's discard action, then the accounting, which
- * needs its verdict. Called from the entry after the decisions, where
- * the plan's cache pointer is no longer used.
+ * The refusal the express copy handed on (RD_VQ_ASK): the buffer's
+ * discard action, then the accounting, which needs its verdict. Called
+ * from the entry after the decisions, where the plan's cache pointer is
+ * no longer used.
  */
 __attribute__((noinline)) int rd_ingress_admit(struct rd_flow *fl,
 					       struct rd_plan *pl)
@@ -280,9 +280,7 @@ __attribute__((noinline)) int rd_ingress_admit(struct rd_flow *fl,
 
 	if (!fl || !pl || !cfg)
 		return 0;
-	rd_ecn_apply(rd_ecn_decide(fl, pl->egress_ifindex, fl->frame_len,
-				   fl->tos, pl->now),
-		     pl);
+	rd_ecn_apply(rd_trim_admit(fl, pl->egress_ifindex, fl->frame_len), pl);
 	rd_account(fl, pl, cfg);
 	return 0;
 }

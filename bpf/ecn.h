@@ -105,13 +105,12 @@ static __always_inline int rd_vq_refuse(const struct rocedp_port_cfg *pc,
  */
 static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 					   struct rocedp_port_state *st,
-					   __u32 len, __u64 now,
-					   const int admit)
+					   __u32 len, __u64 now)
 {
 	__u64 q = st->vq_bytes, drained, dt, cap;
 
 	if (pc->flags & ROCEDP_PORTF_HOLD_QUEUE) {
-		if (admit && rd_vq_refuse(pc, q, len)) {
+		if (rd_vq_refuse(pc, q, len)) {
 			st->vq_over_q = q;
 			return RD_VQ_REFUSED;
 		}
@@ -131,7 +130,7 @@ static __always_inline __u64 rd_vq_enqueue(const struct rocedp_port_cfg *pc,
 		st->vq_pending = 0;
 	}
 	/* a port with a discard action refuses what its buffer cannot hold */
-	if (admit && rd_vq_refuse(pc, q, len)) {
+	if (rd_vq_refuse(pc, q, len)) {
 		if (q > pc->buffer_bytes)
 			q = pc->buffer_bytes;
 		st->vq_last_ns = now;
@@ -190,9 +189,9 @@ static __always_inline int rd_red_decide(const struct rd_red *red, __u64 q)
 
 /*
  * Queue update, admission, RED and counters. Returns 1 when the caller
- * must set CE on an ECN-capable frame, or rd_trim_admit's answer (admit:
- * the out-of-line copy; the inlined one answers RD_ECN_OUT_OF_LINE for a
- * port with a discard action). Inlined into the express path; out of line
+ * must set CE on an ECN-capable frame, or for a frame the buffer refuses
+ * rd_trim_admit's answer (admit: the out-of-line copy; the inlined one
+ * answers RD_ECN_OUT_OF_LINE, and the entry asks rd_ingress_admit). Inlined into the express path; out of line
  * (rd_ecn_decide) for the others. ctr: where the express path leaves the
  * counter every decided frame bumps (the threshold source, or opted out)
  * for rd_account's counter block; NULL counts it here. The marks' counters,
@@ -215,9 +214,6 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	pc = bpf_map_lookup_elem(&rd_port_cfg, &ifindex);
 	if (!pc || !(pc->rate_bps || (pc->flags & ROCEDP_PORTF_HOLD_QUEUE)))
 		return 0;
-	/* the inlined copy has no room for admission: the out-of-line one */
-	if (!admit && (pc->flags & ROCEDP_PORTF_ADMIT))
-		return RD_ECN_OUT_OF_LINE;
 	st = rd_port_state_get(ifindex);
 	if (!st)
 		return 0;
@@ -228,12 +224,13 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	 */
 	/* a buffer below Kmin: deferring must not skip its admission */
 	lim = red.kmin;
-	if (admit && pc->buffer_bytes && pc->buffer_bytes < lim)
+	if ((pc->flags & ROCEDP_PORTF_ADMIT) && pc->buffer_bytes &&
+	    pc->buffer_bytes < lim)
 		lim = pc->buffer_bytes;
 	if (now || !rd_vq_defer(pc, st, len, lim, &q)) {
 		if (!now && !(pc->flags & ROCEDP_PORTF_HOLD_QUEUE))
 			now = rd_now();
-		q = rd_vq_enqueue(pc, st, len, now, admit);
+		q = rd_vq_enqueue(pc, st, len, now);
 	}
 	/* telemetry: the queue's high-water mark since userspace read it */
 	if (cfg->features & ROCEDP_F_TELEMETRY) {
@@ -244,10 +241,13 @@ static __always_inline int rd_ecn_decide_body(const struct rd_flow *fl,
 	}
 	/*
 	 * Admission: only a frame the buffer cannot hold looks up the port's
-	 * discard action (an empty queue takes any frame, as before).
+	 * discard action (an empty queue takes any frame, as before). The
+	 * inlined copy has no stack for the call: rd_ingress_admit makes it.
 	 */
-	if (admit && q == RD_VQ_REFUSED)
-		return rd_trim_admit((struct rd_flow *)fl, ifindex, len);
+	if (q == RD_VQ_REFUSED)
+		return admit ? rd_trim_admit((struct rd_flow *)fl, ifindex,
+					     len) :
+			       RD_ECN_OUT_OF_LINE;
 	if ((cfg->ecn_class_optout >> (fl->cls & 31)) & 1) {
 		if (ctr)
 			*ctr = ROCEDP_CTR_ECN_OPTOUT;
