@@ -4,7 +4,7 @@
 # userspace writes a map only in the writer modules of that table.
 # engine.c writes the offline engine's own clock and trace; flaps.c
 # rd_port_flaps (the link watcher); porttab.c resets rd_port_hwm (the
-# programs raise it). The race of the writers' processes is
+# programs raise it); probew.c the probe maps (docs/paths.md). The race of the writers' processes is
 # tests/harness/stress/map_writers.sh, run by hand.
 #
 # Output: TAP lines (selftests/lib.sh).
@@ -13,7 +13,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=selftests/lib.sh
 . "$ROOT/selftests/lib.sh"
 
-WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c flaps.c porttab.c"
+WRITERS="config_txn.c groupw.c portw.c routew.c portl2.c engine.c flaps.c porttab.c probew.c"
 writes() { # the files under userspace that write a map
 	(cd "$ROOT/userspace" &&
 		grep -lE 'bpf_map_(update|delete)_(elem|batch)|bpf_map__(update|delete)_elem' \
