@@ -4,8 +4,9 @@
 # userspace writes a map only in the writer modules of that table.
 # engine.c writes the offline engine's own clock and trace; flaps.c
 # rd_port_flaps (the link watcher); porttab.c resets rd_port_hwm (the
-# programs raise it); probew.c the probe maps (docs/paths.md). The race of the writers' processes is
-# tests/harness/stress/map_writers.sh, run by hand.
+# programs raise it); probew.c the probe maps (docs/paths.md). The
+# race of the writers' processes is tests/harness/stress/map_writers.sh,
+# run by hand.
 #
 # Output: TAP lines (selftests/lib.sh).
 set -u
