@@ -61,7 +61,12 @@ static int fxp_apply(struct rd_engine *e, const char *set, const char *port,
 		     tok = strtok_r(NULL, " ", &save))
 			words[n++] = tok;
 		rd_probe_cfg_defaults(&pc);
-		err = rd_probe_cfg_parse(&pc, n, words, why, sizeof(why));
+		err = n % 2 ? -EINVAL : 0;
+		for (int i = 0; i + 1 < n && !err; i += 2)
+			err = rd_probe_cfg_set(&pc, words[i], words[i + 1], why,
+					       sizeof(why));
+		if (!err)
+			err = rd_probe_cfg_check(&pc, why, sizeof(why));
 		if (!err)
 			err = rd_probe_cfg_write(rd_engine_maps(e), &pc);
 		if (err)

@@ -63,7 +63,7 @@ int cmd_paths_set(const struct cli_call *c)
 	struct rocedp_probe_cfg pc;
 	struct rd_maps m;
 	char why[160];
-	int err;
+	int i, err;
 
 	if (c->argc % 2)
 		return cli_usage_err(c, "%s: no value", c->argv[c->argc - 1]);
@@ -75,7 +75,12 @@ int cmd_paths_set(const struct cli_call *c)
 		rd_maps_close(&m);
 		return CLI_FAIL;
 	}
-	if (rd_probe_cfg_parse(&pc, c->argc, c->argv, why, sizeof(why))) {
+	for (i = 0; i + 1 < c->argc && !err; i += 2)
+		err = rd_probe_cfg_set(&pc, c->argv[i], c->argv[i + 1], why,
+				       sizeof(why));
+	if (!err)
+		err = rd_probe_cfg_check(&pc, why, sizeof(why));
+	if (err) {
 		rd_maps_close(&m);
 		return cli_usage_err(c, "%s", why);
 	}

@@ -53,10 +53,9 @@ static int fzp_role(struct rd_engine *e, __u32 role)
 static int fzp_setup(struct rd_engine *a, struct rd_engine *b)
 {
 	struct rocedp_probe_port pp = { .flags = ROCEDP_PROBE_PORT_FABRIC };
-	char *words[] = { "leaf-id", "1", "key", FZP_KEY };
-
 	rd_probe_cfg_defaults(&fzp.pc);
-	if (rd_probe_cfg_parse(&fzp.pc, 4, words, NULL, 0))
+	if (rd_probe_cfg_set(&fzp.pc, "leaf-id", "1", NULL, 0) ||
+	    rd_probe_cfg_set(&fzp.pc, "key", FZP_KEY, NULL, 0))
 		return -1;
 	fzp.role = ROCEDP_PROBE_ROLE_LEAF;
 	return fzp_role(a, fzp.role) || fzp_role(b, fzp.role) ||

@@ -95,77 +95,75 @@ static int onoff(const char *s, __u32 *flags, __u32 bit)
 	return 0;
 }
 
-int rd_probe_cfg_parse(struct rocedp_probe_cfg *pc, int argc, char **argv,
-		       char *why, size_t why_len)
+int rd_probe_cfg_set(struct rocedp_probe_cfg *pc, const char *k, const char *s,
+		     char *why, size_t why_len)
 {
 	struct rocedp_probe_cfg n = *pc;
 	unsigned long v;
-	int i, err = 0;
+	int err = 0;
 
-	for (i = 0; i + 1 < argc && !err; i += 2) {
-		const char *k = argv[i], *s = argv[i + 1];
-
-		if (!strcmp(k, "role")) {
-			if (!strcmp(s, "none"))
-				n.role = ROCEDP_PROBE_ROLE_NONE;
-			else if (!strcmp(s, "leaf"))
-				n.role = ROCEDP_PROBE_ROLE_LEAF;
-			else if (!strcmp(s, "spine"))
-				n.role = ROCEDP_PROBE_ROLE_SPINE;
-			else
-				err = -EINVAL;
-		} else if (!strcmp(k, "leaf-id")) {
-			err = num(s, 0, 0xffff, &v);
-			n.leaf_id = v;
-		} else if (!strcmp(k, "port")) {
-			err = num(s, 1, 0xffff, &v);
-			if (!err && v == ROCEDP_ROCEV2_PORT)
-				err = -EINVAL; /* RoCE's own: the express path */
-			n.udp_port = v;
-		} else if (!strcmp(k, "key")) {
-			err = rd_probe_key_parse(s, n.key);
-		} else if (!strcmp(k, "timeout-us")) {
-			/* a probe round must fit: at least 10 us */
-			err = num(s, 10, 3000000, &v);
-			n.timeout_us = v;
-		} else if (!strcmp(k, "interval-us")) {
-			err = num(s, 10, 1000000, &v);
-			n.interval_us = v;
-		} else if (!strcmp(k, "dscp")) {
-			if (!strcmp(s, "leave")) {
-				n.dscp = 0xff;
-			} else {
-				err = num(s, 0, 63, &v);
-				n.dscp = v;
-			}
-		} else if (!strcmp(k, "max-hops")) {
-			err = num(s, 1, 255, &v);
-			n.max_hops = v;
-		} else if (!strcmp(k, "check-age")) {
-			err = onoff(s, &n.flags, ROCEDP_PROBEF_CHECK_AGE);
-		} else if (!strcmp(k, "steer")) {
-			err = onoff(s, &n.flags, ROCEDP_PROBEF_STEER);
+	if (!strcmp(k, "role")) {
+		if (!strcmp(s, "none"))
+			n.role = ROCEDP_PROBE_ROLE_NONE;
+		else if (!strcmp(s, "leaf"))
+			n.role = ROCEDP_PROBE_ROLE_LEAF;
+		else if (!strcmp(s, "spine"))
+			n.role = ROCEDP_PROBE_ROLE_SPINE;
+		else
+			err = -EINVAL;
+	} else if (!strcmp(k, "leaf-id")) {
+		err = num(s, 0, 0xffff, &v);
+		n.leaf_id = v;
+	} else if (!strcmp(k, "port")) {
+		err = num(s, 1, 0xffff, &v);
+		if (!err && v == ROCEDP_ROCEV2_PORT)
+			err = -EINVAL; /* RoCE's own: the express path */
+		n.udp_port = v;
+	} else if (!strcmp(k, "key")) {
+		err = rd_probe_key_parse(s, n.key);
+	} else if (!strcmp(k, "timeout-us")) {
+		/* a probe round must fit: at least 10 us */
+		err = num(s, 10, 3000000, &v);
+		n.timeout_us = v;
+	} else if (!strcmp(k, "interval-us")) {
+		err = num(s, 10, 1000000, &v);
+		n.interval_us = v;
+	} else if (!strcmp(k, "dscp")) {
+		if (!strcmp(s, "leave")) {
+			n.dscp = 0xff;
 		} else {
-			snprintf(why, why_len, "'%s' is no probe setting", k);
-			return -EINVAL;
+			err = num(s, 0, 63, &v);
+			n.dscp = v;
 		}
-		if (err)
-			snprintf(why, why_len, "%s: '%s' is not a valid value",
-				 k, s);
+	} else if (!strcmp(k, "max-hops")) {
+		err = num(s, 1, 255, &v);
+		n.max_hops = v;
+	} else if (!strcmp(k, "check-age")) {
+		err = onoff(s, &n.flags, ROCEDP_PROBEF_CHECK_AGE);
+	} else if (!strcmp(k, "steer")) {
+		err = onoff(s, &n.flags, ROCEDP_PROBEF_STEER);
+	} else {
+		snprintf(why, why_len, "'%s' is no probe setting", k);
+		return -EINVAL;
 	}
-	if (!err && i < argc) {
-		snprintf(why, why_len, "%s: no value", argv[i]);
-		err = -EINVAL;
+	if (err) {
+		snprintf(why, why_len, "%s: '%s' is not a valid value", k, s);
+		return err;
 	}
-	if (!err && n.interval_us >= n.timeout_us) {
+	*pc = n;
+	return 0;
+}
+
+int rd_probe_cfg_check(const struct rocedp_probe_cfg *pc, char *why,
+		       size_t why_len)
+{
+	if (pc->interval_us >= pc->timeout_us) {
 		snprintf(why, why_len,
 			 "interval-us %u must be below timeout-us %u",
-			 n.interval_us, n.timeout_us);
-		err = -EINVAL;
+			 pc->interval_us, pc->timeout_us);
+		return -EINVAL;
 	}
-	if (!err)
-		*pc = n;
-	return err;
+	return 0;
 }
 
 static void hdr_words(const struct rocedp_probe_hdr *h, __u64 w[3])

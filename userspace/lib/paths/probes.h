@@ -14,12 +14,16 @@
 
 void rd_probe_cfg_defaults(struct rocedp_probe_cfg *pc);
 /*
- * Apply argc KEY VALUE words to *pc (keys: role, leaf-id, port, key,
- * timeout-us, interval-us, dscp, max-hops, check-age, steer). 0, or
- * -EINVAL with the reason in why.
+ * One setting KEY VALUE into *pc (keys: role, leaf-id, port, key,
+ * timeout-us, interval-us, dscp, max-hops, check-age, steer): 0, or
+ * -EINVAL with the reason in why and *pc unchanged. The callers walk
+ * their own words and end with rd_probe_cfg_check.
  */
-int rd_probe_cfg_parse(struct rocedp_probe_cfg *pc, int argc, char **argv,
-		       char *why, size_t why_len);
+int rd_probe_cfg_set(struct rocedp_probe_cfg *pc, const char *key,
+		     const char *value, char *why, size_t why_len);
+/* The rules between settings: the interval below the timeout. */
+int rd_probe_cfg_check(const struct rocedp_probe_cfg *pc, char *why,
+		       size_t why_len);
 /* 32 hex digits into the SipHash key (k0 from the first 16, LE bytes). */
 int rd_probe_key_parse(const char *hex, __u64 key[2]);
 const char *rd_probe_role_name(__u32 role);
