@@ -12,6 +12,11 @@
 #
 # Usage: selftests/sync_handoff.sh   (root)
 set -u
+# nobody runs the helper: a clone in a 0700 directory is bind-mounted
+# where nobody can read it
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/nobody_reach.bash"
+nobody_reach "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 
 t_require ip bpftool setpriv || exit $?
