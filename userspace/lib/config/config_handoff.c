@@ -36,7 +36,7 @@ static int send_all(int fd, const void *p, size_t len)
 	return 0;
 }
 
-static int recv_all(int fd, void *p, size_t len)
+int rd_handoff_recv_all(int fd, void *p, size_t len)
 {
 	char *b = p;
 
@@ -141,7 +141,7 @@ int rd_handoff_commit(const struct rd_maps *m, const struct rd_staged *s,
 	if (!err && s->n_routes)
 		err = send_all(fd, s->routes, s->n_routes * sizeof(*s->routes));
 	if (!err)
-		err = recv_all(fd, &rep, sizeof(rep));
+		err = rd_handoff_recv_all(fd, &rep, sizeof(rep));
 	close(fd);
 	if (!err && rep.magic != RD_HANDOFF_MAGIC)
 		err = -EPROTO;

@@ -40,6 +40,9 @@ struct rd_handoff_reply {
 /* The socket of the sync that writes the maps whose rd_config has map
  * id config_id. -ENAMETOOLONG. */
 int rd_handoff_path(int config_id, char *buf, size_t len);
+/* Read exactly len bytes of the hand-off stream (both ends use it):
+ * 0, or -errno (-ECONNRESET when the peer closed first). */
+int rd_handoff_recv_all(int fd, void *p, size_t len);
 
 /*
  * Hand s's static routes and groups to the sync of m and wait for its

@@ -91,23 +91,6 @@ static bool peer_net_admin(pid_t pid)
 	return ok;
 }
 
-static int recv_all(int fd, void *p, size_t len)
-{
-	char *b = p;
-
-	while (len) {
-		ssize_t n = recv(fd, b, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -ECONNRESET;
-		b += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void reply(int fd, struct rd_handoff_reply *r)
 {
 	r->magic = RD_HANDOFF_MAGIC;
@@ -123,7 +106,7 @@ static int read_request(int fd, struct rd_staged *st,
 	int err;
 
 	memset(st, 0, sizeof(*st));
-	err = recv_all(fd, &q, sizeof(q));
+	err = rd_handoff_recv_all(fd, &q, sizeof(q));
 	if (err) {
 		snprintf(r->msg, sizeof(r->msg), "reading the request: %s",
 			 strerror(-err));
@@ -147,10 +130,12 @@ static int read_request(int fd, struct rd_staged *st,
 	}
 	st->n_groups = q.n_groups;
 	st->n_routes = q.n_routes;
-	err = recv_all(fd, st->groups, q.n_groups * sizeof(*st->groups));
+	err = rd_handoff_recv_all(fd, st->groups,
+				  q.n_groups * sizeof(*st->groups));
 	if (!err)
-		err = recv_all(fd, st->routes,
-			       (size_t)q.n_routes * sizeof(*st->routes));
+		err = rd_handoff_recv_all(fd, st->routes,
+					  (size_t)q.n_routes *
+						  sizeof(*st->routes));
 	if (err)
 		snprintf(r->msg, sizeof(r->msg), "reading the request: %s",
 			 strerror(-err));
